@@ -1,0 +1,17 @@
+//! VRM export and import of spring chains: the conversion between our model and
+//! `VRMC_springBone` (seed 000), the GLB writer (`VRMC_springBone` 1.0 plus our exact
+//! `PELT_spring_chains`), and the reader (ours back bit for bit; other people's
+//! `VRMC_springBone` and VRM 0.x `secondaryAnimation` through the inverse conversion).
+
+pub mod body;
+pub mod convert;
+mod error;
+pub mod ext;
+pub mod glb;
+pub mod read;
+pub mod write;
+
+pub use body::{Bone, RiggedBody, SkinnedMesh, creature_body};
+pub use error::VrmError;
+pub use read::{ImportedSprings, SpringSource, read_glb};
+pub use write::write_glb;
