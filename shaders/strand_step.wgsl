@@ -1,0 +1,234 @@
+// One fixed step of the strand solver: one invocation per strand, six points each.
+// Damped Verlet with a slow gust, blend toward the groomed rest direction (stiffness from
+// root to tip), skin and floor clearance, push-out from the hand's capsules (combing the
+// strand), then projection onto the exact rest segment length.
+//
+// The CPU mirror is `src/sim/cpu.rs`; keep the two in step, line for line.
+
+const POINTS: u32 = 6u;
+const SEGMENTS: f32 = 5.0;
+const MAX_CAPSULES: u32 = 24u;
+const TAU: f32 = 6.2831853;
+
+// Rust twin: `sim::layout::GpuCapsule`.
+struct Capsule {
+    // xyz: first end, w: radius.
+    a_radius: vec4<f32>,
+    // xyz: second end.
+    b: vec4<f32>,
+    // xyz: displacement this step (already clamped), w: unused.
+    motion: vec4<f32>,
+}
+
+// Rust twin: `sim::layout::StepUniforms`.
+struct StepUniforms {
+    head: mat4x4<f32>,
+    body: mat4x4<f32>,
+    // xyz: gravity per step, w: velocity kept per step.
+    gravity_damping: vec4<f32>,
+    // x: gust strength, y: time in seconds, z: kink, w: unused.
+    wind: vec4<f32>,
+    // x: root stiffness, y: tip stiffness, z: comb gain, w: comb decay per step.
+    stiffness: vec4<f32>,
+    // x: floor height, y: skin clearance per point, z: comb magnitude limit, w: unused.
+    limits: vec4<f32>,
+    // x: friction (share of capsule motion passed on), y: comb scale, zw: unused.
+    contact: vec4<f32>,
+    // xyz: centre of the sphere bounding every capsule, w: its radius (0: no hand).
+    bound: vec4<f32>,
+    // x: strand count, y: capsule count, zw: unused.
+    counts: vec4<u32>,
+    capsules: array<Capsule, MAX_CAPSULES>,
+}
+
+// Rust twin: `sim::layout::GpuRoot`.
+struct Root {
+    // xyz: position in its part's space, w: strand rest length.
+    position_length: vec4<f32>,
+    // xyz: unit normal in its part's space, w: 1 for head space, 0 for body space.
+    normal_space: vec4<f32>,
+    // xyz: unit groom flow in its part's space, w: per-strand random value.
+    flow_random: vec4<f32>,
+    // x: lift angle at the root, y: lift angle at the tip (radians from the normal).
+    lift: vec4<f32>,
+}
+
+@group(0) @binding(0) var<uniform> u: StepUniforms;
+@group(0) @binding(1) var<storage, read> roots: array<Root>;
+@group(0) @binding(2) var<storage, read> current: array<vec4<f32>>;
+// Holds the previous positions on entry and the new ones on exit (ping-pong).
+@group(0) @binding(3) var<storage, read_write> next: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> comb: array<vec4<f32>>;
+
+fn rotate(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
+    return m[0].xyz * v.x + m[1].xyz * v.y + m[2].xyz * v.z;
+}
+
+fn unrotate(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
+    return vec3<f32>(dot(m[0].xyz, v), dot(m[1].xyz, v), dot(m[2].xyz, v));
+}
+
+fn transform(m: mat4x4<f32>, p: vec3<f32>) -> vec3<f32> {
+    return m[0].xyz * p.x + m[1].xyz * p.y + m[2].xyz * p.z + m[3].xyz;
+}
+
+// A slow gust that varies with where the root is.
+fn gust(r: vec3<f32>, time: f32, strength: f32) -> vec3<f32> {
+    let sway = 0.6 + 0.4 * sin(0.23 * time + 1.3 * r.x + 0.9 * r.y);
+    let dir = vec3<f32>(
+        sin(0.9 * time + 2.1 * r.x + 1.3 * r.z),
+        0.3 * sin(1.7 * time + 3.1 * r.y),
+        cos(0.7 * time + 1.7 * r.z - 0.9 * r.x),
+    );
+    return dir * (strength * sway);
+}
+
+// Any unit vector perpendicular to unit `n`.
+fn perpendicular(n: vec3<f32>) -> vec3<f32> {
+    if (abs(n.x) < 0.9) {
+        return normalize(cross(n, vec3<f32>(1.0, 0.0, 0.0)));
+    }
+    return normalize(cross(n, vec3<f32>(0.0, 1.0, 0.0)));
+}
+
+// Unit `d` turned toward unit `n` just enough that dot(d, n) >= min_dot; length kept.
+fn lift_direction(d: vec3<f32>, n: vec3<f32>, min_dot: f32) -> vec3<f32> {
+    let c = dot(d, n);
+    if (c >= min_dot) {
+        return d;
+    }
+    let m = clamp(min_dot, -1.0, 1.0);
+    var side = d - n * c;
+    let side_len = length(side);
+    if (side_len > 1e-6) {
+        side = side / side_len;
+    } else {
+        side = perpendicular(n);
+    }
+    return n * m + side * sqrt(max(0.0, 1.0 - m * m));
+}
+
+@compute @workgroup_size(64)
+fn step(@builtin(global_invocation_id) id: vec3<u32>) {
+    let s = id.x;
+    if (s >= u.counts.x) {
+        return;
+    }
+    let root = roots[s];
+    var m = u.body;
+    if (root.normal_space.w > 0.5) {
+        m = u.head;
+    }
+    let normal_local = root.normal_space.xyz;
+    let root_w = transform(m, root.position_length.xyz);
+    let n_w = normalize(rotate(m, normal_local));
+    let seg = root.position_length.w / SEGMENTS;
+    let random = root.flow_random.w;
+
+    // The groom flow plus the comb, kept in the root's tangent plane.
+    let comb_old = comb[s].xyz;
+    var flow = root.flow_random.xyz + comb_old;
+    flow = flow - normal_local * dot(flow, normal_local);
+    let flow_len = length(flow);
+    if (flow_len > 1e-6) {
+        flow = flow / flow_len;
+    } else {
+        flow = root.flow_random.xyz;
+    }
+    let f_w = normalize(rotate(m, flow));
+
+    let gravity = u.gravity_damping.xyz;
+    let damping = u.gravity_damping.w;
+    let g = gust(root_w, u.wind.y, u.wind.x);
+    let kink = u.wind.z;
+    let floor_y = u.limits.x;
+    let friction = u.contact.x;
+    let hand = u.bound.w > 0.0;
+
+    let base = s * POINTS;
+    next[base] = vec4<f32>(root_w, 0.0);
+    var parent = root_w;
+    var pushed = vec3<f32>(0.0);
+    var touches = 0.0;
+    for (var i = 1u; i < POINTS; i = i + 1u) {
+        let fi = f32(i);
+        let t = (fi - 1.0) / (SEGMENTS - 1.0);
+        let p = current[base + i].xyz;
+        let q = next[base + i].xyz;
+
+        // Damped Verlet, gravity and gust (stronger toward the tip).
+        var x = p + (p - q) * damping + gravity + g * (fi / SEGMENTS);
+
+        // Blend toward the groomed rest direction from the parent.
+        let angle = mix(root.lift.x, root.lift.y, t) + kink * t * sin(TAU * (random * 3.0 + t * 1.7));
+        let rest_dir = n_w * cos(angle) + f_w * sin(angle);
+        let k = mix(u.stiffness.x, u.stiffness.y, t);
+        x = mix(x, parent + rest_dir * seg, k);
+
+        // Skin clearance (above the root's normal-offset plane) and the floor.
+        let clearance = u.limits.y * fi;
+        let height = dot(x - root_w, n_w);
+        if (height < clearance) {
+            x = x + n_w * (clearance - height);
+        }
+        x.y = max(x.y, floor_y);
+
+        // The hand: out of each capsule, carried along by its motion.
+        var touched = 0.0;
+        if (hand && distance(x, u.bound.xyz) < u.bound.w) {
+            for (var c = 0u; c < u.counts.y; c = c + 1u) {
+                let cap = u.capsules[c];
+                let a = cap.a_radius.xyz;
+                let ab = cap.b.xyz - a;
+                let r = cap.a_radius.w;
+                let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+                let closest = a + ab * h;
+                let off = x - closest;
+                let dist = length(off);
+                if (dist < r) {
+                    var out_dir = n_w;
+                    if (dist > 1e-6) {
+                        out_dir = off / dist;
+                    }
+                    x = closest + out_dir * r + cap.motion.xyz * friction;
+                    pushed = pushed + cap.motion.xyz;
+                    touched = 1.0;
+                }
+            }
+        }
+        touches = touches + touched;
+
+        // Inextensible: exactly one rest segment from the parent, then turned (length
+        // kept) back above the skin plane and the floor if the projection crossed them.
+        var dir = x - parent;
+        let dir_len = length(dir);
+        if (dir_len > 1e-9) {
+            dir = dir / dir_len;
+        } else {
+            dir = rest_dir;
+        }
+        let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
+        let floor_min = (floor_y - parent.y) / seg;
+        dir = lift_direction(dir, n_w, skin_min);
+        dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
+        dir = lift_direction(dir, n_w, skin_min);
+        x = parent + dir * seg;
+
+        next[base + i] = vec4<f32>(x, touched);
+        parent = x;
+    }
+
+    // The comb decays every step and follows the hand's motion where it touched,
+    // in the root's tangent plane, its magnitude limited.
+    var c_new = comb_old * u.stiffness.w;
+    if (touches > 0.0) {
+        let motion_local = unrotate(m, pushed / touches);
+        c_new = c_new + motion_local * (u.stiffness.z * u.contact.y / seg);
+    }
+    c_new = c_new - normal_local * dot(c_new, normal_local);
+    let c_len = length(c_new);
+    if (c_len > u.limits.z) {
+        c_new = c_new * (u.limits.z / c_len);
+    }
+    comb[s] = vec4<f32>(c_new, 0.0);
+}

@@ -1,0 +1,7 @@
+//! The subcommands of the `pelt` binary, one file each.
+
+pub mod export;
+pub mod import;
+pub mod info;
+pub mod run;
+pub mod simulate;

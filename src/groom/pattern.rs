@@ -1,0 +1,86 @@
+//! The coat pattern: four channels shared by skin and hair (cream, stripe, ear-tip, blush),
+//! from the regions of each part: chest mask and dorsal stripe on the body, rings near the
+//! tail's end.
+
+use super::flow::HeadRegions;
+use crate::creature::{Creature, Part};
+use glam::Vec3;
+
+/// The four pattern channels of one root, each in [0, 1].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pattern {
+    /// Pale belly, muzzle and chest.
+    pub cream: f32,
+    /// Darker stripes: forehead, dorsal stripe, tail rings.
+    pub stripe: f32,
+    /// Dark ear tips.
+    pub ear_tip: f32,
+    /// Pink cheek spots.
+    pub blush: f32,
+}
+
+impl Pattern {
+    /// The channels packed as four unorm bytes (cream in the low byte), as the GPU reads them.
+    pub fn pack(&self) -> u32 {
+        let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u32;
+        q(self.cream) | (q(self.stripe) << 8) | (q(self.ear_tip) << 16) | (q(self.blush) << 24)
+    }
+}
+
+fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
+    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// The body's chest mask: the front of the body, below the neck, fading up the sides.
+pub fn chest_mask(normal: Vec3) -> f32 {
+    smoothstep(0.15, 0.55, normal.z) * smoothstep(0.7, 0.2, normal.y)
+}
+
+/// The pattern at a root of `part` with part-space `position` and `normal`; `u` is the
+/// tail parameter for the tail and the head direction for the head.
+pub fn pattern_at(
+    creature: &Creature,
+    part: Part,
+    position: Vec3,
+    normal: Vec3,
+    t: f32,
+) -> Pattern {
+    match part {
+        Part::Head => {
+            let u = (position - creature.head.center).normalize_or(Vec3::Y);
+            let r = HeadRegions::at(&creature.head, u);
+            // Three forehead stripes, between the ears, fading toward the face.
+            let forehead = smoothstep(0.55, 0.8, u.y) * smoothstep(-0.4, 0.1, u.z);
+            let stripes = (0.5 + 0.5 * (u.x * 38.0).cos()).powi(3) * forehead * (1.0 - r.ear);
+            Pattern {
+                cream: (r.muzzle + 0.7 * r.cheek + r.belly).min(1.0),
+                stripe: stripes,
+                ear_tip: smoothstep(0.45, 0.8, r.ear),
+                blush: r.blush,
+            }
+        }
+        Part::Body => {
+            let dorsal = (-(position.x / 0.07).powi(2)).exp() * smoothstep(0.35, 0.8, normal.y);
+            Pattern {
+                cream: (chest_mask(normal) + smoothstep(-0.5, -0.85, normal.y)).min(1.0),
+                stripe: dorsal,
+                ..Pattern::default()
+            }
+        }
+        Part::Paw(_) => Pattern {
+            cream: smoothstep(0.0, 0.6, normal.z) * 0.8,
+            ..Pattern::default()
+        },
+        Part::Tail => {
+            // Rings near the end: a band in the middle of each ninth of the tail.
+            let cell = (t * 9.0).fract();
+            let rings = smoothstep(0.5, 0.6, t) * smoothstep(0.28, 0.18, (cell - 0.5).abs());
+            Pattern {
+                stripe: rings,
+                cream: smoothstep(0.9, 0.98, t),
+                ..Pattern::default()
+            }
+        }
+    }
+}

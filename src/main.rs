@@ -1,0 +1,44 @@
+//! The `pelt` command line: adapter info, headless simulation, VRM export and import.
+//! With no subcommand it runs the default program (see [`commands::run`]).
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+
+/// Dense fur on the GPU, and spring chains for VRM.
+#[derive(Parser)]
+#[command(name = "pelt", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate the creature's coat on the best adapter and report what it did (the
+    /// default when no subcommand is given).
+    Run(commands::run::RunArgs),
+    /// List the graphics adapters, the one Pelt would choose, its limits and strand tier.
+    Info,
+    /// Run the strand solver headless and write the positions as a NumPy .npy file.
+    Simulate(commands::simulate::SimulateArgs),
+    /// Write the creature's rig and spring chains as a GLB with VRMC_springBone.
+    Export(commands::export::ExportArgs),
+    /// Read the spring chains of a GLB or VRM file and print them.
+    Import(commands::import::ImportArgs),
+}
+
+fn main() -> anyhow::Result<()> {
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off"),
+    )
+    .init();
+    match Cli::parse().command {
+        None => commands::run::run(&commands::run::RunArgs::default()),
+        Some(Command::Run(a)) => commands::run::run(&a),
+        Some(Command::Info) => commands::info::run(),
+        Some(Command::Simulate(a)) => commands::simulate::run(&a),
+        Some(Command::Export(a)) => commands::export::run(&a),
+        Some(Command::Import(a)) => commands::import::run(&a),
+    }
+}

@@ -1,0 +1,295 @@
+//! `CpuSolver`: the strand step of `shaders/strand_step.wgsl` mirrored line for line in
+//! Rust, one strand per task on rayon. It is the reference the GPU is tested against and a
+//! real fallback where the only adapter is a software one.
+
+use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
+use super::{SimError, StrandSolver};
+use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
+use rayon::prelude::*;
+
+const SEGMENTS: f32 = 5.0;
+const TAU: f32 = 6.283_185_3;
+
+fn mix(a: Vec3, b: Vec3, t: f32) -> Vec3 {
+    a * (1.0 - t) + b * t
+}
+
+fn mix1(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}
+
+fn rotate(m: &Mat4, v: Vec3) -> Vec3 {
+    m.x_axis.xyz() * v.x + m.y_axis.xyz() * v.y + m.z_axis.xyz() * v.z
+}
+
+fn unrotate(m: &Mat4, v: Vec3) -> Vec3 {
+    Vec3::new(
+        m.x_axis.xyz().dot(v),
+        m.y_axis.xyz().dot(v),
+        m.z_axis.xyz().dot(v),
+    )
+}
+
+fn transform(m: &Mat4, p: Vec3) -> Vec3 {
+    m.x_axis.xyz() * p.x + m.y_axis.xyz() * p.y + m.z_axis.xyz() * p.z + m.w_axis.xyz()
+}
+
+/// The slow gust at root `r` (WGSL `gust`).
+fn gust(r: Vec3, time: f32, strength: f32) -> Vec3 {
+    let sway = 0.6 + 0.4 * (0.23 * time + 1.3 * r.x + 0.9 * r.y).sin();
+    let dir = Vec3::new(
+        (0.9 * time + 2.1 * r.x + 1.3 * r.z).sin(),
+        0.3 * (1.7 * time + 3.1 * r.y).sin(),
+        (0.7 * time + 1.7 * r.z - 0.9 * r.x).cos(),
+    );
+    dir * (strength * sway)
+}
+
+fn perpendicular(n: Vec3) -> Vec3 {
+    if n.x.abs() < 0.9 {
+        n.cross(Vec3::X).normalize()
+    } else {
+        n.cross(Vec3::Y).normalize()
+    }
+}
+
+/// Unit `d` turned toward unit `n` until `dot(d, n) >= min_dot` (WGSL `lift_direction`).
+fn lift_direction(d: Vec3, n: Vec3, min_dot: f32) -> Vec3 {
+    let c = d.dot(n);
+    if c >= min_dot {
+        return d;
+    }
+    let m = min_dot.clamp(-1.0, 1.0);
+    let side = d - n * c;
+    let side_len = side.length();
+    let side = if side_len > 1e-6 {
+        side / side_len
+    } else {
+        perpendicular(n)
+    };
+    n * m + side * (1.0 - m * m).max(0.0).sqrt()
+}
+
+/// The transform a root follows and its world position, normal and groom frame.
+pub(crate) struct RootFrame {
+    pub m: Mat4,
+    pub root_w: Vec3,
+    pub n_w: Vec3,
+    pub f_w: Vec3,
+}
+
+/// The root's world frame with the comb `comb_old` added to its flow.
+pub(crate) fn root_frame(u: &StepUniforms, root: &GpuRoot, comb_old: Vec3) -> RootFrame {
+    let m = if root.normal_space.w > 0.5 {
+        u.head
+    } else {
+        u.body
+    };
+    let normal_local = root.normal_space.xyz();
+    let mut flow = root.flow_random.xyz() + comb_old;
+    flow -= normal_local * flow.dot(normal_local);
+    let flow_len = flow.length();
+    let flow = if flow_len > 1e-6 {
+        flow / flow_len
+    } else {
+        root.flow_random.xyz()
+    };
+    RootFrame {
+        m,
+        root_w: transform(&m, root.position_length.xyz()),
+        n_w: rotate(&m, normal_local).normalize(),
+        f_w: rotate(&m, flow).normalize(),
+    }
+}
+
+/// The groomed rest direction of segment `i` (1..=5) of a strand.
+pub(crate) fn rest_direction(
+    u: &StepUniforms,
+    root: &GpuRoot,
+    frame: &RootFrame,
+    i: usize,
+) -> Vec3 {
+    let t = (i as f32 - 1.0) / (SEGMENTS - 1.0);
+    let random = root.flow_random.w;
+    let angle =
+        mix1(root.lift.x, root.lift.y, t) + u.wind.z * t * (TAU * (random * 3.0 + t * 1.7)).sin();
+    frame.n_w * angle.cos() + frame.f_w * angle.sin()
+}
+
+/// One strand's step: reads `current`, reads the previous positions from `next` and
+/// overwrites them with the new ones, updates the comb.
+pub(crate) fn step_strand(
+    u: &StepUniforms,
+    root: &GpuRoot,
+    current: &[Vec4],
+    next: &mut [Vec4],
+    comb: &mut Vec4,
+) {
+    let comb_old = comb.xyz();
+    let frame = root_frame(u, root, comb_old);
+    let (m, root_w, n_w) = (frame.m, frame.root_w, frame.n_w);
+    let normal_local = root.normal_space.xyz();
+    let seg = root.position_length.w / SEGMENTS;
+
+    let gravity = u.gravity_damping.xyz();
+    let damping = u.gravity_damping.w;
+    let g = gust(root_w, u.wind.y, u.wind.x);
+    let floor_y = u.limits.x;
+    let friction = u.contact.x;
+    let hand = u.bound.w > 0.0;
+
+    next[0] = root_w.extend(0.0);
+    let mut parent = root_w;
+    let mut pushed = Vec3::ZERO;
+    let mut touches = 0.0f32;
+    for i in 1..POINTS_PER_STRAND {
+        let fi = i as f32;
+        let t = (fi - 1.0) / (SEGMENTS - 1.0);
+        let p = current[i].xyz();
+        let q = next[i].xyz();
+
+        let mut x = p + (p - q) * damping + gravity + g * (fi / SEGMENTS);
+
+        let rest_dir = rest_direction(u, root, &frame, i);
+        let k = mix1(u.stiffness.x, u.stiffness.y, t);
+        x = mix(x, parent + rest_dir * seg, k);
+
+        let clearance = u.limits.y * fi;
+        let height = (x - root_w).dot(n_w);
+        if height < clearance {
+            x += n_w * (clearance - height);
+        }
+        x.y = x.y.max(floor_y);
+
+        let mut touched = 0.0f32;
+        if hand && x.distance(u.bound.xyz()) < u.bound.w {
+            for cap in &u.capsules[..(u.counts.y as usize).min(u.capsules.len())] {
+                let a = cap.a_radius.xyz();
+                let ab = cap.b.xyz() - a;
+                let r = cap.a_radius.w;
+                let h = ((x - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
+                let closest = a + ab * h;
+                let off = x - closest;
+                let dist = off.length();
+                if dist < r {
+                    let out_dir = if dist > 1e-6 { off / dist } else { n_w };
+                    x = closest + out_dir * r + cap.motion.xyz() * friction;
+                    pushed += cap.motion.xyz();
+                    touched = 1.0;
+                }
+            }
+        }
+        touches += touched;
+
+        let dir = x - parent;
+        let dir_len = dir.length();
+        let mut dir = if dir_len > 1e-9 {
+            dir / dir_len
+        } else {
+            rest_dir
+        };
+        let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;
+        let floor_min = (floor_y - parent.y) / seg;
+        dir = lift_direction(dir, n_w, skin_min);
+        dir = lift_direction(dir, Vec3::Y, floor_min);
+        dir = lift_direction(dir, n_w, skin_min);
+        x = parent + dir * seg;
+
+        next[i] = x.extend(touched);
+        parent = x;
+    }
+
+    let mut c_new = comb_old * u.stiffness.w;
+    if touches > 0.0 {
+        let motion_local = unrotate(&m, pushed / touches);
+        c_new += motion_local * (u.stiffness.z * u.contact.y / seg);
+    }
+    c_new -= normal_local * c_new.dot(normal_local);
+    let c_len = c_new.length();
+    if c_len > u.limits.z {
+        c_new *= u.limits.z / c_len;
+    }
+    *comb = c_new.extend(0.0);
+}
+
+/// The rest shape of every strand under `u` (no comb): each segment along its groomed rest
+/// direction. This is the solver's starting state.
+pub fn rest_positions(u: &StepUniforms, roots: &[GpuRoot]) -> Vec<Vec4> {
+    let mut out = vec![Vec4::ZERO; roots.len() * POINTS_PER_STRAND];
+    out.par_chunks_mut(POINTS_PER_STRAND)
+        .zip(roots.par_iter())
+        .for_each(|(points, root)| {
+            let frame = root_frame(u, root, Vec3::ZERO);
+            let seg = root.position_length.w / SEGMENTS;
+            let mut p = frame.root_w;
+            points[0] = p.extend(0.0);
+            for (i, point) in points.iter_mut().enumerate().skip(1) {
+                p += rest_direction(u, root, &frame, i) * seg;
+                *point = p.extend(0.0);
+            }
+        });
+    out
+}
+
+/// The CPU strand solver: the same buffers and step as the GPU, in host memory.
+#[derive(Clone, Debug)]
+pub struct CpuSolver {
+    roots: Vec<GpuRoot>,
+    /// Ping-pong position buffers; `current` indexes the latest.
+    positions: [Vec<Vec4>; 2],
+    current: usize,
+    comb: Vec<Vec4>,
+}
+
+impl CpuSolver {
+    /// A solver over `roots`, starting at rest (`initial` positions, previous equal).
+    pub fn new(roots: Vec<GpuRoot>, initial: Vec<Vec4>) -> Result<Self, SimError> {
+        if initial.len() != roots.len() * POINTS_PER_STRAND {
+            return Err(SimError::StateSize {
+                expected: roots.len() * POINTS_PER_STRAND,
+                got: initial.len(),
+            });
+        }
+        let comb = vec![Vec4::ZERO; roots.len()];
+        Ok(CpuSolver {
+            roots,
+            positions: [initial.clone(), initial],
+            current: 0,
+            comb,
+        })
+    }
+}
+
+impl StrandSolver for CpuSolver {
+    fn strand_count(&self) -> usize {
+        self.roots.len()
+    }
+
+    fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
+        for u in steps {
+            let [a, b] = &mut self.positions;
+            let (current, next) = if self.current == 0 {
+                (&*a, b)
+            } else {
+                (&*b, a)
+            };
+            next.par_chunks_mut(POINTS_PER_STRAND)
+                .zip(current.par_chunks(POINTS_PER_STRAND))
+                .zip(self.comb.par_iter_mut())
+                .zip(self.roots.par_iter())
+                .for_each(|(((next, current), comb), root)| {
+                    step_strand(u, root, current, next, comb);
+                });
+            self.current ^= 1;
+        }
+        Ok(())
+    }
+
+    fn positions(&mut self) -> Result<Vec<Vec4>, SimError> {
+        Ok(self.positions[self.current].clone())
+    }
+
+    fn comb(&mut self) -> Result<Vec<Vec4>, SimError> {
+        Ok(self.comb.clone())
+    }
+}

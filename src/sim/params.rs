@@ -1,0 +1,109 @@
+//! The solver's constants (the seed document's, per dispatch at 60 dispatches a second) and
+//! their validation.
+
+use super::SimError;
+use glam::Vec3;
+
+/// The strand solver's parameters. The defaults are the seed document's `fur` constants,
+/// which are per dispatch and calibrated at 60 dispatches a second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FurParams {
+    /// Share of the last step's velocity kept each step.
+    pub damping: f32,
+    /// Gravity as a displacement added each step, metres (−1.6/3600 down).
+    pub gravity: Vec3,
+    /// Strength of the slow gust, metres per step.
+    pub wind: f32,
+    /// Amplitude of the per-strand kink, radians.
+    pub kink: f32,
+    /// Blend toward the rest direction at the root segment.
+    pub root_stiffness: f32,
+    /// Blend toward the rest direction at the tip segment.
+    pub tip_stiffness: f32,
+    /// How strongly hand motion combs the fur.
+    pub comb_gain: f32,
+    /// Share of the comb kept each step.
+    pub comb_decay: f32,
+    /// Largest comb magnitude.
+    pub comb_max: f32,
+    /// Height of the floor, metres.
+    pub floor: f32,
+    /// Clearance above the root's tangent plane required of point `i`, times `i`, metres.
+    pub skin_offset: f32,
+    /// Largest capsule displacement passed to the fur in one step, metres.
+    pub capsule_step_max: f32,
+}
+
+impl Default for FurParams {
+    fn default() -> Self {
+        FurParams {
+            damping: 0.9,
+            gravity: Vec3::new(0.0, -1.6 / 3600.0, 0.0),
+            wind: 0.00022,
+            kink: 0.16,
+            root_stiffness: 0.42,
+            tip_stiffness: 0.14,
+            comb_gain: 1.4,
+            comb_decay: 0.994,
+            comb_max: 1.3,
+            floor: -0.87,
+            skin_offset: 0.0015,
+            capsule_step_max: 0.08,
+        }
+    }
+}
+
+impl FurParams {
+    /// Checks that every parameter is finite and in its range; the error names the first
+    /// that is not.
+    pub fn validate(&self) -> Result<(), SimError> {
+        let unit = |name: &'static str, v: f32| {
+            if v.is_finite() && (0.0..=1.0).contains(&v) {
+                Ok(())
+            } else {
+                Err(SimError::Parameter {
+                    name,
+                    value: v,
+                    expected: "a finite number in [0, 1]",
+                })
+            }
+        };
+        let finite = |name: &'static str, v: f32| {
+            if v.is_finite() {
+                Ok(())
+            } else {
+                Err(SimError::Parameter {
+                    name,
+                    value: v,
+                    expected: "a finite number",
+                })
+            }
+        };
+        let non_negative = |name: &'static str, v: f32| {
+            if v.is_finite() && v >= 0.0 {
+                Ok(())
+            } else {
+                Err(SimError::Parameter {
+                    name,
+                    value: v,
+                    expected: "a finite number ≥ 0",
+                })
+            }
+        };
+        unit("damping", self.damping)?;
+        finite("gravity.x", self.gravity.x)?;
+        finite("gravity.y", self.gravity.y)?;
+        finite("gravity.z", self.gravity.z)?;
+        non_negative("wind", self.wind)?;
+        finite("kink", self.kink)?;
+        unit("root_stiffness", self.root_stiffness)?;
+        unit("tip_stiffness", self.tip_stiffness)?;
+        non_negative("comb_gain", self.comb_gain)?;
+        unit("comb_decay", self.comb_decay)?;
+        non_negative("comb_max", self.comb_max)?;
+        finite("floor", self.floor)?;
+        non_negative("skin_offset", self.skin_offset)?;
+        non_negative("capsule_step_max", self.capsule_step_max)?;
+        Ok(())
+    }
+}

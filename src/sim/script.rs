@@ -1,0 +1,184 @@
+//! Scripted capsules: a hand made of capsules that move between keyframes, for headless
+//! runs (`pelt simulate --capsule-script`) and tests.
+//!
+//! The JSON form:
+//! ```json
+//! { "mode": "pet",
+//!   "capsules": [ { "radius": 0.05,
+//!                   "keys": [ { "step": 0,  "a": [0.3, 0.4, 0.0], "b": [0.3, 0.4, 0.1] },
+//!                             { "step": 60, "a": [-0.3, 0.4, 0.0], "b": [-0.3, 0.4, 0.1] } ] } ] }
+//! ```
+//! Between keys the ends move linearly; before the first key and after the last the capsule
+//! is absent. Velocity is the keyed motion's.
+
+use super::contact::{Capsule, ContactMode, HandContact};
+use super::{FIXED_STEP_HZ, MAX_CAPSULES};
+use glam::Vec3;
+use serde::Deserialize;
+use thiserror::Error;
+
+/// What is wrong with a capsule script.
+#[derive(Debug, Error)]
+pub enum ScriptError {
+    /// Not valid JSON of the expected shape.
+    #[error("capsule script is not valid: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A value that makes no sense.
+    #[error("capsule script: {0}")]
+    Invalid(String),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ModeName {
+    Hover,
+    Pet,
+    Scratch,
+}
+
+#[derive(Deserialize)]
+struct KeyJson {
+    step: f64,
+    a: [f32; 3],
+    b: [f32; 3],
+}
+
+#[derive(Deserialize)]
+struct CapsuleJson {
+    radius: f32,
+    keys: Vec<KeyJson>,
+}
+
+#[derive(Deserialize)]
+struct ScriptJson {
+    mode: ModeName,
+    capsules: Vec<CapsuleJson>,
+}
+
+/// One keyframe of a scripted capsule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CapsuleKey {
+    /// Step number (may be fractional).
+    pub step: f64,
+    /// First end.
+    pub a: Vec3,
+    /// Second end.
+    pub b: Vec3,
+}
+
+/// A capsule moving through keyframes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptedCapsule {
+    /// Radius, metres.
+    pub radius: f32,
+    /// Keys in increasing step order.
+    pub keys: Vec<CapsuleKey>,
+}
+
+/// A scripted hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapsuleScript {
+    /// The gesture for every step.
+    pub mode: ContactMode,
+    /// The capsules.
+    pub capsules: Vec<ScriptedCapsule>,
+}
+
+impl CapsuleScript {
+    /// Parses and checks a script.
+    pub fn from_json(text: &str) -> Result<Self, ScriptError> {
+        let json: ScriptJson = serde_json::from_str(text)?;
+        let script = CapsuleScript {
+            mode: match json.mode {
+                ModeName::Hover => ContactMode::Hover,
+                ModeName::Pet => ContactMode::Pet,
+                ModeName::Scratch => ContactMode::Scratch,
+            },
+            capsules: json
+                .capsules
+                .into_iter()
+                .map(|c| ScriptedCapsule {
+                    radius: c.radius,
+                    keys: c
+                        .keys
+                        .into_iter()
+                        .map(|k| CapsuleKey {
+                            step: k.step,
+                            a: Vec3::from(k.a),
+                            b: Vec3::from(k.b),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        };
+        script.validate()?;
+        Ok(script)
+    }
+
+    /// Checks counts, finiteness, radii and key order.
+    pub fn validate(&self) -> Result<(), ScriptError> {
+        if self.capsules.len() > MAX_CAPSULES {
+            return Err(ScriptError::Invalid(format!(
+                "{} capsules; at most {MAX_CAPSULES}",
+                self.capsules.len()
+            )));
+        }
+        for (i, c) in self.capsules.iter().enumerate() {
+            if !(c.radius.is_finite() && c.radius > 0.0) {
+                return Err(ScriptError::Invalid(format!(
+                    "capsule {i}: radius {} must be a positive number",
+                    c.radius
+                )));
+            }
+            if c.keys.is_empty() {
+                return Err(ScriptError::Invalid(format!("capsule {i} has no keys")));
+            }
+            for (k, key) in c.keys.iter().enumerate() {
+                if !(key.step.is_finite() && key.a.is_finite() && key.b.is_finite()) {
+                    return Err(ScriptError::Invalid(format!(
+                        "capsule {i}, key {k}: every number must be finite"
+                    )));
+                }
+                if k > 0 && key.step <= c.keys[k - 1].step {
+                    return Err(ScriptError::Invalid(format!(
+                        "capsule {i}, key {k}: steps must increase"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The hand at (possibly fractional) `step`: each capsule between its keys, with the
+    /// velocity of that stretch; capsules outside their key range are left out.
+    pub fn contact_at(&self, step: f64) -> HandContact {
+        let capsules = self
+            .capsules
+            .iter()
+            .filter_map(|c| {
+                let first = c.keys.first()?;
+                let last = c.keys.last()?;
+                if c.keys.len() == 1 {
+                    return (step == first.step)
+                        .then(|| Capsule::between(first.a, first.b, c.radius, Vec3::ZERO));
+                }
+                if step < first.step || step > last.step {
+                    return None;
+                }
+                let k = c.keys.windows(2).find(|w| step <= w[1].step)?;
+                let (k0, k1) = (k[0], k[1]);
+                let span = k1.step - k0.step;
+                let s = ((step - k0.step) / span) as f32;
+                let per_second = (FIXED_STEP_HZ / span) as f32;
+                let a = k0.a.lerp(k1.a, s);
+                let b = k0.b.lerp(k1.b, s);
+                let velocity = ((k1.a + k1.b) - (k0.a + k0.b)) * 0.5 * per_second;
+                Some(Capsule::between(a, b, c.radius, velocity))
+            })
+            .collect();
+        HandContact {
+            capsules,
+            mode: self.mode,
+        }
+    }
+}

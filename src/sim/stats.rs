@@ -1,0 +1,70 @@
+//! Invariants of a strand state, measured: stretch, floor and skin clearance, comb size,
+//! NaNs. The default program prints them; tests assert on them.
+
+use super::POINTS_PER_STRAND;
+use super::params::FurParams;
+use crate::creature::{CreaturePose, Space};
+use crate::groom::StrandRoot;
+use glam::{Vec4, Vec4Swizzles};
+
+/// What a state measures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StrandStats {
+    /// Largest |segment length − rest segment length|, metres.
+    pub max_stretch: f32,
+    /// Deepest point below the floor, metres (0 when none is below).
+    pub max_below_floor: f32,
+    /// Deepest point below its required skin clearance, metres (0 when none is).
+    pub max_below_skin: f32,
+    /// Largest comb magnitude.
+    pub max_comb: f32,
+    /// Non-finite numbers found.
+    pub non_finite: usize,
+    /// Points the hand touched in the last step.
+    pub touched_points: usize,
+}
+
+impl StrandStats {
+    /// Measures `positions` and `comb` of strands grown from `roots`, with the creature at
+    /// `pose` (the pose of the last step taken).
+    pub fn measure(
+        roots: &[StrandRoot],
+        positions: &[Vec4],
+        comb: &[Vec4],
+        params: &FurParams,
+        pose: &CreaturePose,
+    ) -> Self {
+        let mut s = StrandStats::default();
+        for (root, points) in roots.iter().zip(positions.chunks(POINTS_PER_STRAND)) {
+            let m = match root.space() {
+                Space::Head => pose.head,
+                Space::Body => pose.body,
+            };
+            let root_w = m.transform_point3(root.position);
+            let n_w = m.transform_vector3(root.normal).normalize();
+            let seg = root.length / 5.0;
+            for (i, pair) in points.windows(2).enumerate() {
+                let (a, b) = (pair[0].xyz(), pair[1].xyz());
+                if !(pair[1].is_finite()) {
+                    s.non_finite += 1;
+                    continue;
+                }
+                s.max_stretch = s.max_stretch.max(((b - a).length() - seg).abs());
+                s.max_below_floor = s.max_below_floor.max(params.floor - b.y);
+                let clearance = params.skin_offset * (i + 1) as f32;
+                s.max_below_skin = s.max_below_skin.max(clearance - (b - root_w).dot(n_w));
+                if pair[1].w > 0.5 {
+                    s.touched_points += 1;
+                }
+            }
+        }
+        for c in comb {
+            if c.is_finite() {
+                s.max_comb = s.max_comb.max(c.xyz().length());
+            } else {
+                s.non_finite += 1;
+            }
+        }
+        s
+    }
+}
