@@ -9,6 +9,9 @@ use glam::{Quat, Vec3};
 use super::{Frame, SpringError, SpringSettings, WorldCollider, check_range};
 use crate::spring::chain::{MAX_FRAME_DT, STEP_HZ};
 
+/// Rounds of triangle collision and length projection per step.
+const COLLISION_ROUNDS: usize = 4;
+
 /// Parameters of a cloth grid.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClothSettings {
@@ -238,8 +241,12 @@ impl ClothGrid {
         self.side_springs();
         self.keep_lengths();
         if !colliders.is_empty() {
-            self.collide(colliders);
-            self.keep_lengths();
+            // Contact and exact lengths fight each other; a few rounds let them agree, so a
+            // collider pushing steadily cannot work its way through a cell.
+            for _ in 0..COLLISION_ROUNDS {
+                self.collide(colliders);
+                self.keep_lengths();
+            }
         }
         self.update_branches();
     }
