@@ -33,7 +33,7 @@ impl Default for SpringSettings {
     /// The creature's tail: a soft spring that droops and swings.
     fn default() -> Self {
         Self {
-            stiffness: 6.0,
+            stiffness: 2.0,
             damping: 0.8,
             gravity: Vec3::new(0.0, -9.81, 0.0),
             radius: 0.02,
