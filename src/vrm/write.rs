@@ -45,7 +45,7 @@ pub fn validate_body(body: &RiggedBody) -> Result<(), VrmError> {
         || m.joints.len() != n
         || m.weights.len() != n
         || m.indices.is_empty()
-        || m.indices.len() % 3 != 0
+        || !m.indices.len().is_multiple_of(3)
     {
         return bad("mesh attributes differ in length, or there are no triangles".into());
     }
@@ -109,7 +109,7 @@ fn push_view(
     data: &[u8],
     target: Option<json::buffer::Target>,
 ) -> json::Index<json::buffer::View> {
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let offset = bin.len();
