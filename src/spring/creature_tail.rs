@@ -84,6 +84,7 @@ pub fn creature_spring_rig(creature: &Creature, settings: SpringSettings) -> Spr
 pub struct CreatureTail {
     chain: SpringChain,
     body: Collider,
+    rest: Vec<Vec3>,
 }
 
 impl CreatureTail {
@@ -93,9 +94,11 @@ impl CreatureTail {
             tail_chain_spec(creature, settings),
             body_rest_frame(creature),
         )?;
+        let rest = chain.positions().to_vec();
         Ok(Self {
             chain,
             body: body_collider(creature),
+            rest,
         })
     }
 
@@ -118,5 +121,45 @@ impl CreatureTail {
     /// The underlying chain.
     pub fn chain(&self) -> &SpringChain {
         &self.chain
+    }
+
+    /// World frames of the tail bones `0..TAIL_BONES`: origin at the joint, rotation the
+    /// bone's world rotation (the identity at rest, where body-local equals world).
+    pub fn bone_frames(&self) -> Vec<Frame> {
+        let mut world = self.chain.anchor().rotation;
+        self.chain
+            .local_rotations()
+            .into_iter()
+            .zip(self.chain.positions())
+            .take(TAIL_BONES)
+            .map(|(local, &p)| {
+                world = (world * local).normalize();
+                Frame {
+                    rotation: world,
+                    translation: p,
+                }
+            })
+            .collect()
+    }
+
+    /// Where a body-local rest point on the tail at parameter `t` (0 root, 1 tip) is now:
+    /// skinned to the two nearest bones with the same weights as the exported mesh, so fur
+    /// on the tail follows the swing.
+    pub fn deform(&self, rest_point: Vec3, t: f32) -> Vec3 {
+        let frames = self.bone_frames();
+        if frames.len() < TAIL_BONES || !t.is_finite() {
+            return rest_point;
+        }
+        let skin = |b: usize| frames[b].point(rest_point - self.rest[b]);
+        let u = t.clamp(0.0, 1.0) * TAIL_BONES as f32 - 0.5;
+        if u <= 0.0 {
+            skin(0)
+        } else if u >= (TAIL_BONES - 1) as f32 {
+            skin(TAIL_BONES - 1)
+        } else {
+            let b = u.floor() as usize;
+            let f = u - b as f32;
+            skin(b) * (1.0 - f) + skin(b + 1) * f
+        }
     }
 }
