@@ -228,3 +228,26 @@ fn branch_copies_its_eldest_siblings_motion() {
         "the warp should have swung"
     );
 }
+
+#[test]
+fn shorter_warp_sets_the_length_and_bad_grids_are_errors() {
+    let long = hanging_warp(0.0, 0.0);
+    let short: Vec<Vec3> = hanging_warp(0.1, 0.0)[..5].to_vec();
+    let g = ClothGrid::new(
+        &[long.clone(), short],
+        ClothSettings::default(),
+        Frame::IDENTITY,
+    )
+    .unwrap();
+    assert_eq!(g.rows(), 5);
+    assert_eq!(g.warp_positions(0).len(), 5);
+    assert!(matches!(
+        ClothGrid::new(&[long.clone()], ClothSettings::default(), Frame::IDENTITY),
+        Err(SpringError::TooFewWarps(1))
+    ));
+    let bad = ClothSettings {
+        side_stiffness: f32::NAN,
+        ..ClothSettings::default()
+    };
+    assert!(ClothGrid::new(&[long.clone(), long], bad, Frame::IDENTITY).is_err());
+}
