@@ -3,6 +3,34 @@
 //!
 //! The model here is what [`crate::vrm`] writes to `PELT_spring_chains` exactly and converts
 //! to `VRMC_springBone` for other engines.
+//!
+//! ```
+//! use glam::Vec3;
+//! use pelt::spring::{ChainSpec, Frame, JointSpec, SpringChain, SpringSettings};
+//!
+//! // A level chain of three 10 cm segments hanging from the origin.
+//! let joints = (0..4)
+//!     .map(|i| JointSpec {
+//!         name: format!("j{i}"),
+//!         offset: if i == 0 { Vec3::ZERO } else { Vec3::X * 0.1 },
+//!     })
+//!     .collect();
+//! let spec = ChainSpec {
+//!     name: "strand".into(),
+//!     anchor: "root".into(),
+//!     joints,
+//!     settings: SpringSettings::default(),
+//!     collider_groups: vec![],
+//! };
+//! let mut chain = SpringChain::new(spec, Frame::IDENTITY)?;
+//! for _ in 0..120 {
+//!     chain.advance(1.0 / 60.0, Frame::IDENTITY, &[]);
+//! }
+//! let tip = chain.positions()[3];
+//! assert!(tip.y < 0.0, "gravity bends it down");
+//! assert!((tip.length() - 0.3).abs() < 0.05);
+//! # Ok::<(), pelt::spring::SpringError>(())
+//! ```
 
 pub mod chain;
 pub mod cloth;
