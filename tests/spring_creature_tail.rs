@@ -74,3 +74,43 @@ fn weightless_tail_moves_rigidly_with_the_body() {
         );
     }
 }
+
+#[test]
+fn sideways_run_swings_the_tail_and_it_calms_down() {
+    // The seed's comparison: run sideways at 3 m/s for half a second and stop.
+    let c = Creature::default();
+    let mut tail = CreatureTail::new(&c, SpringSettings::default()).unwrap();
+    let mut body = c.body.center;
+    for _ in 0..600 {
+        tail.advance(1.0 / 60.0, Frame::from_translation(body));
+    }
+    let x0 = tail.positions().last().unwrap().x - body.x;
+    let (mut max_swing, mut around_2s, mut late) = (0.0f32, 0.0f32, 0.0f32);
+    for frame in 1..=30 + 600 {
+        if frame <= 30 {
+            body.x += 3.0 / 60.0;
+        }
+        tail.advance(1.0 / 60.0, Frame::from_translation(body));
+        let rel = (tail.positions().last().unwrap().x - body.x - x0).abs();
+        if frame > 30 {
+            max_swing = max_swing.max(rel);
+        }
+        if (30 + 90..=30 + 150).contains(&frame) {
+            around_2s = around_2s.max(rel);
+        }
+        if frame > 30 + 540 {
+            late = late.max(rel);
+        }
+    }
+    println!(
+        "ours: max swing after the stop {max_swing:.4} m, around 2 s {around_2s:.4} m, 9-10 s {late:.4} m"
+    );
+    assert!(
+        max_swing > 0.05,
+        "the run should swing the tail ({max_swing})"
+    );
+    assert!(
+        late < 0.5 * max_swing,
+        "the swing should die down ({late} vs {max_swing})"
+    );
+}

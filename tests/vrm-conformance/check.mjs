@@ -96,6 +96,24 @@ if (!manager) {
     lastSecondMotionM: +lastSecondMotion.toFixed(6),
     at1s: +(y0 - trace[59].y).toFixed(4),
   };
+  // Run sideways at 3 m/s for half a second, stop, and watch the tip swing (reported, as
+  // the seed's comparison of the two models; not a pass/fail criterion).
+  const rootNode = await gltf.parser.getDependency('node', 0);
+  const x0 = tip.getWorldPosition(pos).x;
+  let maxSwing = 0;
+  let swingAt2s = 0;
+  for (let frame = 1; frame <= 30 + 180; frame++) {
+    if (frame <= 30) rootNode.position.x += 3 / 60;
+    scene.updateMatrixWorld(true);
+    manager.update(dt);
+    scene.updateMatrixWorld(true);
+    tip.getWorldPosition(pos);
+    if (!Number.isFinite(pos.x + pos.y + pos.z)) nan = true;
+    const rel = pos.x - (x0 + rootNode.position.x);
+    if (frame > 30) maxSwing = Math.max(maxSwing, Math.abs(rel));
+    if (frame > 30 + 120 - 30 && frame <= 30 + 120 + 30) swingAt2s = Math.max(swingAt2s, Math.abs(rel));
+  }
+  summary.sidewaysRun = { maxSwingAfterStopM: +maxSwing.toFixed(4), swingAround2sAfterStopM: +swingAt2s.toFixed(4) };
   if (nan) fail('NaN in the spring simulation');
   if (!(drop > 0.05)) fail(`the tail tip dropped ${drop} m, expected it to droop more than 5 cm`);
   if (!(lastSecondMotion < 0.002)) fail(`the tail still moves ${lastSecondMotion} m in the last second`);
