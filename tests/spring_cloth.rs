@@ -242,7 +242,11 @@ fn shorter_warp_sets_the_length_and_bad_grids_are_errors() {
     assert_eq!(g.rows(), 5);
     assert_eq!(g.warp_positions(0).len(), 5);
     assert!(matches!(
-        ClothGrid::new(&[long.clone()], ClothSettings::default(), Frame::IDENTITY),
+        ClothGrid::new(
+            std::slice::from_ref(&long),
+            ClothSettings::default(),
+            Frame::IDENTITY
+        ),
         Err(SpringError::TooFewWarps(1))
     ));
     let bad = ClothSettings {
