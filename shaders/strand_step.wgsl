@@ -9,6 +9,8 @@ const POINTS: u32 = 6u;
 const SEGMENTS: f32 = 5.0;
 const MAX_CAPSULES: u32 = 24u;
 const TAU: f32 = 6.2831853;
+// Extra push-out and projection rounds for points the hand touched.
+const CONTACT_ITERATIONS: u32 = 3u;
 
 // Rust twin: `sim::layout::GpuCapsule`.
 struct Capsule {
@@ -108,6 +110,53 @@ fn lift_direction(d: vec3<f32>, n: vec3<f32>, min_dot: f32) -> vec3<f32> {
     return n * m + side * sqrt(max(0.0, 1.0 - m * m));
 }
 
+// `x` moved to exactly `seg` from `parent` (toward `fallback` if they coincide), then turned
+// about the parent until it clears the skin plane (normal `n`) and the floor.
+fn project_segment(
+    x: vec3<f32>,
+    parent: vec3<f32>,
+    fallback: vec3<f32>,
+    seg: f32,
+    n: vec3<f32>,
+    skin_min: f32,
+    floor_min: f32,
+) -> vec3<f32> {
+    var dir = x - parent;
+    let dir_len = length(dir);
+    if (dir_len > 1e-9) {
+        dir = dir / dir_len;
+    } else {
+        dir = fallback;
+    }
+    dir = lift_direction(dir, n, skin_min);
+    dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
+    dir = lift_direction(dir, n, skin_min);
+    return parent + dir * seg;
+}
+
+// Unit `dir` turned about `parent` until the segment's end (at `seg`) lies outside `cap`,
+// treating the capsule near that end as the sphere around its nearest axis point:
+// |p + d·seg − c| ≥ r  ⇔  d·(p − c)/|p − c| ≥ (r² − |p − c|² − seg²) / (2·seg·|p − c|).
+// Unchanged when the end is already outside; a parent inside turns it straight away.
+fn clear_capsule(dir: vec3<f32>, parent: vec3<f32>, seg: f32, cap: Capsule) -> vec3<f32> {
+    let a = cap.a_radius.xyz;
+    let ab = cap.b.xyz - a;
+    let r = cap.a_radius.w * 1.0001;
+    let end = parent + dir * seg;
+    let h = clamp(dot(end - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+    let center = a + ab * h;
+    if (distance(end, center) >= r) {
+        return dir;
+    }
+    let away = parent - center;
+    let dist = length(away);
+    if (dist < 1e-6) {
+        return dir;
+    }
+    let min_dot = (r * r - dist * dist - seg * seg) / (2.0 * seg * dist);
+    return lift_direction(dir, away / dist, min_dot);
+}
+
 @compute @workgroup_size(64)
 fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let s = id.x;
@@ -200,19 +249,27 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
 
         // Inextensible: exactly one rest segment from the parent, then turned (length
         // kept) back above the skin plane and the floor if the projection crossed them.
-        var dir = x - parent;
-        let dir_len = length(dir);
-        if (dir_len > 1e-9) {
-            dir = dir / dir_len;
-        } else {
-            dir = rest_dir;
-        }
         let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
         let floor_min = (floor_y - parent.y) / seg;
-        dir = lift_direction(dir, n_w, skin_min);
-        dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
-        dir = lift_direction(dir, n_w, skin_min);
-        x = parent + dir * seg;
+        x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
+        // The projection can swing a point back into a capsule: turn the segment about its
+        // parent (length kept) until its end clears every capsule. The hand wins over the
+        // skin plane (a flat stand-in for curved skin that a pressing hand may squeeze fur
+        // below); only the floor stays absolute.
+        if (hand && distance(x, u.bound.xyz) < u.bound.w) {
+            var dir = (x - parent) / seg;
+            for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
+                for (var c = 0u; c < u.counts.y; c = c + 1u) {
+                    let turned = clear_capsule(dir, parent, seg, u.capsules[c]);
+                    if (any(turned != dir)) {
+                        touched = 1.0;
+                    }
+                    dir = turned;
+                }
+            }
+            dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
+            x = parent + dir * seg;
+        }
 
         next[base + i] = vec4<f32>(x, touched);
         parent = x;

@@ -21,16 +21,17 @@ pub struct RunArgs {
 
 /// A palm-sized capsule stroking from the neck down the back over two seconds.
 fn stroke() -> CapsuleScript {
-    let key = |step: f64, z: f32| CapsuleKey {
+    // Following the back's curve a few centimetres into the fur, clear of the skin.
+    let key = |step: f64, y: f32, z: f32| CapsuleKey {
         step,
-        a: glam::Vec3::new(-0.09, -0.03, z),
-        b: glam::Vec3::new(0.09, -0.03, z),
+        a: glam::Vec3::new(-0.09, y, z),
+        b: glam::Vec3::new(0.09, y, z),
     };
     CapsuleScript {
         mode: ContactMode::Pet,
         capsules: vec![ScriptedCapsule {
-            radius: 0.06,
-            keys: vec![key(30.0, 0.05), key(150.0, -0.55)],
+            radius: 0.05,
+            keys: vec![key(30.0, 0.025, -0.15), key(150.0, -0.07, -0.55)],
         }],
     }
 }

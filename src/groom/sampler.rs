@@ -1,6 +1,7 @@
 //! The root sampler: each part's area from sampled Jacobians, a part chosen by area, a
 //! parameter accepted with probability `J / (1.15 · J_max)` (so roots are uniform per unit
-//! area), and roots buried inside another part culled.
+//! area), and roots buried inside another part culled (a culled root starts over from the
+//! part choice, which keeps the density uniform over the visible surface).
 
 use super::flow::{flow_at, project_and_turn};
 use super::noise::clump_field;
@@ -114,12 +115,24 @@ pub fn sample(creature: &Creature, count: usize, seed: u64) -> Result<Groom, Gro
             })
             .unwrap_or(&areas[areas.len() - 1]);
         let part = chosen.part;
-        let param = sample_parameter(part, &mut rng);
-        let surface = creature.surface(part, param);
-        let accept = rng.random::<f32>() * REJECTION_MARGIN * chosen.max_jacobian;
-        if accept >= surface.jacobian {
-            continue;
-        }
+        // Rejection within the chosen part: retrying the part choice after a rejection
+        // would favour parts whose Jacobian varies least (the ears would go bald).
+        let (param, surface) = loop {
+            let param = sample_parameter(part, &mut rng);
+            let surface = creature.surface(part, param);
+            let accept = rng.random::<f32>() * REJECTION_MARGIN * chosen.max_jacobian;
+            if accept < surface.jacobian {
+                break (param, surface);
+            }
+            tries += 1;
+            if tries > max_tries {
+                return Err(GroomError::Degenerate {
+                    placed: roots.len(),
+                    wanted: count,
+                    tries,
+                });
+            }
+        };
         let body_position = creature.to_body(part, surface.position);
         if creature.inside_other(part, body_position) {
             continue;

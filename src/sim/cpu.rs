@@ -2,13 +2,15 @@
 //! Rust, one strand per task on rayon. It is the reference the GPU is tested against and a
 //! real fallback where the only adapter is a software one.
 
-use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
+use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, StepUniforms};
 use super::{SimError, StrandSolver};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use rayon::prelude::*;
 
 const SEGMENTS: f32 = 5.0;
 const TAU: f32 = 6.283_185_3;
+/// Extra push-out and projection rounds for points the hand touched (WGSL twin).
+const CONTACT_ITERATIONS: usize = 3;
 
 fn mix(a: Vec3, b: Vec3, t: f32) -> Vec3 {
     a * (1.0 - t) + b * t
@@ -68,6 +70,51 @@ fn lift_direction(d: Vec3, n: Vec3, min_dot: f32) -> Vec3 {
         perpendicular(n)
     };
     n * m + side * (1.0 - m * m).max(0.0).sqrt()
+}
+
+/// `x` moved to exactly `seg` from `parent`, then turned about the parent until it clears
+/// the skin plane and the floor (WGSL `project_segment`).
+fn project_segment(
+    x: Vec3,
+    parent: Vec3,
+    fallback: Vec3,
+    seg: f32,
+    n: Vec3,
+    skin_min: f32,
+    floor_min: f32,
+) -> Vec3 {
+    let dir = x - parent;
+    let dir_len = dir.length();
+    let mut dir = if dir_len > 1e-9 {
+        dir / dir_len
+    } else {
+        fallback
+    };
+    dir = lift_direction(dir, n, skin_min);
+    dir = lift_direction(dir, Vec3::Y, floor_min);
+    dir = lift_direction(dir, n, skin_min);
+    parent + dir * seg
+}
+
+/// Unit `dir` turned about `parent` until the segment's end clears `cap` (WGSL
+/// `clear_capsule`, which explains the bound).
+fn clear_capsule(dir: Vec3, parent: Vec3, seg: f32, cap: &GpuCapsule) -> Vec3 {
+    let a = cap.a_radius.xyz();
+    let ab = cap.b.xyz() - a;
+    let r = cap.a_radius.w * 1.0001;
+    let end = parent + dir * seg;
+    let h = ((end - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
+    let center = a + ab * h;
+    if end.distance(center) >= r {
+        return dir;
+    }
+    let away = parent - center;
+    let dist = away.length();
+    if dist < 1e-6 {
+        return dir;
+    }
+    let min_dot = (r * r - dist * dist - seg * seg) / (2.0 * seg * dist);
+    lift_direction(dir, away / dist, min_dot)
 }
 
 /// The transform a root follows and its world position, normal and groom frame.
@@ -137,6 +184,7 @@ pub(crate) fn step_strand(
     let floor_y = u.limits.x;
     let friction = u.contact.x;
     let hand = u.bound.w > 0.0;
+    let capsules = &u.capsules[..(u.counts.y as usize).min(u.capsules.len())];
 
     next[0] = root_w.extend(0.0);
     let mut parent = root_w;
@@ -163,7 +211,7 @@ pub(crate) fn step_strand(
 
         let mut touched = 0.0f32;
         if hand && x.distance(u.bound.xyz()) < u.bound.w {
-            for cap in &u.capsules[..(u.counts.y as usize).min(u.capsules.len())] {
+            for cap in capsules {
                 let a = cap.a_radius.xyz();
                 let ab = cap.b.xyz() - a;
                 let r = cap.a_radius.w;
@@ -181,19 +229,23 @@ pub(crate) fn step_strand(
         }
         touches += touched;
 
-        let dir = x - parent;
-        let dir_len = dir.length();
-        let mut dir = if dir_len > 1e-9 {
-            dir / dir_len
-        } else {
-            rest_dir
-        };
         let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;
         let floor_min = (floor_y - parent.y) / seg;
-        dir = lift_direction(dir, n_w, skin_min);
-        dir = lift_direction(dir, Vec3::Y, floor_min);
-        dir = lift_direction(dir, n_w, skin_min);
-        x = parent + dir * seg;
+        x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
+        if hand && x.distance(u.bound.xyz()) < u.bound.w {
+            let mut dir = (x - parent) / seg;
+            for _ in 0..CONTACT_ITERATIONS {
+                for cap in capsules {
+                    let turned = clear_capsule(dir, parent, seg, cap);
+                    if turned != dir {
+                        touched = 1.0;
+                    }
+                    dir = turned;
+                }
+            }
+            dir = lift_direction(dir, Vec3::Y, floor_min);
+            x = parent + dir * seg;
+        }
 
         next[i] = x.extend(touched);
         parent = x;
