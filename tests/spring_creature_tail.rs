@@ -114,3 +114,38 @@ fn sideways_run_swings_the_tail_and_it_calms_down() {
         "the swing should die down ({late} vs {max_swing})"
     );
 }
+
+#[test]
+fn rig_gives_each_chain_the_colliders_of_its_groups_in_world_space() {
+    use pelt::spring::{Collider, ColliderGroup, ColliderShape, WorldCollider};
+    let c = Creature::default();
+    let mut rig = creature_spring_rig(&c, SpringSettings::default());
+    rig.colliders.push(Collider {
+        bone: "head".into(),
+        shape: ColliderShape::Sphere {
+            offset: Vec3::new(0.0, 0.1, 0.0),
+            radius: 0.2,
+        },
+    });
+    rig.groups.push(ColliderGroup {
+        name: "head".into(),
+        colliders: vec![1],
+    });
+    assert!(rig.validate().is_ok());
+    let body_frame = Frame {
+        rotation: glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        translation: Vec3::new(1.0, 0.0, 0.0),
+    };
+    let frames = |name: &str| (name == "body").then_some(body_frame);
+    let world = rig.world_colliders_for(0, frames);
+    assert_eq!(world.len(), 1, "the tail meets the body group only");
+    let WorldCollider::Capsule { a, b, .. } = world[0] else {
+        panic!("the body collider is a capsule")
+    };
+    // The capsule's axis (body-local Z) turns to world X under a quarter turn about Y.
+    assert!((a - b).normalize().abs().abs_diff_eq(Vec3::X, 1.0e-5));
+    assert!(((a + b) * 0.5 - Vec3::new(1.0, 0.0, 0.0)).length() < 1.0e-5);
+    // A group index past the end is an error.
+    rig.chains[0].collider_groups.push(9);
+    assert!(rig.validate().is_err());
+}
