@@ -9,6 +9,7 @@ secs="${1:-180}"
 cd "$here"
 mkdir -p corpus/read_glb artifacts/read_glb
 cargo run --quiet --manifest-path ../Cargo.toml --bin pelt -- export --out corpus/read_glb/creature.glb >/dev/null
+python3 make_seeds.py corpus/read_glb/creature.glb corpus/read_glb
 if cargo fuzz --help >/dev/null 2>&1; then
   exec cargo fuzz run read_glb -- -max_total_time="$secs"
 fi
