@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import validator from 'gltf-validator';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { VRMSpringBoneLoaderPlugin } from '@pixiv/three-vrm-springbone';
+import {
+  VRMSpringBoneJoint,
+  VRMSpringBoneLoaderPlugin,
+  VRMSpringBoneManager,
+} from '@pixiv/three-vrm-springbone';
 
 const file = process.argv[2];
 if (!file) {
@@ -118,6 +122,53 @@ if (!manager) {
   if (!(drop > 0.05)) fail(`the tail tip dropped ${drop} m, expected it to droop more than 5 cm`);
   if (!(lastSecondMotion < 0.002)) fail(`the tail still moves ${lastSecondMotion} m in the last second`);
 }
+// 3. The level-segment droop: a level bone as long as the tail's first bone, with the
+// file's VRM parameters, stepped by three-vrm at 60 fps, must settle at the angle our model
+// settles at (the fixed point of our 120 Hz step, from PELT_spring_chains' exact values).
+const pelt = json.extensions?.PELT_spring_chains?.chains?.[0];
+const vj = ext?.springs?.[0]?.joints?.[0];
+if (pelt && vj) {
+  const L = Math.hypot(...pelt.joints[1].offset);
+  const h = 1 / 120;
+  const k = 1 - Math.exp(-pelt.stiffness * h);
+  const g = Math.hypot(...pelt.gravity);
+  const ours = Math.atan2((1 - k) * g * h * h, k * L);
+  const root = new THREE.Object3D();
+  const head = new THREE.Object3D();
+  const tail = new THREE.Object3D();
+  tail.position.set(L, 0, 0);
+  root.add(head);
+  head.add(tail);
+  root.updateMatrixWorld(true);
+  const m = new VRMSpringBoneManager();
+  m.addJoint(
+    new VRMSpringBoneJoint(head, tail, {
+      hitRadius: 0,
+      stiffness: vj.stiffness,
+      gravityPower: vj.gravityPower,
+      gravityDir: new THREE.Vector3(...vj.gravityDir),
+      dragForce: vj.dragForce,
+    }),
+  );
+  m.setInitState();
+  for (let i = 0; i < 60 * 30; i++) {
+    m.update(1 / 60);
+    root.updateMatrixWorld(true);
+  }
+  const p = tail.getWorldPosition(new THREE.Vector3());
+  const theirs = Math.atan2(-p.y, p.x);
+  summary.levelSegment = {
+    lengthM: +L.toFixed(4),
+    oursDeg: +((ours * 180) / Math.PI).toFixed(3),
+    threeVrmDeg: +((theirs * 180) / Math.PI).toFixed(3),
+  };
+  if (!(Math.abs(theirs - ours) < (0.2 * Math.PI) / 180)) {
+    fail(`level-segment droop: three-vrm ${theirs} rad, ours ${ours} rad`);
+  }
+} else {
+  fail('no PELT_spring_chains or VRMC joint to compare the level-segment droop with');
+}
+
 console.log(JSON.stringify(summary, null, 1));
 if (failures.length) {
   for (const f of failures) console.error(`FAIL: ${f}`);
