@@ -1,4 +1,29 @@
-//! Pelt: dense fur on the GPU through wgpu, and spring chains that export to VRM.
+//! Pelt: dense fur simulated on the GPU through wgpu, and spring chains that export to VRM.
+//!
+//! - [`creature`]: the analytic host (radial head with ears and cheeks, body, paws, tail),
+//!   its surfaces, normals, Jacobians, inside tests and ray hits, and its idle motion.
+//! - [`groom`]: the seeded root sampler, groom flow, lengths and coat pattern.
+//! - [`sim`]: the strand solver, as WGSL compute ([`sim::GpuSolver`]) and its CPU mirror
+//!   ([`sim::CpuSolver`]) behind one step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
+//! - [`gpu`]: adapter and device acquisition with a CPU fallback.
+//! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files.
+//!
+//! The library never owns a window, an event loop or a camera: a caller passes its device
+//! and queue (or lets [`gpu::GpuContext`] open them) and binds the solver's buffers.
+//!
+//! ```
+//! use pelt::creature::Creature;
+//! use pelt::sim::{FurConfig, FurSim};
+//!
+//! // 256 strands on the CPU mirror, one second at 60 Hz.
+//! let mut fur = FurSim::new_cpu(&FurConfig::new(256, 7), Creature::default())?;
+//! fur.step(60)?;
+//! let stats = fur.stats()?;
+//! assert!(stats.max_stretch < 1e-5); // strands never stretch
+//! assert_eq!(fur.positions()?.len(), 256 * 6);
+//! # Ok::<(), pelt::sim::SimError>(())
+//! ```
+
 pub mod creature;
 pub mod gpu;
 pub mod groom;

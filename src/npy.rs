@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 /// Writes `positions` (six per strand; the w component is dropped) as `.npy`.
 pub fn write_positions(out: &mut impl Write, positions: &[Vec4]) -> io::Result<()> {
-    if positions.len() % POINTS_PER_STRAND != 0 {
+    if !positions.len().is_multiple_of(POINTS_PER_STRAND) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(

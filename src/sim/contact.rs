@@ -120,7 +120,7 @@ impl HandContact {
         }
         for (i, c) in self.capsules.iter().enumerate() {
             let finite = c.center.is_finite() && c.axis.is_finite() && c.velocity.is_finite();
-            if !finite || !(c.radius.is_finite() && c.radius > 0.0) {
+            if !(finite && c.radius.is_finite() && c.radius > 0.0) {
                 return Err(SimError::BadCapsule { index: i });
             }
         }

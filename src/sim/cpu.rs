@@ -8,7 +8,7 @@ use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use rayon::prelude::*;
 
 const SEGMENTS: f32 = 5.0;
-const TAU: f32 = 6.283_185_3;
+const TAU: f32 = std::f32::consts::TAU;
 /// Extra push-out and projection rounds for points the hand touched (WGSL twin).
 const CONTACT_ITERATIONS: usize = 3;
 

@@ -281,7 +281,7 @@ impl GpuSolver {
         }
     }
 
-    /// Copies `size` bytes of `buffer` back to the host.
+    /// Copies the whole of `buffer` back to the host.
     fn read_back(&self, buffer: &wgpu::Buffer) -> Result<Vec<u8>, SimError> {
         read_buffer(&self.device, &self.queue, buffer)
     }
