@@ -6,28 +6,16 @@ use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::sim::{
     Capsule, CapsuleKey, CapsuleScript, ContactMode, FurConfig, FurParams, FurSim, HandContact,
-    MAX_CAPSULES, ScriptedCapsule, SimError, TimeMode,
+    MAX_CAPSULES, SimError, TimeMode,
 };
 
 fn gpu() -> GpuContext {
     GpuContext::new().expect("a wgpu adapter (CI installs lavapipe: mesa-vulkan-drivers)")
 }
 
-/// A palm-sized capsule stroking from the neck down the back between `from` and `to` steps.
+/// The library's back stroke between `from` and `to` steps.
 fn stroke(from: f64, to: f64) -> CapsuleScript {
-    // Following the back's curve a few centimetres into the fur, clear of the skin.
-    let key = |step: f64, y: f32, z: f32| CapsuleKey {
-        step,
-        a: Vec3::new(-0.09, y, z),
-        b: Vec3::new(0.09, y, z),
-    };
-    CapsuleScript {
-        mode: ContactMode::Pet,
-        capsules: vec![ScriptedCapsule {
-            radius: 0.05,
-            keys: vec![key(from, 0.025, -0.15), key(to, -0.07, -0.55)],
-        }],
-    }
+    CapsuleScript::back_stroke(from, to)
 }
 
 fn run_with(sim: &mut FurSim, script: Option<&CapsuleScript>, steps: u32) {

@@ -4,9 +4,7 @@
 
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
-use pelt::sim::{
-    CapsuleKey, CapsuleScript, ContactMode, FurConfig, FurSim, ScriptedCapsule, StrandTier,
-};
+use pelt::sim::{CapsuleScript, FurConfig, FurSim, StrandTier};
 
 /// Arguments of `pelt run`.
 #[derive(clap::Args, Debug, Default)]
@@ -17,23 +15,6 @@ pub struct RunArgs {
     /// Seed for the groom and the idle motion.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-}
-
-/// A palm-sized capsule stroking from the neck down the back over two seconds.
-fn stroke() -> CapsuleScript {
-    // Following the back's curve a few centimetres into the fur, clear of the skin.
-    let key = |step: f64, y: f32, z: f32| CapsuleKey {
-        step,
-        a: glam::Vec3::new(-0.09, y, z),
-        b: glam::Vec3::new(0.09, y, z),
-    };
-    CapsuleScript {
-        mode: ContactMode::Pet,
-        capsules: vec![ScriptedCapsule {
-            radius: 0.05,
-            keys: vec![key(30.0, 0.025, -0.15), key(150.0, -0.07, -0.55)],
-        }],
-    }
 }
 
 /// Runs the default program.
@@ -54,7 +35,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         &ctx,
     )?;
     println!("groom and upload: {:.2} s", started.elapsed().as_secs_f64());
-    let script = stroke();
+    let script = CapsuleScript::back_stroke(30.0, 150.0);
     let steps = 240u32;
     let started = std::time::Instant::now();
     for step in 1..=steps {

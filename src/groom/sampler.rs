@@ -95,15 +95,21 @@ pub fn sample(creature: &Creature, count: usize, seed: u64) -> Result<Groom, Gro
     let max_tries = 2_000_000 + 2_000 * count as u64;
     let mut roots = Vec::with_capacity(count);
     let mut tries = 0u64;
-    while roots.len() < count {
-        tries += 1;
-        if tries > max_tries {
-            return Err(GroomError::Degenerate {
-                placed: roots.len(),
+    // Counts one candidate; past the budget the creature is taken to be degenerate.
+    let count_try = |tries: &mut u64, placed: usize| {
+        *tries += 1;
+        if *tries > max_tries {
+            Err(GroomError::Degenerate {
+                placed,
                 wanted: count,
-                tries,
-            });
+                tries: *tries,
+            })
+        } else {
+            Ok(())
         }
+    };
+    while roots.len() < count {
+        count_try(&mut tries, roots.len())?;
         // The part, chosen in proportion to its area.
         let pick = rng.random::<f32>() * total;
         let mut acc = 0.0;
@@ -124,14 +130,7 @@ pub fn sample(creature: &Creature, count: usize, seed: u64) -> Result<Groom, Gro
             if accept < surface.jacobian {
                 break (param, surface);
             }
-            tries += 1;
-            if tries > max_tries {
-                return Err(GroomError::Degenerate {
-                    placed: roots.len(),
-                    wanted: count,
-                    tries,
-                });
-            }
+            count_try(&mut tries, roots.len())?;
         };
         let body_position = creature.to_body(part, surface.position);
         if creature.inside_other(part, body_position) {

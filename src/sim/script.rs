@@ -85,6 +85,24 @@ pub struct CapsuleScript {
 }
 
 impl CapsuleScript {
+    /// A palm-sized capsule (5 cm radius, 18 cm long) petting the default creature from
+    /// behind the head down its back between steps `from` and `to`, following the back's
+    /// curve a few centimetres into the fur and clear of the skin.
+    pub fn back_stroke(from: f64, to: f64) -> Self {
+        let key = |step: f64, y: f32, z: f32| CapsuleKey {
+            step,
+            a: Vec3::new(-0.09, y, z),
+            b: Vec3::new(0.09, y, z),
+        };
+        CapsuleScript {
+            mode: ContactMode::Pet,
+            capsules: vec![ScriptedCapsule {
+                radius: 0.05,
+                keys: vec![key(from, 0.025, -0.15), key(to, -0.07, -0.55)],
+            }],
+        }
+    }
+
     /// Parses and checks a script.
     pub fn from_json(text: &str) -> Result<Self, ScriptError> {
         let json: ScriptJson = serde_json::from_str(text)?;
