@@ -9,6 +9,8 @@ const POINTS: u32 = 6u;
 const SEGMENTS: f32 = 5.0;
 const MAX_CAPSULES: u32 = 24u;
 const TAU: f32 = 6.2831853;
+// (cos, sin) of the kink wave's advance per segment, TAU · 1.7 / 4.
+const KINK_STEP: vec2<f32> = vec2<f32>(-0.8910065, 0.4539905);
 // Extra push-out and projection rounds for points the hand touched.
 const CONTACT_ITERATIONS: u32 = 3u;
 
@@ -83,6 +85,20 @@ fn gust(r: vec3<f32>, time: f32, strength: f32) -> vec3<f32> {
         cos(0.7 * time + 1.7 * r.z - 0.9 * r.x),
     );
     return dir * (strength * sway);
+}
+
+// (cos, sin) of a small angle by its Taylor series, exact to f32 rounding for |k| ≤ 0.5
+// (the kink is validated to that range): cheaper than cos and sin on CPUs and software GPUs.
+fn small_cos_sin(k: f32) -> vec2<f32> {
+    let k2 = k * k;
+    let c = 1.0 - k2 / 2.0 * (1.0 - k2 / 12.0 * (1.0 - k2 / 30.0 * (1.0 - k2 / 56.0)));
+    let s = k * (1.0 - k2 / 6.0 * (1.0 - k2 / 20.0 * (1.0 - k2 / 42.0)));
+    return vec2<f32>(c, s);
+}
+
+// The angle (c, s) turned by the angle (dc, ds).
+fn turn(a: vec2<f32>, d: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(a.x * d.x - a.y * d.y, a.y * d.x + a.x * d.y);
 }
 
 // Any unit vector perpendicular to unit `n`.
@@ -194,6 +210,14 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let friction = u.contact.x;
     let hand = u.bound.w > 0.0;
 
+    // The rest angle from the normal runs linearly from lift.x at the root to lift.y at
+    // the tip, plus a kink `kink · t · sin(TAU (3 random + 1.7 t))`. Both are stepped
+    // along the strand as rotations, so a strand needs three cos/sin pairs, not fifteen.
+    var lift = vec2<f32>(cos(root.lift.x), sin(root.lift.x));
+    let lift_angle_step = (root.lift.y - root.lift.x) / (SEGMENTS - 1.0);
+    let lift_step = vec2<f32>(cos(lift_angle_step), sin(lift_angle_step));
+    var kink_wave = vec2<f32>(cos(TAU * random * 3.0), sin(TAU * random * 3.0));
+
     let base = s * POINTS;
     next[base] = vec4<f32>(root_w, 0.0);
     var parent = root_w;
@@ -209,8 +233,10 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
         var x = p + (p - q) * damping + gravity + g * (fi / SEGMENTS);
 
         // Blend toward the groomed rest direction from the parent.
-        let angle = mix(root.lift.x, root.lift.y, t) + kink * t * sin(TAU * (random * 3.0 + t * 1.7));
-        let rest_dir = n_w * cos(angle) + f_w * sin(angle);
+        let rest = turn(lift, small_cos_sin(kink * t * kink_wave.y));
+        let rest_dir = n_w * rest.x + f_w * rest.y;
+        lift = turn(lift, lift_step);
+        kink_wave = turn(kink_wave, KINK_STEP);
         let k = mix(u.stiffness.x, u.stiffness.y, t);
         x = mix(x, parent + rest_dir * seg, k);
 

@@ -4,7 +4,7 @@
 
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, StepUniforms};
 use super::{SimError, StrandSolver};
-use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
+use glam::{Mat4, Vec2, Vec3, Vec4, Vec4Swizzles};
 use rayon::prelude::*;
 
 const SEGMENTS: f32 = 5.0;
@@ -149,18 +149,55 @@ pub(crate) fn root_frame(u: &StepUniforms, root: &GpuRoot, comb_old: Vec3) -> Ro
     }
 }
 
-/// The groomed rest direction of segment `i` (1..=5) of a strand.
-pub(crate) fn rest_direction(
-    u: &StepUniforms,
-    root: &GpuRoot,
-    frame: &RootFrame,
-    i: usize,
-) -> Vec3 {
-    let t = (i as f32 - 1.0) / (SEGMENTS - 1.0);
-    let random = root.flow_random.w;
-    let angle =
-        mix1(root.lift.x, root.lift.y, t) + u.wind.z * t * (TAU * (random * 3.0 + t * 1.7)).sin();
-    frame.n_w * angle.cos() + frame.f_w * angle.sin()
+/// (cos, sin) of a small angle by its Taylor series (WGSL `small_cos_sin`).
+fn small_cos_sin(k: f32) -> Vec2 {
+    let k2 = k * k;
+    let c = 1.0 - k2 / 2.0 * (1.0 - k2 / 12.0 * (1.0 - k2 / 30.0 * (1.0 - k2 / 56.0)));
+    let s = k * (1.0 - k2 / 6.0 * (1.0 - k2 / 20.0 * (1.0 - k2 / 42.0)));
+    Vec2::new(c, s)
+}
+
+/// The angle (c, s) turned by the angle (dc, ds) (WGSL `turn`).
+fn turn(a: Vec2, d: Vec2) -> Vec2 {
+    Vec2::new(a.x * d.x - a.y * d.y, a.y * d.x + a.x * d.y)
+}
+
+/// (cos, sin) of the kink wave's advance per segment, TAU · 1.7 / 4 (WGSL `KINK_STEP`).
+const KINK_STEP: Vec2 = Vec2::new(-0.891_006_5, 0.453_990_5);
+
+/// The groomed rest angles of a strand's segments, root to tip, as (cos, sin) from the
+/// normal: linear from `lift.x` to `lift.y` plus the kink, stepped as rotations (WGSL twin
+/// in `step`).
+pub(crate) struct RestAngles {
+    lift: Vec2,
+    lift_step: Vec2,
+    kink_wave: Vec2,
+    kink: f32,
+    segment: usize,
+}
+
+impl RestAngles {
+    pub(crate) fn new(root: &GpuRoot, kink: f32) -> Self {
+        let lift_angle_step = (root.lift.y - root.lift.x) / (SEGMENTS - 1.0);
+        let phase = TAU * root.flow_random.w * 3.0;
+        RestAngles {
+            lift: Vec2::new(root.lift.x.cos(), root.lift.x.sin()),
+            lift_step: Vec2::new(lift_angle_step.cos(), lift_angle_step.sin()),
+            kink_wave: Vec2::new(phase.cos(), phase.sin()),
+            kink,
+            segment: 0,
+        }
+    }
+
+    /// The next segment's rest direction in the frame's world normal and flow.
+    pub(crate) fn next_direction(&mut self, frame: &RootFrame) -> Vec3 {
+        let t = self.segment as f32 / (SEGMENTS - 1.0);
+        let rest = turn(self.lift, small_cos_sin(self.kink * t * self.kink_wave.y));
+        self.lift = turn(self.lift, self.lift_step);
+        self.kink_wave = turn(self.kink_wave, KINK_STEP);
+        self.segment += 1;
+        frame.n_w * rest.x + frame.f_w * rest.y
+    }
 }
 
 /// One strand's step: reads `current`, reads the previous positions from `next` and
@@ -186,6 +223,8 @@ pub(crate) fn step_strand(
     let hand = u.bound.w > 0.0;
     let capsules = &u.capsules[..(u.counts.y as usize).min(u.capsules.len())];
 
+    let mut rest = RestAngles::new(root, u.wind.z);
+
     next[0] = root_w.extend(0.0);
     let mut parent = root_w;
     let mut pushed = Vec3::ZERO;
@@ -198,7 +237,7 @@ pub(crate) fn step_strand(
 
         let mut x = p + (p - q) * damping + gravity + g * (fi / SEGMENTS);
 
-        let rest_dir = rest_direction(u, root, &frame, i);
+        let rest_dir = rest.next_direction(&frame);
         let k = mix1(u.stiffness.x, u.stiffness.y, t);
         x = mix(x, parent + rest_dir * seg, k);
 
@@ -273,10 +312,11 @@ pub fn rest_positions(u: &StepUniforms, roots: &[GpuRoot]) -> Vec<Vec4> {
         .for_each(|(points, root)| {
             let frame = root_frame(u, root, Vec3::ZERO);
             let seg = root.position_length.w / SEGMENTS;
+            let mut rest = RestAngles::new(root, u.wind.z);
             let mut p = frame.root_w;
             points[0] = p.extend(0.0);
-            for (i, point) in points.iter_mut().enumerate().skip(1) {
-                p += rest_direction(u, root, &frame, i) * seg;
+            for point in points.iter_mut().skip(1) {
+                p += rest.next_direction(&frame) * seg;
                 *point = p.extend(0.0);
             }
         });

@@ -91,6 +91,14 @@ impl FurSim {
         creature: Creature,
         gpu: &GpuContext,
     ) -> Result<Self, SimError> {
+        // Checked before growing the groom: an absurd count fails at once.
+        let max = super::max_strands(&gpu.device.limits());
+        if config.strands > max {
+            return Err(SimError::StrandCount {
+                count: config.strands,
+                max,
+            });
+        }
         Self::build(config, creature, |roots, initial| {
             Ok(Backend::Gpu(Box::new(GpuSolver::new(
                 gpu, &roots, &initial,

@@ -14,7 +14,8 @@ pub struct FurParams {
     pub gravity: Vec3,
     /// Strength of the slow gust, metres per step.
     pub wind: f32,
-    /// Amplitude of the per-strand kink, radians.
+    /// Amplitude of the per-strand kink, radians, at most 0.5 (the solver evaluates the
+    /// kink's small rotation by a series exact to f32 rounding in that range).
     pub kink: f32,
     /// Blend toward the rest direction at the root segment.
     pub root_stiffness: f32,
@@ -95,7 +96,13 @@ impl FurParams {
         finite("gravity.y", self.gravity.y)?;
         finite("gravity.z", self.gravity.z)?;
         non_negative("wind", self.wind)?;
-        finite("kink", self.kink)?;
+        if !(self.kink.is_finite() && self.kink.abs() <= 0.5) {
+            return Err(SimError::Parameter {
+                name: "kink",
+                value: self.kink,
+                expected: "a finite number in [−0.5, 0.5] radians",
+            });
+        }
         unit("root_stiffness", self.root_stiffness)?;
         unit("tip_stiffness", self.tip_stiffness)?;
         non_negative("comb_gain", self.comb_gain)?;
