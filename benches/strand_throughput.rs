@@ -84,7 +84,9 @@ fn bench_gpu(
         b.iter_custom(|iters| {
             let start = Instant::now();
             for _ in 0..iters {
-                let _ = solver.step(&steps);
+                if let Err(e) = solver.step(&steps) {
+                    panic!("{label}: the step failed: {e}");
+                }
             }
             wait(ctx);
             let t = start.elapsed();
@@ -135,7 +137,9 @@ fn bench_cpu(c: &mut Criterion, roots: &[GpuRoot], u: &StepUniforms) {
         b.iter_custom(|iters| {
             let start = Instant::now();
             for _ in 0..iters {
-                let _ = solver.step(std::slice::from_ref(u));
+                if let Err(e) = solver.step(std::slice::from_ref(u)) {
+                    panic!("CpuSolver: the step failed: {e}");
+                }
             }
             let t = start.elapsed();
             record("CpuSolver step", t.as_secs_f64() / iters as f64);

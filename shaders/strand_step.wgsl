@@ -209,6 +209,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let floor_y = u.limits.x;
     let friction = u.contact.x;
     let hand = u.bound.w > 0.0;
+    let capsule_count = min(u.counts.y, MAX_CAPSULES);
 
     // The rest angle from the normal runs linearly from lift.x at the root to lift.y at
     // the tip, plus a kink `kink · t · sin(TAU (3 random + 1.7 t))`. Both are stepped
@@ -251,7 +252,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
         // The hand: out of each capsule, carried along by its motion.
         var touched = 0.0;
         if (hand && distance(x, u.bound.xyz) < u.bound.w) {
-            for (var c = 0u; c < u.counts.y; c = c + 1u) {
+            for (var c = 0u; c < capsule_count; c = c + 1u) {
                 let cap = u.capsules[c];
                 let a = cap.a_radius.xyz;
                 let ab = cap.b.xyz - a;
@@ -285,7 +286,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
         if (hand && distance(x, u.bound.xyz) < u.bound.w) {
             var dir = (x - parent) / seg;
             for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
-                for (var c = 0u; c < u.counts.y; c = c + 1u) {
+                for (var c = 0u; c < capsule_count; c = c + 1u) {
                     let turned = clear_capsule(dir, parent, seg, u.capsules[c]);
                     if (any(turned != dir)) {
                         touched = 1.0;

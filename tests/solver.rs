@@ -63,9 +63,10 @@ fn invariants_hold_after_600_steps_on_both_solvers() {
     let mut gpu = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
     run_with(&mut gpu, Some(&script), 600);
     check_invariants(&mut gpu, "GPU");
-    // The stroke did comb something, and it has been decaying since.
-    let comb = cpu.comb().unwrap();
-    assert!(comb.iter().any(|c| c.xyz().length() > 0.05));
+    // The stroke did comb something on both, and it has been decaying since.
+    for comb in [cpu.comb().unwrap(), gpu.comb().unwrap()] {
+        assert!(comb.iter().any(|c| c.xyz().length() > 0.05));
+    }
 }
 
 #[test]
@@ -125,7 +126,19 @@ fn gpu_and_cpu_agree_over_a_short_horizon() {
 #[test]
 fn a_swept_capsule_leaves_no_point_inside_and_combs_along_its_motion() {
     let config = FurConfig::new(4096, 21);
-    let mut sim = FurSim::new_cpu(&config, Creature::default()).unwrap();
+    sweep(
+        &mut FurSim::new_cpu(&config, Creature::default()).unwrap(),
+        "CPU",
+    );
+    let ctx = gpu();
+    sweep(
+        &mut FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap(),
+        "GPU",
+    );
+}
+
+fn sweep(sim: &mut FurSim, label: &str) {
+    let strands = sim.groom().len();
     let script = stroke(30.0, 150.0);
     let velocity = Vec3::new(0.0, -0.095, -0.4) * (60.0 / 120.0);
     // The hand comes down from above onto the back, then strokes.
@@ -140,7 +153,7 @@ fn a_swept_capsule_leaves_no_point_inside_and_combs_along_its_motion() {
         },
     );
     let mut deepest = 0.0f32;
-    let mut touched_any = vec![false; config.strands];
+    let mut touched_any = vec![false; strands];
     for step in 1..=160u32 {
         let contact = script.contact_at(f64::from(step));
         sim.set_contact(Some(contact.clone())).unwrap();
@@ -157,9 +170,12 @@ fn a_swept_capsule_leaves_no_point_inside_and_combs_along_its_motion() {
             }
         }
     }
-    eprintln!("deepest point inside the capsule during the sweep: {deepest:.2e} m");
-    assert!(deepest < 1e-3, "a point sat {deepest} m inside the capsule");
-    let touched: Vec<usize> = (0..config.strands).filter(|&s| touched_any[s]).collect();
+    eprintln!("{label}: deepest point inside the capsule during the sweep: {deepest:.2e} m");
+    assert!(
+        deepest < 2e-5,
+        "{label}: a point sat {deepest} m inside the capsule"
+    );
+    let touched: Vec<usize> = (0..strands).filter(|&s| touched_any[s]).collect();
     assert!(
         touched.len() > 20,
         "the stroke touched only {} strands",
@@ -177,7 +193,7 @@ fn a_swept_capsule_leaves_no_point_inside_and_combs_along_its_motion() {
         "only {along} of {} touched strands are combed along the stroke",
         touched.len()
     );
-    let untouched_max = (0..config.strands)
+    let untouched_max = (0..strands)
         .filter(|&s| !touched_any[s])
         .map(|s| comb[s].xyz().length())
         .fold(0.0f32, f32::max);
@@ -198,27 +214,50 @@ fn a_swept_capsule_leaves_no_point_inside_and_combs_along_its_motion() {
     );
 }
 
-fn run_frames(mode: TimeMode, fps: f64, seconds: f64) -> Vec<Vec4> {
+/// The state after `seconds` of frames at `fps`, the steps taken, and how far the coat
+/// moved from where it started.
+fn run_frames(mode: TimeMode, fps: f64, seconds: f64) -> (Vec<Vec4>, u64, f32) {
     let mut config = FurConfig::new(512, 8);
     config.time_mode = mode;
     let mut sim = FurSim::new_cpu(&config, Creature::default()).unwrap();
+    let start = sim.positions().unwrap();
     let frames = (seconds * fps).round() as u32;
     for _ in 0..frames {
         sim.update(1.0 / fps).unwrap();
     }
-    sim.positions().unwrap()
+    let end = sim.positions().unwrap();
+    let moved = start
+        .iter()
+        .zip(&end)
+        .map(|(p, q)| (p.xyz() - q.xyz()).length())
+        .fold(0.0f32, f32::max);
+    (end, sim.steps(), moved)
 }
 
 #[test]
 fn fixed_steps_do_not_depend_on_frame_rate_and_per_frame_steps_do() {
-    let a = run_frames(TimeMode::Fixed, 30.0, 1.0);
-    let b = run_frames(TimeMode::Fixed, 144.0, 1.0);
+    let (a, steps_a, moved_a) = run_frames(TimeMode::Fixed, 30.0, 1.0);
+    let (b, steps_b, _) = run_frames(TimeMode::Fixed, 144.0, 1.0);
+    assert_eq!(
+        (steps_a, steps_b),
+        (60, 60),
+        "fixed mode takes 60 steps a second"
+    );
+    assert!(
+        moved_a > 1e-3,
+        "the coat did not move ({moved_a} m): nothing was compared"
+    );
     assert_eq!(
         bytemuck::cast_slice::<Vec4, u8>(&a),
         bytemuck::cast_slice::<Vec4, u8>(&b)
     );
-    let c = run_frames(TimeMode::PerFrame, 30.0, 1.0);
-    let d = run_frames(TimeMode::PerFrame, 144.0, 1.0);
+    let (c, steps_c, _) = run_frames(TimeMode::PerFrame, 30.0, 1.0);
+    let (d, steps_d, _) = run_frames(TimeMode::PerFrame, 144.0, 1.0);
+    assert_eq!(
+        (steps_c, steps_d),
+        (30, 144),
+        "per-frame mode takes a step a frame"
+    );
     let worst = c
         .iter()
         .zip(&d)

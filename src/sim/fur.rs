@@ -157,15 +157,21 @@ impl FurSim {
     }
 
     fn take_steps(&mut self, n: u32, step_seconds: f64) -> Result<(), SimError> {
-        let mut uniforms = Vec::with_capacity(n as usize);
-        let mut clock = self.clock;
-        for _ in 0..n {
-            clock.record_step(step_seconds);
-            let time = clock.time() as f32;
-            uniforms.push(self.uniforms_at(time, step_seconds as f32));
+        // In submission-sized batches, so a huge `n` never builds a huge uniform list.
+        let mut left = n as usize;
+        while left > 0 {
+            let batch = left.min(super::MAX_STEPS_PER_SUBMIT);
+            let mut clock = self.clock;
+            let uniforms: Vec<StepUniforms> = (0..batch)
+                .map(|_| {
+                    clock.record_step(step_seconds);
+                    self.uniforms_at(clock.time() as f32, step_seconds as f32)
+                })
+                .collect();
+            self.backend.solver().step(&uniforms)?;
+            self.clock = clock;
+            left -= batch;
         }
-        self.backend.solver().step(&uniforms)?;
-        self.clock = clock;
         Ok(())
     }
 

@@ -215,7 +215,8 @@ impl GpuSolver {
 
     /// Records up to [`MAX_STEPS_PER_SUBMIT`] steps into `encoder`, writing their uniforms
     /// through the queue (they land when `encoder` is submitted). Submit before recording
-    /// more: the uniform slots are reused.
+    /// more: the uniform slots are reused. The latest-positions index advances as the steps
+    /// are recorded, so an encoder that is recorded into must be submitted.
     pub fn record_steps(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -232,6 +233,7 @@ impl GpuSolver {
             let offset = slot as u64 * self.slot_stride;
             let mut u = *u;
             u.counts.x = self.strand_count;
+            u.counts.y = u.counts.y.min(super::MAX_CAPSULES as u32);
             self.queue
                 .write_buffer(&self.uniforms, offset, bytemuck::bytes_of(&u));
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -349,6 +351,7 @@ impl StrandSolver for GpuSolver {
 
     fn comb(&mut self) -> Result<Vec<Vec4>, SimError> {
         let bytes = self.read_back(&self.comb)?;
+        self.check_device_error()?;
         Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 }

@@ -43,6 +43,9 @@ impl StrandStats {
             let root_w = m.transform_point3(root.position);
             let n_w = m.transform_vector3(root.normal).normalize();
             let seg = root.length / 5.0;
+            if !points[0].is_finite() {
+                s.non_finite += 1;
+            }
             for (i, pair) in points.windows(2).enumerate() {
                 let (a, b) = (pair[0].xyz(), pair[1].xyz());
                 if !(pair[1].is_finite()) {
