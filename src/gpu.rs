@@ -82,12 +82,16 @@ fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
     (kind, api)
 }
 
-/// Every adapter on the backends allowed by `WGPU_BACKEND`, best first.
-pub fn list_adapters() -> Vec<AdapterSummary> {
-    let instance = instance();
+/// The adapters of `instance` on the backends allowed by `WGPU_BACKEND`, best first.
+fn ranked_adapters(instance: &wgpu::Instance) -> Vec<wgpu::Adapter> {
     let mut adapters = pollster::block_on(instance.enumerate_adapters(backends()));
     adapters.sort_by_key(|a| rank(&a.get_info()));
     adapters
+}
+
+/// Every adapter on the backends allowed by `WGPU_BACKEND`, best first.
+pub fn list_adapters() -> Vec<AdapterSummary> {
+    ranked_adapters(&instance())
         .iter()
         .map(|a| AdapterSummary {
             info: a.get_info(),
@@ -97,12 +101,10 @@ pub fn list_adapters() -> Vec<AdapterSummary> {
 }
 
 fn choose_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, GpuError> {
-    let backends = backends();
-    let mut adapters = pollster::block_on(instance.enumerate_adapters(backends));
-    adapters.sort_by_key(|a| rank(&a.get_info()));
+    let mut adapters = ranked_adapters(instance);
     if adapters.is_empty() {
         return Err(GpuError::NoAdapter {
-            backends: format!("{backends:?}"),
+            backends: format!("{:?}", backends()),
         });
     }
     match std::env::var("WGPU_ADAPTER_NAME") {

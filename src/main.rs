@@ -29,6 +29,13 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    // Rust ignores SIGPIPE, which turns `pelt info | head` into a panic on the next print.
+    // Restore the default so a closed pipe ends the program quietly, like any Unix tool.
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     env_logger::Builder::from_env(
         env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off"),
     )

@@ -26,6 +26,14 @@ fn run_with(sim: &mut FurSim, script: Option<&CapsuleScript>, steps: u32) {
     }
 }
 
+/// The largest distance between corresponding points of two states.
+fn max_distance(a: &[Vec4], b: &[Vec4]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (p.xyz() - q.xyz()).length())
+        .fold(0.0f32, f32::max)
+}
+
 fn check_invariants(sim: &mut FurSim, label: &str) {
     let s = sim.stats().unwrap();
     eprintln!("{label}: {s:?}");
@@ -82,18 +90,8 @@ fn gpu_and_cpu_agree_over_a_short_horizon() {
         run_with(&mut gpu, Some(&script), steps);
         let a = cpu.positions().unwrap();
         let b = gpu.positions().unwrap();
-        let worst = a
-            .iter()
-            .zip(&b)
-            .map(|(p, q)| (p.xyz() - q.xyz()).length())
-            .fold(0.0f32, f32::max);
-        let comb_worst = cpu
-            .comb()
-            .unwrap()
-            .iter()
-            .zip(&gpu.comb().unwrap())
-            .map(|(p, q)| (p.xyz() - q.xyz()).length())
-            .fold(0.0f32, f32::max);
+        let worst = max_distance(&a, &b);
+        let comb_worst = max_distance(&cpu.comb().unwrap(), &gpu.comb().unwrap());
         eprintln!(
             "after {} steps: positions differ by ≤ {worst:.2e} m, comb by ≤ {comb_worst:.2e}",
             cpu.steps()
@@ -226,11 +224,7 @@ fn run_frames(mode: TimeMode, fps: f64, seconds: f64) -> (Vec<Vec4>, u64, f32) {
         sim.update(1.0 / fps).unwrap();
     }
     let end = sim.positions().unwrap();
-    let moved = start
-        .iter()
-        .zip(&end)
-        .map(|(p, q)| (p.xyz() - q.xyz()).length())
-        .fold(0.0f32, f32::max);
+    let moved = max_distance(&start, &end);
     (end, sim.steps(), moved)
 }
 
@@ -258,11 +252,7 @@ fn fixed_steps_do_not_depend_on_frame_rate_and_per_frame_steps_do() {
         (30, 144),
         "per-frame mode takes a step a frame"
     );
-    let worst = c
-        .iter()
-        .zip(&d)
-        .map(|(p, q)| (p.xyz() - q.xyz()).length())
-        .fold(0.0f32, f32::max);
+    let worst = max_distance(&c, &d);
     eprintln!("per-frame mode, 30 vs 144 fps: points differ by up to {worst:.2e} m");
     assert!(
         worst > 2e-4,
