@@ -28,6 +28,7 @@ pub mod creature;
 pub mod gpu;
 pub mod groom;
 pub mod npy;
+pub mod render;
 pub mod sim;
 pub mod spring;
 pub mod vrm;

@@ -26,6 +26,8 @@ enum Command {
     Export(commands::export::ExportArgs),
     /// Read the spring chains of a GLB or VRM file and print them.
     Import(commands::import::ImportArgs),
+    /// Grow and settle the coat, then save one rendered frame as a PNG.
+    Render(commands::render::RenderArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -47,5 +49,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Simulate(a)) => commands::simulate::run(&a),
         Some(Command::Export(a)) => commands::export::run(&a),
         Some(Command::Import(a)) => commands::import::run(&a),
+        Some(Command::Render(a)) => commands::render::run(&a),
     }
 }

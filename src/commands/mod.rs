@@ -3,5 +3,6 @@
 pub mod export;
 pub mod import;
 pub mod info;
+pub mod render;
 pub mod run;
 pub mod simulate;
