@@ -12,10 +12,16 @@ const HAIR_BETA_R: f32 = 0.139626;
 const HAIR_GAMMA_TT: f32 = 0.5;
 // Fresnel reflectance at normal incidence (fibre index about 1.55).
 const HAIR_F0: f32 = 0.0465;
+// Share of the light entering the fibre that leaves it forward: even the palest fibre
+// absorbs and scatters some, and this keeps a white fibre's albedo under one at every
+// incidence (the mirror's test integrates it).
+const HAIR_TT_SHARE: f32 = 0.8;
 const HAIR_PI: f32 = 3.14159265;
 
+// A unit Gaussian of the half angle θ_h − shift; halved, so that it integrates to one
+// over θ_o (θ_h moves half as fast as θ_o).
 fn hair_gaussian(width: f32, x: f32) -> f32 {
-    return exp(-x * x / (2.0 * width * width)) / (width * 2.5066283);
+    return exp(-x * x / (2.0 * width * width)) / (width * 5.0132566);
 }
 
 fn hair_fresnel(cos_theta: f32) -> f32 {
@@ -56,7 +62,8 @@ fn hair_specular(t: vec3<f32>, l: vec3<f32>, v: vec3<f32>, tint: vec3<f32>) -> v
     // Azimuthal parts, each integrating to at most its energy share over φ ∈ [−π, π].
     let n_r = f_r * 0.25 * cos_half_phi;
     let x = HAIR_PI - phi;
-    let n_tt = (1.0 - f_t) * (1.0 - f_t) * hair_gaussian(HAIR_GAMMA_TT, x);
+    // (A full unit Gaussian in φ: twice the halved one.)
+    let n_tt = HAIR_TT_SHARE * (1.0 - f_t) * (1.0 - f_t) * 2.0 * hair_gaussian(HAIR_GAMMA_TT, x);
     let n_trt = (1.0 - f_t) * (1.0 - f_t) * f_t / (2.0 * HAIR_PI);
 
     let lobes = vec3<f32>(m_r * n_r) + tint * (m_tt * n_tt) + tint * tint * (m_trt * n_trt);

@@ -13,9 +13,13 @@ pub const BETA_R: f32 = 0.139_626;
 pub const GAMMA_TT: f32 = 0.5;
 /// Fresnel reflectance at normal incidence.
 pub const F0: f32 = 0.0465;
+/// Share of the light entering the fibre that leaves it forward (the rest is absorbed or
+/// scattered inside even by the palest fibre).
+pub const TT_SHARE: f32 = 0.8;
 
+/// A unit Gaussian of the half angle, halved so it integrates to one over θ_o.
 fn gaussian(width: f32, x: f32) -> f32 {
-    (-x * x / (2.0 * width * width)).exp() / (width * 2.506_628_3)
+    (-x * x / (2.0 * width * width)).exp() / (width * 5.013_256_6)
 }
 
 fn fresnel(cos_theta: f32) -> f32 {
@@ -55,7 +59,7 @@ pub fn hair_specular(t: Vec3, l: Vec3, v: Vec3, tint: Vec3) -> Vec3 {
 
     let n_r = f_r * 0.25 * cos_half_phi;
     let x = std::f32::consts::PI - phi;
-    let n_tt = (1.0 - f_t) * (1.0 - f_t) * gaussian(GAMMA_TT, x);
+    let n_tt = TT_SHARE * (1.0 - f_t) * (1.0 - f_t) * 2.0 * gaussian(GAMMA_TT, x);
     let n_trt = (1.0 - f_t) * (1.0 - f_t) * f_t / std::f32::consts::TAU;
 
     let lobes = Vec3::splat(m_r * n_r) + tint * (m_tt * n_tt) + tint * tint * (m_trt * n_trt);
