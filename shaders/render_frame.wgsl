@@ -171,6 +171,18 @@ fn tone_map(hdr: vec3<f32>) -> vec3<f32> {
     return c * (mapped / peak);
 }
 
+// A depth in [0, 1] as 24-bit fixed point in three unorm8 channels: an 8-bit colour target
+// is renderable on every backend, unlike a 32-bit float one (OpenGL ES).
+fn pack_depth(d: f32) -> vec4<f32> {
+    let x = u32(clamp(d, 0.0, 1.0) * 16777215.0);
+    return vec4<f32>(f32(x >> 16u), f32((x >> 8u) & 0xffu), f32(x & 0xffu), 0.0) / 255.0;
+}
+
+fn unpack_depth(c: vec4<f32>) -> f32 {
+    let b = vec3<u32>(round(c.rgb * 255.0));
+    return f32((b.x << 16u) | (b.y << 8u) | b.z) / 16777215.0;
+}
+
 // Small integer hash (PCG-style), for per-strand and per-pixel dither.
 fn hash_u32(v: u32) -> u32 {
     let state = v * 747796405u + 2891336453u;

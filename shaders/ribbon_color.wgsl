@@ -68,10 +68,23 @@ fn shade_hair(v: RibbonVarying) -> vec3<f32> {
     return (key + fill + ambient) * ramp * occlusion;
 }
 
+// The `contact` colouring: strands in a flat muted colour, the points the hand touched this
+// step in red.
+fn contact_color(v: RibbonVarying) -> vec3<f32> {
+    let base = vec3<f32>(0.32, 0.30, 0.28) * mix(0.5, 1.0, v.along);
+    let hot = vec3<f32>(1.0, 0.08, 0.05);
+    return mix(base, hot, clamp(v.touched, 0.0, 1.0));
+}
+
+fn coverage(v: RibbonVarying) -> u32 {
+    return coverage_mask(ribbon_alpha(v.side, v.along, v.coverage), v.strand, v.clip.xy);
+}
+
+// With MSAA: the fragment covers the samples its opacity asks for.
 @fragment
 fn fs_final(v: RibbonVarying) -> ColorOut {
     var out: ColorOut;
-    out.mask = coverage_mask(ribbon_alpha(v.side, v.along, v.coverage), v.strand, v.clip.xy);
+    out.mask = coverage(v);
     if (out.mask == 0u) {
         discard;
     }
@@ -80,17 +93,37 @@ fn fs_final(v: RibbonVarying) -> ColorOut {
     return out;
 }
 
-// `contact`: strands in a flat muted colour, the points the hand touched this step in red.
 @fragment
 fn fs_contact(v: RibbonVarying) -> ColorOut {
     var out: ColorOut;
-    out.mask = coverage_mask(ribbon_alpha(v.side, v.along, v.coverage), v.strand, v.clip.xy);
+    out.mask = coverage(v);
     if (out.mask == 0u) {
         discard;
     }
-    let base = vec3<f32>(0.32, 0.30, 0.28) * mix(0.5, 1.0, v.along);
-    let hot = vec3<f32>(1.0, 0.08, 0.05);
-    out.color = vec4<f32>(mix(base, hot, clamp(v.touched, 0.0, 1.0)), 1.0);
+    out.color = vec4<f32>(contact_color(v), 1.0);
     out.id = ID_HAIR;
     return out;
+}
+
+// With one sample (and on OpenGL, whose shader translation cannot write the sample mask):
+// the same coverage as stochastic transparency, the fragment kept or discarded.
+struct SingleOut {
+    @location(0) color: vec4<f32>,
+    @location(1) id: u32,
+}
+
+@fragment
+fn fs_final_single(v: RibbonVarying) -> SingleOut {
+    if (coverage(v) == 0u) {
+        discard;
+    }
+    return SingleOut(vec4<f32>(tone_map(shade_hair(v)), 1.0), ID_HAIR);
+}
+
+@fragment
+fn fs_contact_single(v: RibbonVarying) -> SingleOut {
+    if (coverage(v) == 0u) {
+        discard;
+    }
+    return SingleOut(vec4<f32>(contact_color(v), 1.0), ID_HAIR);
 }

@@ -4,7 +4,8 @@
 // channel holds the hair density accumulated from the first hair to that slab's end.
 // Needs `render_frame.wgsl` and `ribbon_geometry.wgsl`.
 
-@group(2) @binding(0) var first_hair: texture_depth_2d;
+// The first hair's light depth (packed in a colour by `fs_hair_depth`).
+@group(2) @binding(0) var first_hair: texture_2d<f32>;
 
 struct ShadowVarying {
     @builtin(position) clip: vec4<f32>,
@@ -26,20 +27,22 @@ fn vs_shadow(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) 
     return out;
 }
 
-// Nearest hair: a fragment counts with probability equal to its opacity.
+// Nearest hair: a fragment counts with probability equal to its opacity. The depth test
+// keeps the nearest; its depth is also written as a colour the later passes can read.
 @fragment
-fn fs_hair_depth(v: ShadowVarying) {
+fn fs_hair_depth(v: ShadowVarying) -> @location(0) vec4<f32> {
     let alpha = ribbon_alpha(v.side, v.along, v.coverage);
     let cell = (u32(v.clip.x) & 0xffffu) | (u32(v.clip.y) << 16u);
     if (alpha <= hash_unit(cell ^ hash_u32(v.strand))) {
         discard;
     }
+    return pack_depth(v.clip.z);
 }
 
 @fragment
 fn fs_deep_opacity(v: ShadowVarying) -> @location(0) vec4<f32> {
     let alpha = ribbon_alpha(v.side, v.along, v.coverage);
-    let first = textureLoad(first_hair, vec2<i32>(v.clip.xy), 0);
+    let first = unpack_depth(textureLoad(first_hair, vec2<i32>(v.clip.xy), 0));
     let behind = (v.clip.z - first) * frame.shadow.y;
     return alpha * vec4<f32>(
         select(0.0, 1.0, behind <= frame.slabs.x),

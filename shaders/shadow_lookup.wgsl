@@ -4,7 +4,9 @@
 // the light meets, so light dims gradually through the coat). Needs `render_frame.wgsl`.
 
 @group(2) @binding(0) var skin_depth: texture_depth_2d;
-@group(2) @binding(1) var hair_depth: texture_depth_2d;
+// The first hair's light depth, packed in a colour: OpenGL cannot read a depth texture
+// without comparing it.
+@group(2) @binding(1) var hair_depth: texture_2d<f32>;
 @group(2) @binding(2) var deep_opacity: texture_2d<f32>;
 @group(2) @binding(3) var shadow_compare: sampler_comparison;
 @group(2) @binding(4) var shadow_linear: sampler;
@@ -60,7 +62,7 @@ fn key_light_visibility(world: vec3<f32>) -> f32 {
     }
     let size = vec2<f32>(textureDimensions(hair_depth));
     let texel = vec2<i32>(clamp(lc.uv * size, vec2<f32>(0.0), size - 1.0));
-    let first = textureLoad(hair_depth, texel, 0);
+    let first = unpack_depth(textureLoad(hair_depth, texel, 0));
     let cumulative = textureSampleLevel(deep_opacity, shadow_linear, lc.uv, 0.0);
     let behind = (lc.depth - first) * range;
     let opacity = deep_opacity_at(cumulative, behind);

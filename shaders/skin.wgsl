@@ -111,7 +111,7 @@ fn shade_surface(v: SkinVarying) -> vec3<f32> {
             albedo = vec3<f32>(0.05, 0.08, 0.16);
         }
         case MATERIAL_FLOOR: {
-            albedo = vec3<f32>(0.36, 0.35, 0.33);
+            albedo = vec3<f32>(0.20, 0.19, 0.18);
         }
         default: {
             // The creature's skin wears the coat's colours, a little deeper than the hair.
@@ -128,7 +128,7 @@ fn fs_skin(v: SkinVarying) -> ColorOut {
     var color = tone_map(shade_surface(v));
     if (v.material == MATERIAL_FLOOR) {
         // The floor fades into the background away from the creature.
-        let far = smoothstep(1.4, 3.6, length(v.world.xz - vec2<f32>(0.0, -0.4)));
+        let far = smoothstep(1.0, 2.8, length(v.world.xz - vec2<f32>(0.0, -0.4)));
         color = mix(color, frame.background.rgb, far);
     }
     out.color = vec4<f32>(color, 1.0);

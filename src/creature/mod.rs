@@ -7,12 +7,14 @@
 //! the same shapes as its proxies.
 
 mod ellipsoid;
+mod face;
 mod head;
 mod pose;
 mod ray;
 mod tail;
 
 pub use ellipsoid::Ellipsoid;
+pub use face::FaceLayout;
 pub use head::{Bump, RadialHead};
 pub use pose::{CreaturePose, IdleMotion};
 pub use ray::{Ray, RayHit};

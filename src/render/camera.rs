@@ -93,10 +93,10 @@ impl Camera {
             Camera::look_at(target + dir.normalize() * distance, target, fov)
         };
         match preset {
-            CameraPreset::Front => from(Vec3::new(0.62, 0.28, 1.0), 3.3, CREATURE_CENTER, 38.0),
-            CameraPreset::Side => from(Vec3::new(1.0, 0.12, 0.05), 3.4, CREATURE_CENTER, 38.0),
-            CameraPreset::Back => from(Vec3::new(-0.45, 0.5, -1.0), 3.4, CREATURE_CENTER, 38.0),
-            CameraPreset::Top => from(Vec3::new(0.05, 1.0, 0.3), 3.6, CREATURE_CENTER, 38.0),
+            CameraPreset::Front => from(Vec3::new(0.62, 0.28, 1.0), 2.7, CREATURE_CENTER, 38.0),
+            CameraPreset::Side => from(Vec3::new(1.0, 0.12, 0.05), 2.9, CREATURE_CENTER, 38.0),
+            CameraPreset::Back => from(Vec3::new(-0.45, 0.5, -1.0), 2.9, CREATURE_CENTER, 38.0),
+            CameraPreset::Top => from(Vec3::new(0.05, 1.0, 0.3), 3.1, CREATURE_CENTER, 38.0),
             CameraPreset::Closeup => from(
                 Vec3::new(0.55, 0.1, 1.0),
                 0.95,

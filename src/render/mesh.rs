@@ -2,7 +2,7 @@
 //! their own spaces (so the GPU places them by the same pivots as the roots), the face, and
 //! the floor. One vertex format, [`SkinVertex`], for all of them and for the hand.
 
-use crate::creature::{Creature, Part};
+use crate::creature::{Creature, FaceLayout, Part};
 use crate::groom::pattern_at;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
@@ -173,26 +173,6 @@ pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
         vertex
     });
     mesh
-}
-
-/// Where the face's features sit on the head: unit directions from the head's centre.
-pub struct FaceLayout {
-    /// Left and right eye.
-    pub eyes: [Vec3; 2],
-    /// The nose, at the front of the muzzle.
-    pub nose: Vec3,
-}
-
-impl Default for FaceLayout {
-    fn default() -> Self {
-        FaceLayout {
-            eyes: [
-                Vec3::new(0.36, 0.16, 0.92).normalize(),
-                Vec3::new(-0.36, 0.16, 0.92).normalize(),
-            ],
-            nose: Vec3::new(0.0, -0.2, 1.0).normalize(),
-        }
-    }
 }
 
 /// An ellipsoid of `radii` (right, up, out) centred at `center`, its "out" axis along

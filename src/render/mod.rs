@@ -37,7 +37,7 @@
 //!
 //! Per strand 16 bytes ([`ribbons::RibbonStrand`]): 6.7 MB at the full tier. Targets at
 //! 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB when asked for, tests
-//! only). Shadow maps at 1024²: 16 MB. Meshes under 2 MB. About 90 MB in all at the full
+//! only). Shadow maps at 1024²: 20 MB. Meshes under 2 MB. About 90 MB in all at the full
 //! tier; [`FurRenderer::memory_bytes`] and [`target::FrameTargets::bytes`] report it.
 
 pub mod camera;

@@ -4,7 +4,7 @@
 use super::mesh::SkinVertex;
 use super::proxies::LineVertex;
 use super::shaders::module_source;
-use super::shadow::{DEEP_OPACITY_FORMAT, SHADOW_DEPTH_FORMAT};
+use super::shadow::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT, SHADOW_DEPTH_FORMAT};
 use super::target::{DEPTH_FORMAT, ID_FORMAT, TargetLayout};
 use super::uniforms::{FrameUniforms, PassView};
 use encase::ShaderType;
@@ -122,7 +122,11 @@ impl Layouts {
                 "render: shadow maps",
                 &[
                     texture_entry(0, wgpu::TextureSampleType::Depth, false),
-                    texture_entry(1, wgpu::TextureSampleType::Depth, false),
+                    texture_entry(
+                        1,
+                        wgpu::TextureSampleType::Float { filterable: false },
+                        false,
+                    ),
                     texture_entry(
                         2,
                         wgpu::TextureSampleType::Float { filterable: true },
@@ -134,7 +138,11 @@ impl Layouts {
             ),
             first_hair: layout(
                 "render: first hair",
-                &[texture_entry(0, wgpu::TextureSampleType::Depth, false)],
+                &[texture_entry(
+                    0,
+                    wgpu::TextureSampleType::Float { filterable: false },
+                    false,
+                )],
             ),
             id_input: layout(
                 "render: ids",
@@ -226,6 +234,8 @@ impl Pipelines {
         );
         let frame_only = pipeline_layout("frame only", &[Some(&layouts.frame)]);
 
+        // Ribbons write their own sample mask with MSAA, and discard by coverage without.
+        let msaa = target.samples > 1;
         let multisample = wgpu::MultisampleState {
             count: target.samples,
             mask: !0,
@@ -313,8 +323,18 @@ impl Pipelines {
         });
 
         Pipelines {
-            ribbon_final: ribbon_camera("ribbons: final", "fs_final"),
-            ribbon_contact: ribbon_camera("ribbons: contact", "fs_contact"),
+            ribbon_final: ribbon_camera(
+                "ribbons: final",
+                if msaa { "fs_final" } else { "fs_final_single" },
+            ),
+            ribbon_contact: ribbon_camera(
+                "ribbons: contact",
+                if msaa {
+                    "fs_contact"
+                } else {
+                    "fs_contact_single"
+                },
+            ),
             ribbon_hair_depth: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("ribbons: first hair depth"),
                 layout: Some(&ribbon_depth_layout),
@@ -331,7 +351,7 @@ impl Pipelines {
                     module: &ribbon_shadow,
                     entry_point: Some("fs_hair_depth"),
                     compilation_options: Default::default(),
-                    targets: &[],
+                    targets: &[Some(FIRST_HAIR_FORMAT.into())],
                 }),
                 multiview_mask: None,
                 cache: None,

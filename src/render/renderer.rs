@@ -5,7 +5,7 @@ use super::RenderError;
 use super::camera::Camera;
 use super::capture::{Image, read_image};
 use super::debug::DebugMode;
-use super::mesh::{FaceLayout, Material, Mesh, creature_skin, face, floor};
+use super::mesh::{Material, Mesh, creature_skin, face, floor};
 use super::palette::{Lighting, Srgb};
 use super::pipelines::{Layouts, Pipelines};
 use super::proxies::{LineVertex, hit_marker, proxy_lines};
@@ -16,7 +16,7 @@ use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayou
 use super::uniforms::{
     FrameUniforms, HandCapsuleUniform, MAX_HAND_CAPSULES, PassView, uniform_bytes,
 };
-use crate::creature::{Creature, CreaturePose, RayHit};
+use crate::creature::{Creature, CreaturePose, FaceLayout, RayHit};
 use crate::sim::{FurSim, POINTS_PER_STRAND};
 use encase::ShaderType;
 use glam::{Affine3A, Mat4, UVec4, Vec2, Vec3, Vec4};
@@ -211,7 +211,6 @@ impl DynamicMesh {
 struct Timestamps {
     queries: wgpu::QuerySet,
     resolve: wgpu::Buffer,
-    readback: wgpu::Buffer,
     period_ns: f32,
 }
 
@@ -329,7 +328,7 @@ impl FurRenderer {
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&shadows.hair_depth),
+                    resource: wgpu::BindingResource::TextureView(&shadows.first_hair),
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
@@ -350,7 +349,7 @@ impl FurRenderer {
             layout: &layouts.first_hair,
             entries: &[wgpu::BindGroupEntry {
                 binding: 0,
-                resource: wgpu::BindingResource::TextureView(&shadows.hair_depth),
+                resource: wgpu::BindingResource::TextureView(&shadows.first_hair),
             }],
         });
 
@@ -548,16 +547,9 @@ impl FurRenderer {
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("render timestamps read back"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         self.timestamps = Some(Timestamps {
             queries,
             resolve,
-            readback,
             period_ns: self.queue.get_timestamp_period(),
         });
         true
@@ -568,7 +560,7 @@ impl FurRenderer {
         let Some(ts) = &self.timestamps else {
             return Ok(None);
         };
-        let bytes = crate::sim::read_buffer(&self.device, &self.queue, &ts.readback)
+        let bytes = crate::sim::read_buffer(&self.device, &self.queue, &ts.resolve)
             .map_err(|e| RenderError::Gpu(e.to_string()))?;
         let t: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
         let ms =
@@ -749,7 +741,15 @@ impl FurRenderer {
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow: first hair depth"),
-                color_attachments: &[],
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.shadows.first_hair,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &self.shadows.hair_depth,
                     depth_ops: Some(wgpu::Operations {
@@ -955,7 +955,6 @@ impl FurRenderer {
         }
         if let Some(ts) = &self.timestamps {
             encoder.resolve_query_set(&ts.queries, 0..6, &ts.resolve, 0);
-            encoder.copy_buffer_to_buffer(&ts.resolve, 0, &ts.readback, 0, ts.resolve.size());
         }
         Ok(())
     }

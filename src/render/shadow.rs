@@ -7,6 +7,9 @@ use glam::{Mat4, Vec3, Vec4};
 
 /// Depth format of both shadow depth maps.
 pub const SHADOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Format of the first hair's depth as the later passes read it: 24-bit fixed point in an
+/// 8-bit colour (WGSL `pack_depth`), renderable and readable on every backend.
+pub const FIRST_HAIR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Format of the deep opacity map: four cumulative densities, blended additively.
 pub const DEEP_OPACITY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 /// Slab ends of the deep opacity map, metres behind the first hair the light meets: thin
@@ -46,8 +49,10 @@ pub struct ShadowMaps {
     pub size: u32,
     /// Opaque depth (skin, face, hand).
     pub skin_depth: wgpu::TextureView,
-    /// Depth of the nearest hair.
+    /// Depth test of the nearest hair.
     pub hair_depth: wgpu::TextureView,
+    /// The nearest hair's depth as a readable float.
+    pub first_hair: wgpu::TextureView,
     /// The deep opacity map.
     pub deep_opacity: wgpu::TextureView,
     /// Comparison sampler for the opaque map (filtered: 2×2 PCF).
@@ -97,11 +102,12 @@ impl ShadowMaps {
         ShadowMaps {
             size,
             skin_depth: texture("shadow: opaque depth", SHADOW_DEPTH_FORMAT),
-            hair_depth: texture("shadow: first hair depth", SHADOW_DEPTH_FORMAT),
+            hair_depth: texture("shadow: first hair depth test", SHADOW_DEPTH_FORMAT),
+            first_hair: texture("shadow: first hair depth", FIRST_HAIR_FORMAT),
             deep_opacity: texture("shadow: deep opacity", DEEP_OPACITY_FORMAT),
             compare,
             linear,
-            bytes: texels * (4 + 4 + 8),
+            bytes: texels * (4 + 4 + 4 + 8),
         }
     }
 }

@@ -24,7 +24,8 @@ pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unor
 
 impl TargetLayout {
     /// The layout for `color_format` on `adapter`: 4× MSAA when the colour, depth and (if
-    /// asked for) ID formats all support it, else a single sample.
+    /// asked for) ID formats all support it, else a single sample. OpenGL gets one sample:
+    /// wgpu's shader translation for it cannot write the sample mask the ribbons use.
     pub fn new(adapter: &wgpu::Adapter, color_format: wgpu::TextureFormat, ids: bool) -> Self {
         let x4 = |f: wgpu::TextureFormat| {
             adapter
@@ -36,7 +37,11 @@ impl TargetLayout {
             .get_texture_format_features(color_format)
             .flags
             .contains(wgpu::TextureFormatFeatureFlags::MULTISAMPLE_RESOLVE);
-        let msaa = x4(color_format) && resolvable && x4(DEPTH_FORMAT) && (!ids || x4(ID_FORMAT));
+        let msaa = adapter.get_info().backend != wgpu::Backend::Gl
+            && x4(color_format)
+            && resolvable
+            && x4(DEPTH_FORMAT)
+            && (!ids || x4(ID_FORMAT));
         TargetLayout {
             color_format,
             samples: if msaa { 4 } else { 1 },
