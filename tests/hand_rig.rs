@@ -94,10 +94,12 @@ fn each_gesture_floats_the_palm_at_its_own_lift() {
         assert!((rig.occlusion() - styles.of(mode).occlusion).abs() < 1e-3);
         lifts.push(palm);
     }
-    assert!(lifts[0] > 0.09, "hover brushes the coat's tips");
+    // Hover floats near the coat's top (about 7 cm); pet and scratch press well into it,
+    // scratch a little higher as its fingertips dig down to the skin.
+    assert!(lifts[0] > 0.08, "hover at {}", lifts[0]);
     assert!(
-        lifts[1] < 0.06 && lifts[2] < 0.07,
-        "pet and scratch press into the coat"
+        lifts[1] < 0.05 && lifts[2] < 0.06 && lifts[2] > lifts[1],
+        "{lifts:?}"
     );
     let occlusion: Vec<f32> = [styles.hover, styles.pet, styles.scratch]
         .iter()
@@ -456,4 +458,54 @@ fn the_rig_works_on_the_posed_creature() {
             );
         }
     }
+}
+
+/// Runs `orientation` for `seconds` with the hand moving at `velocity` over the floor,
+/// seen along `view`; returns the last forward direction.
+fn orient(
+    orientation: &mut pelt::hand::HandOrientation,
+    start: Vec3,
+    velocity: Vec3,
+    view: Vec3,
+    seconds: f32,
+) -> (Vec3, Vec3) {
+    let mut point = start;
+    let mut forward = Vec3::ZERO;
+    for _ in 0..(seconds * 60.0).round() as usize {
+        point += velocity * DT;
+        forward = orientation.update(point, Vec3::Y, view, DT).1;
+    }
+    (point, forward)
+}
+
+#[test]
+fn fingers_point_away_from_the_viewer_and_turn_with_the_stroke() {
+    use pelt::hand::HandOrientation;
+    let oblique = Vec3::new(0.0, -1.0, -1.0);
+    let mut o = HandOrientation::new();
+    let (p, still) = orient(&mut o, Vec3::ZERO, Vec3::ZERO, oblique, 0.5);
+    assert!(
+        still.dot(Vec3::NEG_Z) > 0.9999,
+        "away from the viewer: {still}"
+    );
+    // A sideways stroke turns the hand part of the way toward it.
+    let (p, sideways) = orient(&mut o, p, Vec3::new(1.0, 0.0, 0.0), oblique, 1.0);
+    let turned = sideways.x.atan2(-sideways.z).to_degrees();
+    assert!((25.0..50.0).contains(&turned), "turned {turned}°");
+    // Pulling the hand back toward the viewer never turns the fingers round.
+    let mut o = HandOrientation::new();
+    orient(&mut o, p, Vec3::ZERO, oblique, 0.5);
+    let (_, pulled) = orient(&mut o, p, Vec3::new(0.0, 0.0, 1.0), oblique, 1.0);
+    assert!(pulled.dot(Vec3::NEG_Z) > 0.9999, "pulled back: {pulled}");
+    // Seen from straight above, the stroke alone decides, and it can turn the hand right
+    // round (a blend of opposite directions would never turn at all).
+    let mut o = HandOrientation::new();
+    let (p, along) = orient(&mut o, Vec3::ZERO, Vec3::X, Vec3::NEG_Y, 1.0);
+    assert!(along.dot(Vec3::X) > 0.999, "{along}");
+    let (_, back) = orient(&mut o, p, Vec3::NEG_X, Vec3::NEG_Y, 1.5);
+    assert!(back.dot(Vec3::NEG_X) > 0.99, "reversed: {back}");
+    // Nothing to go by: no direction, and the frame keeps the previous one.
+    let mut o = HandOrientation::new();
+    let (_, none) = orient(&mut o, Vec3::ZERO, Vec3::ZERO, Vec3::NEG_Y, 0.2);
+    assert_eq!(none, Vec3::ZERO);
 }

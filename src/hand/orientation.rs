@@ -1,9 +1,10 @@
-//! Which way the hand faces: fingers pointing away from the viewer, turned partly toward
-//! the stroke while the hand moves, with the surface normal and the finger direction both
-//! eased so the hand turns smoothly across creases and part boundaries.
+//! Which way the hand faces: fingers pointing away from the viewer (the arm comes from the
+//! camera), turned toward the stroke while the hand moves but never round to point back
+//! at the viewer, with the surface normal and the finger direction both eased so the hand
+//! turns smoothly across creases and part boundaries.
 
 use super::easing::approach_fraction;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 /// How long the hand takes to settle onto a new normal, seconds.
 const UP_TAU: f32 = 0.06;
@@ -11,8 +12,8 @@ const UP_TAU: f32 = 0.06;
 const FORWARD_TAU: f32 = 0.2;
 /// Hand speed (m/s) at which the stroke has its full say in the finger direction.
 const FULL_STROKE_SPEED: f32 = 0.5;
-/// The stroke's say at full speed, against the view direction's 1: a stroke toward the
-/// viewer never turns the fingers back toward them.
+/// The stroke's say at full speed, against the view direction's (the sine of the angle
+/// between the view and the surface normal, at most 1).
 const STROKE_WEIGHT: f32 = 0.7;
 
 /// The eased up and forward directions of the hand.
@@ -46,19 +47,31 @@ impl HandOrientation {
         dt: f32,
     ) -> (Vec3, Vec3) {
         let normal = normal.normalize_or(self.up.unwrap_or(Vec3::Y));
-        let tangent = |v: Vec3| (v - normal * v.dot(normal)).normalize_or_zero();
-        let mut wanted = tangent(view_direction);
+        let flat = |v: Vec3| v - normal * v.dot(normal);
+        // Away from the viewer, as strongly as the view is oblique to the surface: looking
+        // straight down at the fur says nothing about which way the arm comes from.
+        let view = flat(view_direction);
+        let view = if view.is_finite() { view } else { Vec3::ZERO };
+        let away = view.normalize_or_zero();
+        let mut wanted = view;
         if let Some(last) = self.last_point
             && dt > 0.0
             && point.is_finite()
         {
-            let stroke = tangent(point - last);
+            let mut stroke = flat(point - last).normalize_or_zero();
+            // The part of a stroke back toward the viewer turns nothing: pulling the hand
+            // toward oneself does not twist the fingers round to point back.
+            let back = stroke.dot(away);
+            if back < 0.0 {
+                stroke -= away * back;
+            }
             let speed = (point - last).length() / dt;
             let weight = STROKE_WEIGHT * (speed / FULL_STROKE_SPEED).min(1.0);
-            if weight.is_finite() {
-                wanted = (wanted + stroke * weight).normalize_or(wanted);
+            if weight.is_finite() && stroke.is_finite() {
+                wanted += stroke * weight;
             }
         }
+        let wanted = wanted.normalize_or_zero();
         if point.is_finite() {
             self.last_point = Some(point);
         }
@@ -69,9 +82,9 @@ impl HandOrientation {
             None => normal,
         };
         let forward = match self.forward {
-            Some(f) if wanted != Vec3::ZERO => f
-                .lerp(wanted, approach_fraction(dt, FORWARD_TAU))
-                .normalize_or(wanted),
+            Some(f) if wanted != Vec3::ZERO => {
+                turn_toward(f, wanted, up, approach_fraction(dt, FORWARD_TAU))
+            }
             Some(f) => f,
             None => wanted,
         };
@@ -81,4 +94,20 @@ impl HandOrientation {
         }
         (up, forward)
     }
+}
+
+/// `from` turned about `axis` by `share` of its signed angle to `to` (both projected onto
+/// the plane normal to `axis`). Unlike a blend of the two vectors this also turns a
+/// direction that points the opposite way.
+fn turn_toward(from: Vec3, to: Vec3, axis: Vec3, share: f32) -> Vec3 {
+    let flat = |v: Vec3| (v - axis * v.dot(axis)).normalize_or_zero();
+    let (a, b) = (flat(from), flat(to));
+    if a == Vec3::ZERO {
+        return b;
+    }
+    if b == Vec3::ZERO {
+        return a;
+    }
+    let angle = a.cross(b).dot(axis).atan2(a.dot(b));
+    Quat::from_axis_angle(axis, angle * share) * a
 }

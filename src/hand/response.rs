@@ -105,6 +105,7 @@ impl CreatureResponse {
             return;
         }
         let t = self.tuning;
+        let before = self.pleasure;
         self.pleasure = match state {
             GestureState::Pet => ease(self.pleasure, 1.0, dt, t.pet_rise_seconds),
             GestureState::Scratch => ease(self.pleasure, 1.0, dt, t.scratch_rise_seconds),
@@ -113,24 +114,29 @@ impl CreatureResponse {
             }
         }
         .clamp(0.0, 1.0);
+        // What follows pleasure eases toward its value midway through the step, which keeps
+        // the cascade's result within a fraction of a percent across frame rates (exact for
+        // pleasure itself).
+        let mid = 0.5 * (before + self.pleasure);
 
         let lean_target = match hand {
-            Some(hand) if state.is_petting() && hand.is_finite() => self.lean_toward(hand, pose),
+            Some(hand) if state.is_petting() && hand.is_finite() => {
+                self.lean_toward(hand, pose, mid)
+            }
             _ => Vec3::ZERO,
         };
         self.lean = ease_vec3(self.lean, lean_target, dt, t.lean_seconds);
 
-        let swish_target =
-            t.idle_swish + (t.max_swish - t.idle_swish) * smoothstep(0.05, 0.8, self.pleasure);
+        let swish_target = t.idle_swish + (t.max_swish - t.idle_swish) * smoothstep(0.05, 0.8, mid);
         self.swish_amplitude = ease(self.swish_amplitude, swish_target, dt, t.swish_seconds);
-        let hz = t.swish_hz[0] + (t.swish_hz[1] - t.swish_hz[0]) * self.pleasure;
+        let hz = t.swish_hz[0] + (t.swish_hz[1] - t.swish_hz[0]) * mid;
         self.swish_phase =
             (self.swish_phase + std::f32::consts::TAU * hz * dt).rem_euclid(std::f32::consts::TAU);
     }
 
     /// The body-space rotation vector that tips the head centre toward `hand`, as far as
     /// the angle between them allows, at most `max_lean`, more the more pleased.
-    fn lean_toward(&self, hand: Vec3, pose: &CreaturePose) -> Vec3 {
+    fn lean_toward(&self, hand: Vec3, pose: &CreaturePose, pleasure: f32) -> Vec3 {
         let pivot = Vec3::from(pose.head.translation);
         let center = pose.head.transform_point3(self.head_center) - pivot;
         let toward = hand - pivot;
@@ -139,7 +145,7 @@ impl CreatureResponse {
         let Some(axis) = axis.try_normalize() else {
             return Vec3::ZERO;
         };
-        let willing = 0.35 + 0.65 * self.pleasure;
+        let willing = 0.35 + 0.65 * pleasure;
         let angle = between.min(self.tuning.max_lean) * willing;
         let body_axis = pose.body.matrix3.inverse() * glam::Vec3A::from(axis);
         Vec3::from(body_axis).normalize_or_zero() * angle
