@@ -292,6 +292,23 @@ fn the_hand_spot_rides_with_the_creature() {
 fn rays_test_each_part_at_its_pose() {
     let creature = Creature::default();
     let rest = CreatureProxies::at_rest(creature.clone());
+    // At rest, world space is body space: the proxies agree with the creature's own ray test.
+    let mut parts = Vec::new();
+    for ray in [
+        Ray::new(Vec3::new(0.0, 1.5, 0.16), Vec3::NEG_Y),
+        Ray::new(Vec3::new(0.1, 0.0, 2.0), Vec3::NEG_Z),
+        on_back(),
+        // Across the middle of the tail.
+        Ray::new(Vec3::new(1.0, -0.3, -1.006), Vec3::NEG_X),
+    ] {
+        let (part, expected) = creature.raycast(&ray).expect("every ray hits");
+        let hit = rest.raycast(&ray).unwrap();
+        assert_eq!(hit.part, part);
+        assert!((hit.point - expected.point).length() < 1e-5, "{part:?}");
+        assert!(hit.normal.dot(expected.normal) > 0.99999);
+        parts.push(part);
+    }
+    assert_eq!(parts, [Part::Head, Part::Head, Part::Body, Part::Tail]);
     let m = Affine3A::from_rotation_translation(
         Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.2),
         Vec3::new(0.3, -0.2, 0.5),

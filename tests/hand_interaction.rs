@@ -206,3 +206,32 @@ fn petting_presses_into_the_coat_and_hovering_only_brushes_it() {
         "the coat under the palm ({petted}) stays below it"
     );
 }
+
+#[test]
+fn a_hand_that_reappears_elsewhere_does_not_sweep_the_fur() {
+    let creature = Creature::default();
+    let pose = CreaturePose::rest(&creature);
+    let mut hand = Hand::new(creature, 4);
+    let back = Vec2::new(400.0, 300.0);
+    hand.pointer_move(ray_at(back), back, 0.0);
+    let t = steps(&mut hand, 0.0, 0.3, &pose);
+    // Off the creature: the hand goes.
+    let off = Vec2::new(2000.0, 300.0);
+    hand.pointer_move(ray_at(off), off, t);
+    let t = steps(&mut hand, t, 0.1, &pose);
+    assert!(hand.contact().is_none());
+    // A press far away on the head: the hand appears there at rest, then presses down.
+    let head = Ray::new(Vec3::new(0.0, 1.5, 0.16), Vec3::NEG_Y);
+    hand.pointer_down(head, Vec2::new(400.0, -300.0), PointerButton::Primary, t);
+    hand.step(t + 1.0 / 60.0, DT, &pose);
+    let contact = hand.contact().expect("petting the head");
+    assert!(contact.capsules.iter().all(|c| c.velocity == Vec3::ZERO));
+    let palm = hand.rig().palm_point().unwrap();
+    assert!(palm.y > 0.3, "on the head, not on the back: {palm}");
+    hand.step(t + 2.0 / 60.0, DT, &pose);
+    let pressing = hand.contact().unwrap().capsules[0].velocity;
+    assert!(
+        pressing.y < -0.1 && pressing.length() < 2.0,
+        "presses down at {pressing}"
+    );
+}
