@@ -419,6 +419,13 @@ fn degenerate_input_gives_no_nan() {
             }
         }
     }
+    // A target that is not a number leaves the hand where it was.
+    let mut rig = settled(&on_floor(ContactMode::Pet), &floor(), 60);
+    let palm = rig.palm_point().unwrap();
+    for _ in 0..10 {
+        rig.update(&targets[4], &floor(), 2.0, DT);
+    }
+    assert!((rig.palm_point().unwrap() - palm).length() < 1e-5);
     // A zero normal or stroke keeps the previous orientation rather than inventing one.
     let tilted = HandTarget {
         normal: Vec3::new(0.3, 1.0, 0.2),

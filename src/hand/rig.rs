@@ -77,6 +77,9 @@ pub struct HandRig {
     phases: [f32; 4],
     posed: bool,
     mode: ContactMode,
+    /// The frame on the skin (origin at the target), what degenerate targets fall back to.
+    skin: Option<HandFrame>,
+    /// The palm's frame: the skin frame lifted by the current lift.
     frame: Option<HandFrame>,
     lift: f32,
     occlusion: f32,
@@ -119,6 +122,7 @@ impl HandRig {
             phases,
             posed: false,
             mode: ContactMode::Hover,
+            skin: None,
             frame: None,
             lift: 0.0,
             occlusion: 0.0,
@@ -136,6 +140,7 @@ impl HandRig {
     /// new does not sweep the fur on its way there).
     pub fn reset(&mut self) {
         self.posed = false;
+        self.skin = None;
         self.frame = None;
         self.capsules.clear();
         self.shapes.clear();
@@ -170,7 +175,7 @@ impl HandRig {
             target.point,
             target.normal,
             target.forward,
-            self.frame.as_ref(),
+            self.skin.as_ref(),
         );
         let frame = HandFrame {
             origin: skin.origin + skin.up * self.lift,
@@ -206,6 +211,7 @@ impl HandRig {
                 c.velocity = (c.center - before) / dt;
             }
         }
+        self.skin = Some(skin);
         self.frame = Some(frame);
         self.posed = true;
     }
