@@ -27,6 +27,7 @@
 pub mod creature;
 pub mod gpu;
 pub mod groom;
+pub mod hand;
 pub mod npy;
 pub mod render;
 pub mod sim;
