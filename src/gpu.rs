@@ -101,10 +101,18 @@ pub fn list_adapters() -> Vec<AdapterSummary> {
 }
 
 fn choose_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, GpuError> {
-    let mut adapters = ranked_adapters(instance);
+    pick(ranked_adapters(instance), backends())
+}
+
+/// The first of `adapters` (ranked best first), or the first whose name contains
+/// `WGPU_ADAPTER_NAME` when that is set.
+fn pick(
+    mut adapters: Vec<wgpu::Adapter>,
+    searched: wgpu::Backends,
+) -> Result<wgpu::Adapter, GpuError> {
     if adapters.is_empty() {
         return Err(GpuError::NoAdapter {
-            backends: format!("{:?}", backends()),
+            backends: format!("{searched:?}"),
         });
     }
     match std::env::var("WGPU_ADAPTER_NAME") {
@@ -129,6 +137,21 @@ impl GpuContext {
     pub fn new() -> Result<Self, GpuError> {
         let instance = instance();
         let adapter = choose_adapter(&instance)?;
+        Self::with_adapter(instance, adapter)
+    }
+
+    /// Opens a device on the best adapter that can present to `surface` (made from
+    /// `instance`), honouring `WGPU_BACKEND` and `WGPU_ADAPTER_NAME` as [`GpuContext::new`]
+    /// does.
+    pub fn for_surface(
+        instance: wgpu::Instance,
+        surface: &wgpu::Surface<'_>,
+    ) -> Result<Self, GpuError> {
+        let adapters: Vec<wgpu::Adapter> = ranked_adapters(&instance)
+            .into_iter()
+            .filter(|a| a.is_surface_supported(surface))
+            .collect();
+        let adapter = pick(adapters, backends())?;
         Self::with_adapter(instance, adapter)
     }
 

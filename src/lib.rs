@@ -31,5 +31,8 @@ pub mod hand;
 pub mod npy;
 pub mod render;
 pub mod sim;
+pub mod simulated_fur;
 pub mod spring;
 pub mod vrm;
+
+pub use simulated_fur::{Interaction, SimulatedFur, SimulatedFurError, SimulatedFurOptions};

@@ -1,6 +1,7 @@
 //! The `pelt` command line: adapter info, headless simulation, VRM export and import.
 //! With no subcommand it runs the default program (see [`commands::run`]).
 
+mod app;
 mod commands;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +29,8 @@ enum Command {
     Import(commands::import::ImportArgs),
     /// Grow and settle the coat, then save one rendered frame as a PNG.
     Render(commands::render::RenderArgs),
+    /// Pet the creature in a window (the default when a display is available).
+    Demo(commands::demo::DemoArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -39,16 +42,23 @@ fn main() -> anyhow::Result<()> {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     env_logger::Builder::from_env(
-        env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off"),
+        env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off,winit=error"),
     )
     .init();
     match Cli::parse().command {
-        None => commands::run::run(&commands::run::RunArgs::default()),
+        None if app::display_available() => commands::demo::run(&Default::default()),
+        None => {
+            eprintln!(
+                "pelt: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window: running the headless printout instead. `pelt --help` lists the commands."
+            );
+            commands::run::run(&commands::run::RunArgs::default())
+        }
         Some(Command::Run(a)) => commands::run::run(&a),
         Some(Command::Info) => commands::info::run(),
         Some(Command::Simulate(a)) => commands::simulate::run(&a),
         Some(Command::Export(a)) => commands::export::run(&a),
         Some(Command::Import(a)) => commands::import::run(&a),
         Some(Command::Render(a)) => commands::render::run(&a),
+        Some(Command::Demo(a)) => commands::demo::run(&a),
     }
 }

@@ -143,7 +143,15 @@ pub fn read_image(
     target: &OffscreenTarget,
 ) -> Result<Image, RenderError> {
     let (width, height) = target.size();
-    let rgba = read_texture(device, queue, &target.texture, 4)?;
+    let mut rgba = read_texture(device, queue, &target.texture, 4)?;
+    if matches!(
+        target.texture.format(),
+        wgpu::TextureFormat::Bgra8UnormSrgb | wgpu::TextureFormat::Bgra8Unorm
+    ) {
+        for pixel in rgba.chunks_exact_mut(4) {
+            pixel.swap(0, 2);
+        }
+    }
     let ids = match &target.frame.ids_resolved {
         Some(t) => Some(read_texture(device, queue, t, 1)?),
         None => None,

@@ -960,7 +960,7 @@ impl FurRenderer {
     }
 
     /// Renders `scene` into a new offscreen target of `width × height` and reads it back.
-    /// The renderer's layout must use the offscreen colour format. Errors (before any GPU
+    /// The renderer's layout must use an 8-bit sRGB colour format (RGBA or BGRA). Errors (before any GPU
     /// work) on a zero size, one beyond the device's texture limit, or a bad scene.
     pub fn render_image(
         &mut self,
@@ -968,9 +968,13 @@ impl FurRenderer {
         width: u32,
         height: u32,
     ) -> Result<Image, RenderError> {
-        if self.layout.color_format != OFFSCREEN_FORMAT {
+        // A window's renderer (BGRA surfaces) can save pictures too: read back swapped.
+        if !matches!(
+            self.layout.color_format,
+            OFFSCREEN_FORMAT | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
             return Err(RenderError::Scene(format!(
-                "offscreen images need a renderer built for {OFFSCREEN_FORMAT:?}, not {:?}",
+                "offscreen images need a renderer built for {OFFSCREEN_FORMAT:?} or Bgra8UnormSrgb, not {:?}",
                 self.layout.color_format
             )));
         }

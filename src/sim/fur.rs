@@ -242,6 +242,14 @@ impl FurSim {
         &self.params
     }
 
+    /// Changes the solver constants for the steps that follow (live tuning). Checked
+    /// first: an invalid set is an error and the old one stays.
+    pub fn set_params(&mut self, params: FurParams) -> Result<(), SimError> {
+        params.validate()?;
+        self.params = params;
+        Ok(())
+    }
+
     /// The GPU solver, for binding its buffers in a renderer; `None` on the CPU solver.
     pub fn gpu(&self) -> Option<&GpuSolver> {
         match &self.backend {

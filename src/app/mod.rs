@@ -1,0 +1,389 @@
+//! The desktop demo: a winit window with the creature, pointer petting, an orbit camera and
+//! an egui panel, or a scripted replay of pointer events that ends in a screenshot.
+//!
+//! The window, the surface, the camera and the controls live here; the creature, its coat,
+//! the hand and the renderer are the library's [`SimulatedFur`].
+
+mod input;
+mod orbit;
+mod panel;
+mod surface;
+mod tier;
+
+use anyhow::Context;
+use input::PointerInput;
+use orbit::OrbitControls;
+use panel::{Panel, PanelAction};
+use pelt::SimulatedFur;
+use pelt::hand::PointerScript;
+use pelt::render::{Camera, CameraPreset};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use surface::WindowGpu;
+use tier::{Decision, TierChooser};
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::window::{Window, WindowId};
+
+/// What `pelt demo` was asked to do.
+#[derive(Clone, Debug)]
+pub struct DemoOptions {
+    /// A fixed strand count (no tier search) when given.
+    pub strands: Option<usize>,
+    /// Seed for the groom, the idle motion and the hand.
+    pub seed: u64,
+    /// Pointer events to replay with a fixed frame time.
+    pub script: Option<PointerScript>,
+    /// Frames to run before exiting (with `screenshot`, the frame it shows).
+    pub frames: Option<u32>,
+    /// Where to save the last frame.
+    pub screenshot: Option<PathBuf>,
+    /// Window size in logical pixels.
+    pub size: (u32, u32),
+}
+
+/// Opens the window and runs until it closes (or, with `frames`, until that many frames).
+pub fn run(options: DemoOptions) -> anyhow::Result<()> {
+    let event_loop = EventLoop::new().context(
+        "opening the display (no window system: set DISPLAY, or run the headless `pelt run`)",
+    )?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = App {
+        options,
+        running: None,
+        error: None,
+    };
+    event_loop.run_app(&mut app)?;
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Whether a window system is reachable (an X11 or Wayland display on Unix).
+pub fn display_available() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+struct App {
+    options: DemoOptions,
+    running: Option<Running>,
+    error: Option<anyhow::Error>,
+}
+
+/// A replay under way: events applied at their times, a fixed frame time.
+struct Replay {
+    script: PointerScript,
+    time: f64,
+}
+
+/// Frame timings for the panel.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrameStats {
+    /// Frames a second, smoothed.
+    pub fps: f64,
+    /// Milliseconds in the creature's update (hand, tail, solver submission).
+    pub update_ms: f64,
+    /// Milliseconds recording and presenting the frame.
+    pub render_ms: f64,
+    /// Strands in the coat.
+    pub strands: usize,
+}
+
+struct Running {
+    window: Arc<Window>,
+    gpu: WindowGpu,
+    fur: SimulatedFur,
+    orbit: OrbitControls,
+    input: PointerInput,
+    panel: Panel,
+    tiers: Option<TierChooser>,
+    replay: Option<Replay>,
+    frames: u32,
+    last_frame: Instant,
+    stats: FrameStats,
+}
+
+impl App {
+    fn start(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<Running> {
+        let (w, h) = self.options.size;
+        let window = Arc::new(
+            event_loop.create_window(
+                Window::default_attributes()
+                    .with_title("Pelt: pet the creature")
+                    .with_inner_size(winit::dpi::LogicalSize::new(w, h)),
+            )?,
+        );
+        let gpu = WindowGpu::new(event_loop, window.clone())?;
+        let max = pelt::sim::max_strands(&gpu.gpu.device.limits());
+        let (strands, tiers) = match self.options.strands {
+            Some(n) => (n, None),
+            None => {
+                // Probe with a coat the adapter can surely draw, then climb or descend.
+                let first = if gpu.gpu.info().device_type == wgpu::DeviceType::Cpu {
+                    16_384
+                } else {
+                    tier::CANDIDATES[0]
+                };
+                let chooser = TierChooser::new(first, max);
+                (chooser.current(), Some(chooser))
+            }
+        };
+        let fur = gpu.build_fur(strands, self.options.seed)?;
+        let panel = Panel::new(
+            &gpu.gpu,
+            &window,
+            gpu.panel_format(),
+            self.options.seed,
+            fur.hair().params(),
+        );
+        let replay = self
+            .options
+            .script
+            .clone()
+            .map(|script| Replay { script, time: 0.0 });
+        Ok(Running {
+            orbit: OrbitControls::new(Camera::preset(CameraPreset::Front)),
+            input: PointerInput::default(),
+            window,
+            gpu,
+            fur,
+            panel,
+            tiers: if replay.is_some() { None } else { tiers },
+            replay,
+            frames: 0,
+            last_frame: Instant::now(),
+            stats: FrameStats {
+                strands,
+                ..Default::default()
+            },
+        })
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.running.is_some() {
+            return;
+        }
+        match self.start(event_loop) {
+            Ok(r) => {
+                r.window.request_redraw();
+                self.running = Some(r);
+            }
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
+        let consumed = r.panel.on_window_event(&r.window, &event);
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => r.gpu.resize(size.width, size.height),
+            WindowEvent::RedrawRequested => {
+                let result = r.frame(&self.options);
+                match result {
+                    Ok(true) => r.window.request_redraw(),
+                    Ok(false) => event_loop.exit(),
+                    Err(e) => {
+                        self.error = Some(e);
+                        event_loop.exit();
+                    }
+                }
+            }
+            WindowEvent::KeyboardInput { event, .. } if !consumed => {
+                use winit::keyboard::{Key, NamedKey};
+                if event.state.is_pressed() {
+                    match event.logical_key {
+                        Key::Named(NamedKey::F12) => r.panel.request(PanelAction::Screenshot),
+                        Key::Character(ref c) if c.as_str() == "p" => {
+                            r.panel.request(PanelAction::Screenshot)
+                        }
+                        Key::Named(NamedKey::Escape) => event_loop.exit(),
+                        _ => {}
+                    }
+                }
+            }
+            other if r.replay.is_none() => {
+                let size = r.gpu.size_vec();
+                r.input
+                    .window_event(&other, consumed, &mut r.fur, &mut r.orbit, size);
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(r) = &self.running {
+            r.window.request_redraw();
+        }
+    }
+}
+
+impl Running {
+    /// One frame: replayed events, the creature's update, the tier search, drawing and the
+    /// panel. Returns whether to keep running.
+    fn frame(&mut self, options: &DemoOptions) -> anyhow::Result<bool> {
+        let now = Instant::now();
+        let wall = now.duration_since(self.last_frame).as_secs_f64();
+        self.last_frame = now;
+        let dt = if self.replay.is_some() || options.frames.is_some() {
+            1.0 / 60.0
+        } else {
+            wall
+        };
+        if wall > 0.0 {
+            let fps = 1.0 / wall;
+            self.stats.fps = if self.stats.fps == 0.0 {
+                fps
+            } else {
+                self.stats.fps * 0.9 + fps * 0.1
+            };
+        }
+        if let Some(replay) = &mut self.replay {
+            let from = replay.time;
+            replay.time += dt;
+            let size = self.gpu.size_vec();
+            for event in replay.script.events_in(
+                if self.frames == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    from
+                },
+                replay.time,
+            ) {
+                self.input
+                    .replay(event, &mut self.fur, &mut self.orbit, size);
+            }
+        }
+        let started = Instant::now();
+        self.fur.update(dt)?;
+        self.stats.update_ms = started.elapsed().as_secs_f64() * 1e3;
+
+        let started = Instant::now();
+        let actions = self.gpu.draw(
+            &self.window,
+            &mut self.fur,
+            &self.orbit.camera,
+            &mut self.panel,
+            &self.stats,
+        )?;
+        self.stats.render_ms = started.elapsed().as_secs_f64() * 1e3;
+        self.frames += 1;
+
+        for action in actions {
+            self.act(action)?;
+        }
+        if let Some(chooser) = &mut self.tiers {
+            match chooser.record(wall * 1e3) {
+                Decision::Measure => {}
+                Decision::Switch(n) => self.rebuild(n, self.panel.seed)?,
+                Decision::Done => {
+                    let chosen = chooser.current();
+                    if let Some(&(largest, ms)) = chooser.tried.iter().max_by_key(|t| t.0)
+                        && largest > chosen
+                    {
+                        self.panel.note = Some(format!(
+                            "Lowered to {chosen} strands: {largest} ran at {:.0} fps on {} (under 20).",
+                            1000.0 / ms,
+                            self.gpu.gpu.info().name
+                        ));
+                    }
+                    self.tiers = None;
+                }
+            }
+        }
+        if let Some(frames) = options.frames
+            && self.frames >= frames
+        {
+            if let Some(path) = &options.screenshot {
+                self.save_screenshot(path)?;
+            }
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn rebuild(&mut self, strands: usize, seed: u64) -> anyhow::Result<()> {
+        let mode = self.fur.debug_mode();
+        let lighting = *self.fur.lighting_mut();
+        self.fur = self.gpu.build_fur(strands, seed)?;
+        self.fur.set_debug_mode(mode);
+        *self.fur.lighting_mut() = lighting;
+        self.panel.params = *self.fur.hair().params();
+        self.stats.strands = strands;
+        Ok(())
+    }
+
+    fn save_screenshot(&mut self, path: &std::path::Path) -> anyhow::Result<()> {
+        let (w, h) = self.gpu.size();
+        let image = self
+            .fur
+            .render_image(&self.orbit.camera, w.max(1), h.max(1))
+            .context("rendering the screenshot")?;
+        image
+            .save_png(path)
+            .with_context(|| format!("saving {}", path.display()))?;
+        eprintln!("saved {}", path.display());
+        Ok(())
+    }
+
+    fn act(&mut self, action: PanelAction) -> anyhow::Result<()> {
+        match action {
+            PanelAction::Screenshot => {
+                let name = format!(
+                    "pelt-{}.png",
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs())
+                );
+                let path = PathBuf::from(name);
+                if let Err(e) = self.save_screenshot(&path) {
+                    self.panel.note = Some(format!("Screenshot failed: {e:#}"));
+                } else {
+                    self.panel.note = Some(format!("Saved {}", path.display()));
+                }
+            }
+            PanelAction::ExportGlb => {
+                let path = PathBuf::from("creature.glb");
+                let body = pelt::vrm::creature_body(
+                    self.fur.creature(),
+                    pelt::spring::SpringSettings::default(),
+                    self.panel.seed,
+                );
+                let result = pelt::vrm::write_glb(&body)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|bytes| std::fs::write(&path, bytes).map_err(anyhow::Error::from));
+                self.panel.note = Some(match result {
+                    Ok(()) => format!("Exported {}", path.display()),
+                    Err(e) => format!("Export failed: {e:#}"),
+                });
+            }
+            PanelAction::Mode(mode) => self.fur.set_debug_mode(mode),
+            PanelAction::Regrow { strands, seed } => {
+                self.tiers = None;
+                self.rebuild(strands.unwrap_or(self.stats.strands), seed)?;
+            }
+            PanelAction::Params(params) => {
+                if let Err(e) = self.fur.hair_mut().set_params(params) {
+                    self.panel.note = Some(format!("{e}"));
+                }
+            }
+            PanelAction::Lighting(lighting) => *self.fur.lighting_mut() = lighting,
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,271 @@
+//! The egui side panel: the view, the coat's tier and seed, the main solver and shading
+//! parameters (live), the interaction state and pleasure, frame timings, a screenshot
+//! button and an "export GLB" button. It draws over the frame and reports what the user
+//! asked for as [`PanelAction`]s.
+
+use super::FrameStats;
+use super::tier::CANDIDATES;
+use pelt::SimulatedFur;
+use pelt::gpu::GpuContext;
+use pelt::render::{DebugMode, Lighting};
+use pelt::sim::FurParams;
+use winit::window::Window;
+
+/// What the user asked for in the panel (or by key).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PanelAction {
+    /// Save the frame as a PNG.
+    Screenshot,
+    /// Write the creature's rig and tail as a GLB.
+    ExportGlb,
+    /// Show another view.
+    Mode(DebugMode),
+    /// Grow the coat again with another strand count or seed.
+    Regrow {
+        /// New strand count, if changed.
+        strands: Option<usize>,
+        /// Seed.
+        seed: u64,
+    },
+    /// New solver parameters.
+    Params(FurParams),
+    /// New lights.
+    Lighting(Lighting),
+}
+
+/// The panel's egui state and what it shows.
+pub struct Panel {
+    ctx: egui::Context,
+    state: egui_winit::State,
+    renderer: egui_wgpu::Renderer,
+    /// The seed field.
+    pub seed: u64,
+    /// The solver parameters as edited.
+    pub params: FurParams,
+    /// A message shown at the top (the tier was lowered, a file was saved).
+    pub note: Option<String>,
+    key_azimuth: f32,
+    key_elevation: f32,
+    exposure: f32,
+    pending: Vec<PanelAction>,
+}
+
+impl Panel {
+    /// A panel for `window`, drawn on `gpu`'s device into views of `format`.
+    pub fn new(
+        gpu: &GpuContext,
+        window: &Window,
+        format: wgpu::TextureFormat,
+        seed: u64,
+        params: &FurParams,
+    ) -> Self {
+        let ctx = egui::Context::default();
+        let state = egui_winit::State::new(
+            ctx.clone(),
+            egui::ViewportId::ROOT,
+            window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let lighting = Lighting::default();
+        let d = lighting.key_direction;
+        Panel {
+            renderer: egui_wgpu::Renderer::new(
+                &gpu.device,
+                format,
+                egui_wgpu::RendererOptions::default(),
+            ),
+            ctx,
+            state,
+            seed,
+            params: *params,
+            note: None,
+            key_azimuth: d.x.atan2(d.z).to_degrees(),
+            key_elevation: d.y.clamp(-1.0, 1.0).asin().to_degrees(),
+            exposure: lighting.exposure,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Passes a window event to egui; returns whether egui took it.
+    pub fn on_window_event(&mut self, window: &Window, event: &winit::event::WindowEvent) -> bool {
+        self.state.on_window_event(window, event).consumed
+    }
+
+    /// Queues an action (a key press asking for a screenshot).
+    pub fn request(&mut self, action: PanelAction) {
+        self.pending.push(action);
+    }
+
+    fn lighting(&self) -> Lighting {
+        let (az, el) = (
+            self.key_azimuth.to_radians(),
+            self.key_elevation.to_radians(),
+        );
+        Lighting {
+            key_direction: glam::Vec3::new(az.sin() * el.cos(), el.sin(), az.cos() * el.cos()),
+            exposure: self.exposure,
+            ..Lighting::default()
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, fur: &SimulatedFur, stats: &FrameStats) {
+        egui::Panel::left("pelt")
+            .default_size(250.0)
+            .show(ui, |ui| {
+                ui.heading("Pelt");
+                ui.label("Drag on the creature to pet it; hold still to scratch.");
+                ui.label("Drag elsewhere to orbit, right-drag to pan, wheel to zoom.");
+                if let Some(note) = &self.note {
+                    ui.colored_label(egui::Color32::from_rgb(255, 200, 90), note);
+                }
+                ui.separator();
+                let i = fur.interaction();
+                ui.label(format!("gesture: {}", i.state.name()));
+                ui.add(
+                    egui::ProgressBar::new(i.pleasure).text(format!("pleasure {:.2}", i.pleasure)),
+                );
+                ui.label(format!(
+                    "{:.0} fps · update {:.1} ms · render {:.1} ms",
+                    stats.fps, stats.update_ms, stats.render_ms
+                ));
+                ui.separator();
+
+                let mut mode = fur.debug_mode();
+                egui::ComboBox::from_label("view")
+                    .selected_text(mode.name())
+                    .show_ui(ui, |ui| {
+                        for m in DebugMode::ALL {
+                            ui.selectable_value(&mut mode, m, m.name());
+                        }
+                    });
+                if mode != fur.debug_mode() {
+                    self.pending.push(PanelAction::Mode(mode));
+                }
+                let mut strands = stats.strands;
+                egui::ComboBox::from_label("strands")
+                    .selected_text(strands.to_string())
+                    .show_ui(ui, |ui| {
+                        for n in CANDIDATES {
+                            ui.selectable_value(&mut strands, n, n.to_string());
+                        }
+                    });
+                if strands != stats.strands {
+                    self.pending.push(PanelAction::Regrow {
+                        strands: Some(strands),
+                        seed: self.seed,
+                    });
+                }
+                ui.horizontal(|ui| {
+                    ui.label("seed");
+                    ui.add(egui::DragValue::new(&mut self.seed));
+                    if ui.button("regrow").clicked() {
+                        self.pending.push(PanelAction::Regrow {
+                            strands: None,
+                            seed: self.seed,
+                        });
+                    }
+                });
+                ui.separator();
+
+                ui.label("solver");
+                let mut p = self.params;
+                ui.add(egui::Slider::new(&mut p.damping, 0.5..=0.99).text("damping"));
+                ui.add(egui::Slider::new(&mut p.root_stiffness, 0.0..=1.0).text("root stiffness"));
+                ui.add(egui::Slider::new(&mut p.tip_stiffness, 0.0..=1.0).text("tip stiffness"));
+                ui.add(egui::Slider::new(&mut p.wind, 0.0..=0.002).text("wind"));
+                ui.add(egui::Slider::new(&mut p.comb_gain, 0.0..=4.0).text("comb gain"));
+                ui.add(egui::Slider::new(&mut p.comb_decay, 0.9..=1.0).text("comb decay"));
+                if p != self.params {
+                    self.params = p;
+                    self.pending.push(PanelAction::Params(p));
+                }
+                ui.label("shading");
+                let before = (self.key_azimuth, self.key_elevation, self.exposure);
+                ui.add(
+                    egui::Slider::new(&mut self.key_azimuth, -180.0..=180.0)
+                        .text("light azimuth °"),
+                );
+                ui.add(
+                    egui::Slider::new(&mut self.key_elevation, 5.0..=89.0)
+                        .text("light elevation °"),
+                );
+                ui.add(egui::Slider::new(&mut self.exposure, 0.2..=3.0).text("exposure"));
+                if before != (self.key_azimuth, self.key_elevation, self.exposure) {
+                    self.pending.push(PanelAction::Lighting(self.lighting()));
+                }
+                ui.separator();
+                ui.horizontal(|ui| {
+                    if ui.button("screenshot (F12)").clicked() {
+                        self.pending.push(PanelAction::Screenshot);
+                    }
+                    if ui.button("export GLB").clicked() {
+                        self.pending.push(PanelAction::ExportGlb);
+                    }
+                });
+            });
+    }
+
+    /// Draws the panel over `view` (already holding the frame) and returns what the user
+    /// asked for since the last call.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw(
+        &mut self,
+        gpu: &GpuContext,
+        window: &Window,
+        encoder: &mut wgpu::CommandEncoder,
+        view: &wgpu::TextureView,
+        size: (u32, u32),
+        fur: &SimulatedFur,
+        stats: &FrameStats,
+    ) -> Vec<PanelAction> {
+        let input = self.state.take_egui_input(window);
+        let ctx = self.ctx.clone();
+        let output = ctx.run_ui(input, |ui| self.ui(ui, fur, stats));
+        self.state
+            .handle_platform_output(window, output.platform_output);
+        let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [size.0, size.1],
+            pixels_per_point: output.pixels_per_point,
+        };
+        for (id, deltas) in &output.textures_delta.set {
+            for delta in deltas {
+                self.renderer
+                    .update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
+        }
+        let extra = self
+            .renderer
+            .update_buffers(&gpu.device, &gpu.queue, encoder, &jobs, &screen);
+        if !extra.is_empty() {
+            gpu.queue.submit(extra);
+        }
+        {
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("panel"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Load,
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                })
+                .forget_lifetime();
+            self.renderer.render(&mut pass, &jobs, &screen);
+        }
+        for id in &output.textures_delta.free {
+            self.renderer.free_texture(id);
+        }
+        std::mem::take(&mut self.pending)
+    }
+}

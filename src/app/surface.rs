@@ -1,0 +1,223 @@
+//! The window's GPU side: the device chosen for the window's surface, the surface's
+//! configuration, the frame targets sized to it, and drawing a frame that survives resizes,
+//! minimising (a zero-size window) and a lost or outdated surface.
+
+use super::FrameStats;
+use super::panel::{Panel, PanelAction};
+use anyhow::Context;
+use glam::Vec2;
+use pelt::gpu::GpuContext;
+use pelt::render::{Camera, FrameTargets, TargetLayout};
+use pelt::{SimulatedFur, SimulatedFurOptions};
+use std::sync::Arc;
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+/// The device, the surface and the frame targets of the demo window.
+pub struct WindowGpu {
+    /// Device and queue.
+    pub gpu: GpuContext,
+    window: Arc<Window>,
+    surface: wgpu::Surface<'static>,
+    config: wgpu::SurfaceConfiguration,
+    /// The format frames are drawn in (the surface's, as sRGB).
+    view_format: wgpu::TextureFormat,
+    /// The format the panel is drawn in (the surface's, without sRGB encoding).
+    panel_format: wgpu::TextureFormat,
+    layout: TargetLayout,
+    /// `None` while the window has no area (minimised).
+    targets: Option<FrameTargets>,
+    /// Faults already reported, so a repeating one is logged once.
+    reported: Option<String>,
+}
+
+impl WindowGpu {
+    /// Opens a device that can present to `window`.
+    pub fn new(event_loop: &ActiveEventLoop, window: Arc<Window>) -> anyhow::Result<Self> {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
+        let surface = instance
+            .create_surface(window.clone())
+            .context("creating the window's surface")?;
+        let gpu = GpuContext::for_surface(instance, &surface)?;
+        let caps = surface.get_capabilities(&gpu.adapter);
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or_else(|| caps.formats.first().copied())
+            .context("the surface offers no format")?;
+        // The creature is drawn through an sRGB view (its shaders write linear light), the
+        // panel through a plain one (egui writes sRGB-encoded colours itself).
+        let view_format = format.add_srgb_suffix();
+        let panel_format = format.remove_srgb_suffix();
+        let size = window.inner_size();
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: caps
+                .alpha_modes
+                .first()
+                .copied()
+                .unwrap_or(wgpu::CompositeAlphaMode::Auto),
+            color_space: Default::default(),
+            view_formats: [view_format, panel_format]
+                .into_iter()
+                .filter(|f| *f != format)
+                .collect(),
+        };
+        let layout = TargetLayout::new(&gpu.adapter, view_format, false);
+        let mut this = WindowGpu {
+            gpu,
+            window,
+            surface,
+            config,
+            view_format,
+            panel_format,
+            layout,
+            targets: None,
+            reported: None,
+        };
+        this.resize(size.width, size.height);
+        Ok(this)
+    }
+
+    /// The window now measures `width × height` pixels; zero in either means minimised.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        if width == 0 || height == 0 {
+            self.targets = None;
+            return;
+        }
+        let max = self.gpu.device.limits().max_texture_dimension_2d;
+        let (width, height) = (width.min(max), height.min(max));
+        self.config.width = width;
+        self.config.height = height;
+        self.surface.configure(&self.gpu.device, &self.config);
+        self.targets = Some(FrameTargets::new(
+            &self.gpu.device,
+            &self.layout,
+            width,
+            height,
+        ));
+    }
+
+    /// The format the panel is drawn in.
+    pub fn panel_format(&self) -> wgpu::TextureFormat {
+        self.panel_format
+    }
+
+    /// The drawable size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        (self.config.width, self.config.height)
+    }
+
+    /// The drawable size as a vector.
+    pub fn size_vec(&self) -> Vec2 {
+        Vec2::new(self.config.width as f32, self.config.height as f32)
+    }
+
+    /// A petting creature drawn for this window.
+    pub fn build_fur(&self, strands: usize, seed: u64) -> anyhow::Result<SimulatedFur> {
+        SimulatedFur::new(
+            &self.gpu,
+            &SimulatedFurOptions::new(strands, seed, self.layout),
+        )
+        .with_context(|| format!("growing a coat of {strands} strands"))
+    }
+
+    fn report(&mut self, message: String) {
+        if self.reported.as_ref() != Some(&message) {
+            log::warn!("{message}");
+            self.reported = Some(message);
+        }
+    }
+
+    /// Draws one frame and the panel, and presents it. A minimised window, a surface that
+    /// times out or needs reconfiguring skip the frame; a lost surface is made again.
+    pub fn draw(
+        &mut self,
+        window: &Window,
+        fur: &mut SimulatedFur,
+        camera: &Camera,
+        panel: &mut Panel,
+        stats: &FrameStats,
+    ) -> anyhow::Result<Vec<PanelAction>> {
+        if self.targets.is_none() {
+            return Ok(Vec::new());
+        }
+        let frame = match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(t) => t,
+            wgpu::CurrentSurfaceTexture::Suboptimal(t) => {
+                // Use this one; the next frame gets a fresh configuration.
+                let size = self.window.inner_size();
+                drop(t);
+                self.resize(size.width, size.height);
+                return Ok(Vec::new());
+            }
+            wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
+                return Ok(Vec::new());
+            }
+            wgpu::CurrentSurfaceTexture::Outdated => {
+                let size = self.window.inner_size();
+                self.resize(size.width, size.height);
+                return Ok(Vec::new());
+            }
+            wgpu::CurrentSurfaceTexture::Lost => {
+                self.report("the window's surface was lost; making it again".into());
+                self.surface = self
+                    .gpu
+                    .instance
+                    .create_surface(self.window.clone())
+                    .context("re-creating the window's surface")?;
+                let size = self.window.inner_size();
+                self.resize(size.width, size.height);
+                return Ok(Vec::new());
+            }
+            wgpu::CurrentSurfaceTexture::Validation => {
+                anyhow::bail!("the surface reported a validation error");
+            }
+        };
+        let view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(self.view_format),
+            ..Default::default()
+        });
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("demo frame"),
+            });
+        let targets = self.targets.as_ref().context("frame targets")?;
+        if let Err(e) = fur.render(&mut encoder, targets, &view, camera) {
+            self.report(format!("frame not drawn: {e}"));
+        }
+        let size = self.size();
+        let panel_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(self.panel_format),
+            ..Default::default()
+        });
+        let actions = panel.draw(
+            &self.gpu,
+            window,
+            &mut encoder,
+            &panel_view,
+            size,
+            fur,
+            stats,
+        );
+        self.gpu.queue.submit(Some(encoder.finish()));
+        window.pre_present_notify();
+        self.gpu.queue.present(frame);
+        if let Some(e) = self.gpu.take_error() {
+            self.report(format!("GPU error: {e}"));
+        }
+        Ok(actions)
+    }
+}

@@ -1,0 +1,345 @@
+//! [`SimulatedFur`]: the whole petting creature as one object to embed in a wgpu program —
+//! the creature and its coat stepped on the GPU, the petting hand driven by pointer
+//! events, the creature's response, the swinging tail, and the renderer. The caller owns
+//! the window, the surface, the camera and the camera controls.
+//!
+//! Per frame: forward pointer events (a world ray from your camera through the pointer,
+//! the pointer's position in pixels, the button), call [`SimulatedFur::update`] with the
+//! frame time, orbit your camera only while [`Interaction::orbit_enabled`], and record
+//! [`SimulatedFur::render`] into your frame's encoder.
+
+use crate::creature::{Creature, CreaturePose, Ray, RayHit};
+use crate::gpu::GpuContext;
+use crate::hand::{CreatureProxies, GestureState, Hand, HandMaterial, PointerButton};
+use crate::render::{
+    Camera, DebugMode, DrawCapsule, FrameTargets, FurRenderer, Image, Lighting, Material,
+    RenderError, RenderSettings, Scene, TargetLayout,
+};
+use crate::sim::{
+    FIXED_STEP_HZ, FurConfig, FurParams, FurSim, MAX_FRAME_SECONDS, SimError, StepClock, TimeMode,
+};
+use crate::spring::creature_tail::CreatureTail;
+use crate::spring::{Frame, SpringError, SpringSettings};
+use glam::{Affine3A, Quat, Vec2, Vec3};
+use thiserror::Error;
+
+/// What went wrong in the petting creature.
+#[derive(Debug, Error)]
+pub enum SimulatedFurError {
+    /// The strand solver refused (a bad parameter, strand count or GPU fault).
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// The renderer refused.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The tail could not be built.
+    #[error(transparent)]
+    Tail(#[from] SpringError),
+    /// A frame time that is not a finite number.
+    #[error("frame time {0} s is not a finite number")]
+    FrameTime(f64),
+}
+
+/// How to build a [`SimulatedFur`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimulatedFurOptions {
+    /// Strands in the coat (the full coat is 420,032; see [`crate::sim::StrandTier`]).
+    pub strands: usize,
+    /// Seed for the groom, the idle motion and the hand's fingers.
+    pub seed: u64,
+    /// The targets frames are drawn into (from [`TargetLayout::new`] for your surface's
+    /// format).
+    pub layout: TargetLayout,
+    /// Renderer settings.
+    pub render: RenderSettings,
+    /// Solver constants.
+    pub params: FurParams,
+}
+
+impl SimulatedFurOptions {
+    /// `strands` strands from `seed`, drawn for `layout`, with default settings.
+    pub fn new(strands: usize, seed: u64, layout: TargetLayout) -> Self {
+        SimulatedFurOptions {
+            strands,
+            seed,
+            layout,
+            render: RenderSettings::default(),
+            params: FurParams::default(),
+        }
+    }
+}
+
+/// The interaction as a UI shows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interaction {
+    /// Idle, hover, pet or scratch.
+    pub state: GestureState,
+    /// Whether the camera may orbit (false while petting).
+    pub orbit_enabled: bool,
+    /// Whether the hand is shown.
+    pub hand_visible: bool,
+    /// The creature's pleasure, 0 … 1.
+    pub pleasure: f32,
+    /// How far its eyes are narrowed, 0 … 1.
+    pub eye_narrowing: f32,
+    /// The last pointer ray's hit on the creature's proxies.
+    pub last_hit: Option<RayHit>,
+}
+
+/// The petting creature: coat, hand, response, tail and renderer. Frees its GPU resources
+/// when dropped.
+#[derive(Debug)]
+pub struct SimulatedFur {
+    sim: FurSim,
+    renderer: FurRenderer,
+    hand: Hand,
+    tail: CreatureTail,
+    tail_rest: Vec<Vec3>,
+    mode: DebugMode,
+    lighting: Lighting,
+    now: f64,
+    clock: StepClock,
+    tail_pose: [Affine3A; 5],
+}
+
+fn draw_capsule(shape: &crate::hand::HandShape) -> DrawCapsule {
+    DrawCapsule {
+        a: shape.a,
+        b: shape.b,
+        radius: shape.radius,
+        material: match shape.material {
+            HandMaterial::Skin => Material::Hand,
+            HandMaterial::Nail => Material::Nail,
+            HandMaterial::Sleeve => Material::Sleeve,
+        },
+    }
+}
+
+impl SimulatedFur {
+    /// Grows the coat on `gpu`'s device and builds the hand, the tail and the renderer.
+    pub fn new(gpu: &GpuContext, options: &SimulatedFurOptions) -> Result<Self, SimulatedFurError> {
+        let creature = Creature::default();
+        let mut config = FurConfig::new(options.strands, options.seed);
+        config.params = options.params;
+        let sim = FurSim::new_gpu(&config, creature.clone(), gpu)?;
+        let mut renderer = FurRenderer::new(
+            &gpu.device,
+            &gpu.queue,
+            options.layout,
+            &creature,
+            options.render,
+        )?;
+        renderer.set_strands_from_sim(&sim)?;
+        let tail = CreatureTail::new(&creature, SpringSettings::default())?;
+        let tail_rest = tail.positions().to_vec();
+        let body = sim.pose_at(0.0).body;
+        Ok(SimulatedFur {
+            hand: Hand::new(creature, options.seed),
+            sim,
+            renderer,
+            tail,
+            tail_rest,
+            mode: DebugMode::Final,
+            lighting: Lighting::default(),
+            now: 0.0,
+            clock: StepClock::new(TimeMode::Fixed),
+            tail_pose: [body; 5],
+        })
+    }
+
+    /// Advances the creature by a frame of `dt` seconds: the hand and the creature's
+    /// response move on, the tail swings, and the coat takes the fixed 60 Hz steps that
+    /// are due (a frame longer than 1/30 s counts as 1/30 s). Returns the steps taken.
+    pub fn update(&mut self, dt: f64) -> Result<u32, SimulatedFurError> {
+        if !dt.is_finite() {
+            return Err(SimulatedFurError::FrameTime(dt));
+        }
+        if dt <= 0.0 {
+            return Ok(0);
+        }
+        let dt = dt.min(MAX_FRAME_SECONDS);
+        self.now += dt;
+        // One fixed step at a time, so the hand moves between the coat's steps.
+        let (due, _) = self.clock.advance(dt)?;
+        for _ in 0..due {
+            let t = self.sim.time() + 1.0 / FIXED_STEP_HZ;
+            let pose = self.sim.pose_at(t as f32);
+            self.hand
+                .step(self.now, (1.0 / FIXED_STEP_HZ) as f32, &pose);
+            self.sim.set_contact(self.hand.contact())?;
+            self.sim.step(1)?;
+        }
+        self.swing_tail(dt as f32);
+        Ok(due)
+    }
+
+    /// The tail follows the body, and swishes as the creature's pleasure asks.
+    fn swing_tail(&mut self, dt: f32) {
+        let pose = self.pose();
+        let swish = Quat::from_rotation_y(self.hand.response().tail_swish_angle());
+        let body = Frame::from_affine(&(pose.body * Affine3A::from_quat(swish)));
+        let anchor = Frame {
+            translation: body.point(self.sim.creature().body.center),
+            rotation: body.rotation,
+        };
+        self.tail.advance(dt, anchor);
+        let frames = self.tail.bone_frames();
+        for (b, slot) in self.tail_pose.iter_mut().enumerate() {
+            if let (Some(frame), Some(rest)) = (frames.get(b), self.tail_rest.get(b)) {
+                *slot = Affine3A::from_rotation_translation(frame.rotation, frame.translation)
+                    * Affine3A::from_translation(-*rest);
+            }
+        }
+    }
+
+    /// The creature's pose now (the pose of the coat's last step).
+    pub fn pose(&self) -> CreaturePose {
+        self.sim.pose_at(self.sim.time() as f32)
+    }
+
+    /// A pointer button went down: a primary press on the creature starts petting and stops
+    /// the orbit.
+    pub fn pointer_down(&mut self, ray: Ray, screen_px: Vec2, button: PointerButton) {
+        self.hand.pointer_down(ray, screen_px, button, self.now);
+    }
+
+    /// The pointer moved.
+    pub fn pointer_move(&mut self, ray: Ray, screen_px: Vec2) {
+        self.hand.pointer_move(ray, screen_px, self.now);
+    }
+
+    /// A pointer button went up: releasing the primary button ends a pet and restores the
+    /// orbit.
+    pub fn pointer_up(&mut self, ray: Ray, screen_px: Vec2, button: PointerButton) {
+        self.hand.pointer_up(ray, screen_px, button, self.now);
+    }
+
+    /// The pointer was cancelled (a touch taken by the system): any pet ends.
+    pub fn pointer_cancel(&mut self) {
+        self.hand.pointer_cancel(self.now);
+    }
+
+    /// The pointer left the window: the hand hides unless a pet is under way.
+    pub fn pointer_leave(&mut self) {
+        self.hand.pointer_leave(self.now);
+    }
+
+    /// The window lost focus: any pet ends and the orbit comes back.
+    pub fn focus_lost(&mut self) {
+        self.hand.focus_lost(self.now);
+    }
+
+    /// Chooses the view: final, skin, strands or contact.
+    pub fn set_debug_mode(&mut self, mode: DebugMode) {
+        self.mode = mode;
+    }
+
+    /// The view drawn.
+    pub fn debug_mode(&self) -> DebugMode {
+        self.mode
+    }
+
+    /// The lights.
+    pub fn lighting_mut(&mut self) -> &mut Lighting {
+        &mut self.lighting
+    }
+
+    /// The interaction state.
+    pub fn interaction(&self) -> Interaction {
+        let response = self.hand.response();
+        Interaction {
+            state: self.hand.state(),
+            orbit_enabled: self.hand.orbit_enabled(),
+            hand_visible: self.hand.visible(),
+            pleasure: response.pleasure(),
+            eye_narrowing: response.eye_narrowing(),
+            last_hit: self.hand.gesture().last_hit().map(|h| RayHit {
+                distance: h.distance,
+                point: h.point,
+                normal: h.normal,
+            }),
+        }
+    }
+
+    /// The creature.
+    pub fn creature(&self) -> &Creature {
+        self.sim.creature()
+    }
+
+    /// The coat: groom, solver and its buffers.
+    pub fn hair(&self) -> &FurSim {
+        &self.sim
+    }
+
+    /// The coat, for changing its solver parameters.
+    pub fn hair_mut(&mut self) -> &mut FurSim {
+        &mut self.sim
+    }
+
+    /// The hand.
+    pub fn hand(&self) -> &Hand {
+        &self.hand
+    }
+
+    /// The proxies pointer and finger rays are tested against, at the current pose.
+    pub fn proxies(&self) -> &CreatureProxies {
+        self.hand.gesture().proxies()
+    }
+
+    /// The tail.
+    pub fn tail(&self) -> &CreatureTail {
+        &self.tail
+    }
+
+    /// The renderer.
+    pub fn renderer_mut(&mut self) -> &mut FurRenderer {
+        &mut self.renderer
+    }
+
+    /// Seconds of frame time counted so far.
+    pub fn time(&self) -> f64 {
+        self.now
+    }
+
+    /// The scene to draw from `camera`, with `hand` the hand's shapes converted.
+    fn scene<'a>(&self, camera: Camera, hand: &'a [DrawCapsule]) -> Scene<'a> {
+        let mut scene = Scene::new(camera, self.pose());
+        scene.tail = self.tail_pose;
+        scene.mode = self.mode;
+        scene.lighting = self.lighting;
+        scene.hand = hand;
+        scene.hand_occlusion = self.hand.occlusion();
+        scene.eye_narrowing = self.hand.response().eye_narrowing();
+        scene.ray_hit = self.interaction().last_hit;
+        scene.positions_index = self.sim.gpu().map_or(0, |g| g.current_index());
+        scene
+    }
+
+    /// Records a frame seen from `camera` into `encoder`, drawn into `targets` and
+    /// resolved into `output` (your surface texture's view).
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &FrameTargets,
+        output: &wgpu::TextureView,
+        camera: &Camera,
+    ) -> Result<(), SimulatedFurError> {
+        let hand: Vec<DrawCapsule> = self.hand.shapes().iter().map(draw_capsule).collect();
+        let scene = self.scene(*camera, &hand);
+        self.renderer.render(encoder, targets, output, &scene)?;
+        Ok(())
+    }
+
+    /// Renders a frame from `camera` offscreen and reads it back (the layout must use
+    /// [`crate::render::OFFSCREEN_FORMAT`]).
+    pub fn render_image(
+        &mut self,
+        camera: &Camera,
+        width: u32,
+        height: u32,
+    ) -> Result<Image, SimulatedFurError> {
+        let hand: Vec<DrawCapsule> = self.hand.shapes().iter().map(draw_capsule).collect();
+        let scene = self.scene(*camera, &hand);
+        Ok(self.renderer.render_image(&scene, width, height)?)
+    }
+}
