@@ -86,6 +86,28 @@ struct Root {
 // Strands reset because their state was not finite, since the solver was made.
 @group(0) @binding(5) var<storage, read_write> recovered: atomic<u32>;
 
+// `root_transform` of step `j`'s pose, read straight from the uniforms: passing the whole
+// pose by value costs software rasterisers a 448-byte copy per strand and step.
+fn step_transform(j: u32, space: f32, t: f32) -> mat4x4<f32> {
+    if (space < 0.5) {
+        return batch.steps[j].pose.body;
+    }
+    if (space < 1.5) {
+        return batch.steps[j].pose.head;
+    }
+    let u = t * f32(TAIL_BONES) - 0.5;
+    if (u <= 0.0) {
+        return batch.steps[j].pose.tail[0];
+    }
+    if (u >= f32(TAIL_BONES - 1u)) {
+        return batch.steps[j].pose.tail[TAIL_BONES - 1u];
+    }
+    let b = floor(u);
+    let f = u - b;
+    let i = u32(b);
+    return batch.steps[j].pose.tail[i] * (1.0 - f) + batch.steps[j].pose.tail[i + 1u] * f;
+}
+
 fn unrotate(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(dot(m[0].xyz, v), dot(m[1].xyz, v), dot(m[2].xyz, v));
 }
@@ -203,6 +225,154 @@ fn wedge_escape(dir: vec3<f32>, parent: vec3<f32>, seg: f32, j: u32, count: u32)
     return dir;
 }
 
+// One step's frame of a strand, shared by its five points.
+struct Frame {
+    // The step's index in the batch.
+    j: u32,
+    // The root's world position, normal and flow (with the comb), and the gust.
+    root: vec3<f32>,
+    n: vec3<f32>,
+    f: vec3<f32>,
+    gust: vec3<f32>,
+    // Rest length of one segment.
+    seg: f32,
+}
+
+// A point after one step, with the running sums of the capsule motion it and the points
+// before it were pushed by, and of the points touched.
+struct Advanced {
+    x: vec3<f32>,
+    touched: f32,
+    pushed: vec3<f32>,
+    touches: f32,
+}
+
+// Point `i` (0 for the point next to the root) of a strand through one step: `p` its
+// latest position, `q` the one before, `parent` the point before it this step, `rest` its
+// segment's rest (cos, sin) from the normal. The points are stepped by five calls rather
+// than a loop over arrays: software rasterisers keep arrays indexed in a loop in memory.
+fn advance_point(
+    fr: Frame,
+    i: u32,
+    p: vec3<f32>,
+    q: vec3<f32>,
+    parent: vec3<f32>,
+    rest: vec2<f32>,
+    pushed_in: vec3<f32>,
+    touches_in: f32,
+) -> Advanced {
+    let j = fr.j;
+    let seg = fr.seg;
+    let n_w = fr.n;
+    let root_w = fr.root;
+    let fi = f32(i + 1u);
+    let t = f32(i) / f32(SEGMENTS - 1u);
+    let stiffness = batch.steps[j].stiffness;
+    let floor_y = batch.steps[j].limits.x;
+    let friction = batch.steps[j].contact.x;
+    let bound = batch.steps[j].bound;
+    let hand = bound.w > 0.0;
+    let capsule_count = min(batch.steps[j].counts.x, MAX_CAPSULES);
+    var pushed = pushed_in;
+
+    // Damped Verlet, gravity and gust (stronger toward the tip).
+    let damping = batch.steps[j].gravity_damping.w;
+    var x = p + (p - q) * damping + batch.steps[j].gravity_damping.xyz
+        + fr.gust * (fi / f32(SEGMENTS));
+
+    // Blend toward the groomed rest direction from the parent.
+    let rest_dir = n_w * rest.x + fr.f * rest.y;
+    let k = mix(stiffness.x, stiffness.y, t);
+    x = mix(x, parent + rest_dir * seg, k);
+
+    // Skin clearance (above the root's normal-offset plane) and the floor.
+    let clearance = batch.steps[j].limits.y * fi;
+    let height = dot(x - root_w, n_w);
+    if (height < clearance) {
+        x = x + n_w * (clearance - height);
+    }
+    x.y = max(x.y, floor_y);
+
+    // The hand: out of each capsule, carried along by its motion.
+    var touched = 0.0;
+    if (hand && distance(x, bound.xyz) < bound.w) {
+        for (var c = 0u; c < capsule_count; c = c + 1u) {
+            let cap = batch.steps[j].capsules[c];
+            let a = cap.a_radius.xyz;
+            let ab = cap.b.xyz - a;
+            let r = cap.a_radius.w;
+            let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+            let closest = a + ab * h;
+            let off = x - closest;
+            let dist = length(off);
+            if (dist < r) {
+                var out_dir = n_w;
+                if (dist > 1e-6) {
+                    out_dir = off / dist;
+                }
+                x = closest + out_dir * r + cap.motion.xyz * friction;
+                pushed = pushed + cap.motion.xyz;
+                touched = 1.0;
+            }
+        }
+    }
+    let touches = touches_in + touched;
+
+    // Inextensible: exactly one rest segment from the parent, then turned (length kept)
+    // back above the skin plane and the floor if the projection crossed them.
+    let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
+    let floor_min = (floor_y - parent.y) / seg;
+    x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
+    // The projection can swing a point back into a capsule: turn the segment about its
+    // parent (length kept) until its end clears every capsule. The hand wins over the skin
+    // plane (a flat stand-in for curved skin that a pressing hand may squeeze fur below);
+    // only the floor stays absolute.
+    if (hand && distance(x, bound.xyz) < bound.w) {
+        var dir = (x - parent) / seg;
+        for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
+            for (var c = 0u; c < capsule_count; c = c + 1u) {
+                let turned = clear_capsule(dir, parent, seg, batch.steps[j].capsules[c]);
+                if (any(turned != dir)) {
+                    touched = 1.0;
+                }
+                dir = turned;
+            }
+        }
+        dir = wedge_escape(dir, parent, seg, j, capsule_count);
+        dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
+        x = parent + dir * seg;
+    }
+    return Advanced(x, touched, pushed, touches);
+}
+
+// A strand's rest shape, points 1..5, flags 0.
+struct Shape {
+    p0: vec4<f32>,
+    p1: vec4<f32>,
+    p2: vec4<f32>,
+    p3: vec4<f32>,
+    p4: vec4<f32>,
+}
+
+// The rest shape from the root's world position, normal and groomed flow (no comb).
+fn rest_shape(root_w: vec3<f32>, n_w: vec3<f32>, f_w: vec3<f32>, root: Root) -> Shape {
+    let seg = root.position_segment.w;
+    let p0 = root_w + (n_w * root.rest_01.x + f_w * root.rest_01.y) * seg;
+    let p1 = p0 + (n_w * root.rest_01.z + f_w * root.rest_01.w) * seg;
+    let p2 = p1 + (n_w * root.rest_23.x + f_w * root.rest_23.y) * seg;
+    let p3 = p2 + (n_w * root.rest_23.z + f_w * root.rest_23.w) * seg;
+    let p4 = p3 + (n_w * root.rest_4.x + f_w * root.rest_4.y) * seg;
+    return Shape(
+        vec4<f32>(p0, 0.0), vec4<f32>(p1, 0.0), vec4<f32>(p2, 0.0), vec4<f32>(p3, 0.0),
+        vec4<f32>(p4, 0.0),
+    );
+}
+
+fn finite_shape(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>, d: vec4<f32>, e: vec4<f32>) -> bool {
+    return finite3(a.xyz) && finite3(b.xyz) && finite3(c.xyz) && finite3(d.xyz)
+        && finite3(e.xyz);
+}
+
 @compute @workgroup_size(64)
 fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let s = id.x;
@@ -217,46 +387,44 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let normal_local = root.normal_space.xyz;
     let flow_local = root.flow_tail.xyz;
     let seg = root.position_segment.w;
-    var rest = array<vec2<f32>, 5>(
-        root.rest_01.xy, root.rest_01.zw, root.rest_23.xy, root.rest_23.zw, root.rest_4.xy
-    );
 
-    // The strand in registers: points 1..5 (the root is placed, never read).
+    // The strand in registers: points 1..5 (xyz, w the touched flag) as they are latest
+    // (c) and one step before (o). The root is placed each step, never read.
     let base = s * POINTS;
-    var cur: array<vec3<f32>, 5>;
-    var old: array<vec3<f32>, 5>;
-    var cur_flag: array<f32, 5>;
-    var old_flag: array<f32, 5>;
-    var good = true;
-    for (var i = 0u; i < SEGMENTS; i = i + 1u) {
-        let p = latest[base + 1u + i];
-        let q = older[base + 1u + i];
-        cur[i] = p.xyz;
-        old[i] = q.xyz;
-        cur_flag[i] = p.w;
-        good = good && finite3(p.xyz) && finite3(q.xyz);
-    }
+    var c0 = latest[base + 1u];
+    var c1 = latest[base + 2u];
+    var c2 = latest[base + 3u];
+    var c3 = latest[base + 4u];
+    var c4 = latest[base + 5u];
+    var o0 = older[base + 1u];
+    var o1 = older[base + 2u];
+    var o2 = older[base + 3u];
+    var o3 = older[base + 4u];
+    var o4 = older[base + 5u];
     var comb_v = comb[s].xyz;
-    good = good && finite3(comb_v);
+    var good = finite_shape(c0, c1, c2, c3, c4) && finite_shape(o0, o1, o2, o3, o4)
+        && finite3(comb_v);
     var root_w = vec3<f32>(0.0);
 
     for (var j = 0u; j < step_count; j = j + 1u) {
-        let m = root_transform(batch.steps[j].pose, space, tail_t);
+        let m = step_transform(j, space, tail_t);
         root_w = place_point(m, position_local);
         let n_w = place_direction(m, normal_local);
-        let rest_flow_w = place_direction(m, flow_local);
 
         // A strand found not finite (on entry, or after the last step) is put at rest and
         // sits this step out, so it starts again from its rest shape with no velocity.
         if (!good) {
-            var p = root_w;
-            for (var i = 0u; i < SEGMENTS; i = i + 1u) {
-                p = p + (n_w * rest[i].x + rest_flow_w * rest[i].y) * seg;
-                cur[i] = p;
-                old[i] = p;
-                cur_flag[i] = 0.0;
-                old_flag[i] = 0.0;
-            }
+            let r = rest_shape(root_w, n_w, place_direction(m, flow_local), root);
+            c0 = r.p0;
+            c1 = r.p1;
+            c2 = r.p2;
+            c3 = r.p3;
+            c4 = r.p4;
+            o0 = r.p0;
+            o1 = r.p1;
+            o2 = r.p2;
+            o3 = r.p3;
+            o4 = r.p4;
             comb_v = vec3<f32>(0.0);
             atomicAdd(&recovered, 1u);
             good = true;
@@ -287,104 +455,31 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
             gt1.z * gs1.z - gt1.w * gs1.w,
         ) * (batch.steps[j].wind.x * sway);
 
-        let gravity = batch.steps[j].gravity_damping.xyz;
-        let damping = batch.steps[j].gravity_damping.w;
-        let stiffness = batch.steps[j].stiffness;
-        let floor_y = batch.steps[j].limits.x;
-        let skin_offset = batch.steps[j].limits.y;
-        let friction = batch.steps[j].contact.x;
-        let bound = batch.steps[j].bound;
-        let hand = bound.w > 0.0;
-        let capsule_count = min(batch.steps[j].counts.x, MAX_CAPSULES);
-
-        var parent = root_w;
-        var pushed = vec3<f32>(0.0);
-        var touches = 0.0;
-        for (var i = 0u; i < SEGMENTS; i = i + 1u) {
-            let fi = f32(i + 1u);
-            let t = f32(i) / f32(SEGMENTS - 1u);
-            let p = cur[i];
-            let q = old[i];
-
-            // Damped Verlet, gravity and gust (stronger toward the tip).
-            var x = p + (p - q) * damping + gravity + gust * (fi / f32(SEGMENTS));
-
-            // Blend toward the groomed rest direction from the parent.
-            let rest_dir = n_w * rest[i].x + f_w * rest[i].y;
-            let k = mix(stiffness.x, stiffness.y, t);
-            x = mix(x, parent + rest_dir * seg, k);
-
-            // Skin clearance (above the root's normal-offset plane) and the floor.
-            let clearance = skin_offset * fi;
-            let height = dot(x - root_w, n_w);
-            if (height < clearance) {
-                x = x + n_w * (clearance - height);
-            }
-            x.y = max(x.y, floor_y);
-
-            // The hand: out of each capsule, carried along by its motion.
-            var touched = 0.0;
-            if (hand && distance(x, bound.xyz) < bound.w) {
-                for (var c = 0u; c < capsule_count; c = c + 1u) {
-                    let cap = batch.steps[j].capsules[c];
-                    let a = cap.a_radius.xyz;
-                    let ab = cap.b.xyz - a;
-                    let r = cap.a_radius.w;
-                    let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
-                    let closest = a + ab * h;
-                    let off = x - closest;
-                    let dist = length(off);
-                    if (dist < r) {
-                        var out_dir = n_w;
-                        if (dist > 1e-6) {
-                            out_dir = off / dist;
-                        }
-                        x = closest + out_dir * r + cap.motion.xyz * friction;
-                        pushed = pushed + cap.motion.xyz;
-                        touched = 1.0;
-                    }
-                }
-            }
-            touches = touches + touched;
-
-            // Inextensible: exactly one rest segment from the parent, then turned (length
-            // kept) back above the skin plane and the floor if the projection crossed them.
-            let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
-            let floor_min = (floor_y - parent.y) / seg;
-            x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
-            // The projection can swing a point back into a capsule: turn the segment about
-            // its parent (length kept) until its end clears every capsule. The hand wins
-            // over the skin plane (a flat stand-in for curved skin that a pressing hand may
-            // squeeze fur below); only the floor stays absolute.
-            if (hand && distance(x, bound.xyz) < bound.w) {
-                var dir = (x - parent) / seg;
-                for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
-                    for (var c = 0u; c < capsule_count; c = c + 1u) {
-                        let turned = clear_capsule(dir, parent, seg, batch.steps[j].capsules[c]);
-                        if (any(turned != dir)) {
-                            touched = 1.0;
-                        }
-                        dir = turned;
-                    }
-                }
-                dir = wedge_escape(dir, parent, seg, j, capsule_count);
-                dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
-                x = parent + dir * seg;
-            }
-
-            old[i] = p;
-            old_flag[i] = cur_flag[i];
-            cur[i] = x;
-            cur_flag[i] = touched;
-            good = good && finite3(x);
-            parent = x;
-        }
+        let fr = Frame(j, root_w, n_w, f_w, gust, seg);
+        let zero = vec3<f32>(0.0);
+        let a0 = advance_point(fr, 0u, c0.xyz, o0.xyz, root_w, root.rest_01.xy, zero, 0.0);
+        let a1 = advance_point(fr, 1u, c1.xyz, o1.xyz, a0.x, root.rest_01.zw, a0.pushed, a0.touches);
+        let a2 = advance_point(fr, 2u, c2.xyz, o2.xyz, a1.x, root.rest_23.xy, a1.pushed, a1.touches);
+        let a3 = advance_point(fr, 3u, c3.xyz, o3.xyz, a2.x, root.rest_23.zw, a2.pushed, a2.touches);
+        let a4 = advance_point(fr, 4u, c4.xyz, o4.xyz, a3.x, root.rest_4.xy, a3.pushed, a3.touches);
+        o0 = c0;
+        o1 = c1;
+        o2 = c2;
+        o3 = c3;
+        o4 = c4;
+        c0 = vec4<f32>(a0.x, a0.touched);
+        c1 = vec4<f32>(a1.x, a1.touched);
+        c2 = vec4<f32>(a2.x, a2.touched);
+        c3 = vec4<f32>(a3.x, a3.touched);
+        c4 = vec4<f32>(a4.x, a4.touched);
+        good = finite_shape(c0, c1, c2, c3, c4);
 
         // The comb decays every step and follows the hand's motion where it touched,
         // in the root's tangent plane, its magnitude limited.
+        let stiffness = batch.steps[j].stiffness;
         var c_new = comb_v * stiffness.w;
-        if (touches > 0.0) {
-            let motion_local = unrotate(m, pushed / touches);
+        if (a4.touches > 0.0) {
+            let motion_local = unrotate(m, a4.pushed / a4.touches);
             c_new = c_new + motion_local * (stiffness.z * batch.steps[j].contact.y / seg);
         }
         c_new = c_new - normal_local * dot(c_new, normal_local);
@@ -399,17 +494,20 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     // A strand that went bad in the last step is reset now, under the last step's pose,
     // so no non-finite number is ever stored.
     if (!good) {
-        let m = root_transform(batch.steps[step_count - 1u].pose, space, tail_t);
-        let n_w = place_direction(m, normal_local);
-        let rest_flow_w = place_direction(m, flow_local);
-        var p = root_w;
-        for (var i = 0u; i < SEGMENTS; i = i + 1u) {
-            p = p + (n_w * rest[i].x + rest_flow_w * rest[i].y) * seg;
-            cur[i] = p;
-            old[i] = p;
-            cur_flag[i] = 0.0;
-            old_flag[i] = 0.0;
-        }
+        let m = step_transform(step_count - 1u, space, tail_t);
+        let r = rest_shape(
+            root_w, place_direction(m, normal_local), place_direction(m, flow_local), root
+        );
+        c0 = r.p0;
+        c1 = r.p1;
+        c2 = r.p2;
+        c3 = r.p3;
+        c4 = r.p4;
+        o0 = r.p0;
+        o1 = r.p1;
+        o2 = r.p2;
+        o3 = r.p3;
+        o4 = r.p4;
         comb_v = vec3<f32>(0.0);
         atomicAdd(&recovered, 1u);
     }
@@ -418,15 +516,27 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     comb[s] = vec4<f32>(comb_v, 0.0);
     if ((step_count & 1u) == 1u) {
         older[base] = vec4<f32>(root_w, 0.0);
-        for (var i = 0u; i < SEGMENTS; i = i + 1u) {
-            older[base + 1u + i] = vec4<f32>(cur[i], cur_flag[i]);
-            latest[base + 1u + i] = vec4<f32>(old[i], old_flag[i]);
-        }
+        older[base + 1u] = c0;
+        older[base + 2u] = c1;
+        older[base + 3u] = c2;
+        older[base + 4u] = c3;
+        older[base + 5u] = c4;
+        latest[base + 1u] = o0;
+        latest[base + 2u] = o1;
+        latest[base + 3u] = o2;
+        latest[base + 4u] = o3;
+        latest[base + 5u] = o4;
     } else {
         latest[base] = vec4<f32>(root_w, 0.0);
-        for (var i = 0u; i < SEGMENTS; i = i + 1u) {
-            latest[base + 1u + i] = vec4<f32>(cur[i], cur_flag[i]);
-            older[base + 1u + i] = vec4<f32>(old[i], old_flag[i]);
-        }
+        latest[base + 1u] = c0;
+        latest[base + 2u] = c1;
+        latest[base + 3u] = c2;
+        latest[base + 4u] = c3;
+        latest[base + 5u] = c4;
+        older[base + 1u] = o0;
+        older[base + 2u] = o1;
+        older[base + 3u] = o2;
+        older[base + 4u] = o3;
+        older[base + 5u] = o4;
     }
 }

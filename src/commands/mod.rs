@@ -1,5 +1,6 @@
 //! The subcommands of the `pelt` binary, one file each.
 
+pub mod environment;
 pub mod export;
 pub mod import;
 pub mod info;
