@@ -49,13 +49,15 @@ pub struct GpuSolver {
     strand_count: u32,
 }
 
-/// The largest strand count `limits` can hold: bounded by the largest storage binding and
-/// by the number of workgroups one dispatch may have.
+/// The largest strand count `limits` can hold: bounded by the largest storage binding (the
+/// roots, 128 B a strand, are the largest per-strand buffer) and by the number of
+/// workgroups one dispatch may have.
 pub fn max_strands(limits: &wgpu::Limits) -> usize {
+    let per_strand = POSITION_BYTES_PER_STRAND.max(std::mem::size_of::<GpuRoot>() as u64);
     let by_binding = limits
         .max_storage_buffer_binding_size
         .min(limits.max_buffer_size)
-        / POSITION_BYTES_PER_STRAND;
+        / per_strand;
     let by_dispatch =
         u64::from(limits.max_compute_workgroups_per_dimension) * u64::from(WORKGROUP_SIZE);
     by_binding.min(by_dispatch) as usize
