@@ -4,9 +4,9 @@
 //! same order, so the two agree bit for bit; a test holds them to it. The per-strand frame
 //! (where the root sits, its normal and flow, the comb) stays scalar per lane.
 //!
-//! A group whose state is not finite, on entry or after any step, is stepped again from its
-//! saved input by the reference, which resets and counts the bad strands: the fast path
-//! never needs to know how.
+//! A group whose state is not finite, on entry or after any step, is stepped by the
+//! reference from its untouched input (the fast path writes only at the end), and the
+//! reference resets and counts the bad strands: the fast path never needs to know how.
 
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
 use super::reference::{CONTACT_ITERATIONS, root_matrix, step_strand};
@@ -213,20 +213,25 @@ fn clear_capsule(dir: V3, parent: V3, seg: F, cap: &CapsuleLanes) -> V3 {
     V3::select(outside | tiny, dir, lifted)
 }
 
-/// Reference `wedge_escape`, lane by lane.
+/// Reference `wedge_escape`, lane by lane. Whether any lane is stuck is found first: the
+/// escape direction costs two axis points per capsule and is rarely needed.
 fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes]) -> V3 {
     let end = parent.add(dir.mul(seg));
     let mut stuck = F::splat(0.0).simd_ne(F::splat(0.0));
-    let mut escape = V3::splat(Vec3::ZERO);
     for cap in capsules {
-        let r = cap.radius;
         stuck |= end
             .sub(axis_point(cap.a, cap.ab, cap.ab2, end))
             .length()
-            .simd_lt(r);
+            .simd_lt(cap.radius);
+    }
+    if !stuck.any() {
+        return dir;
+    }
+    let mut escape = V3::splat(Vec3::ZERO);
+    for cap in capsules {
         let away = parent.sub(axis_point(cap.a, cap.ab, cap.ab2, parent));
         let dist = away.length();
-        let near = dist.simd_lt(r + seg) & dist.simd_gt(F::splat(1e-6));
+        let near = dist.simd_lt(cap.radius + seg) & dist.simd_gt(F::splat(1e-6));
         escape = V3::select(near, escape.add(away.div(dist)), escape);
     }
     let len = escape.length();
@@ -268,18 +273,16 @@ pub fn step_lanes(
     if !finite {
         return scalar(latest, older, comb);
     }
-    let saved = (latest.to_vec(), older.to_vec(), comb.to_vec());
+    // The fast path writes nothing until every step came out finite, so on failure the
+    // input is still in place for the reference.
     if step_finite_lanes(steps, roots, latest, older, comb) {
         return 0;
     }
-    latest.copy_from_slice(&saved.0);
-    older.copy_from_slice(&saved.1);
-    comb.copy_from_slice(&saved.2);
     scalar(latest, older, comb)
 }
 
-/// The fast path of [`step_lanes`]; false when a strand went non-finite (the outputs are
-/// then garbage and the caller steps the group again by the reference).
+/// The fast path of [`step_lanes`]; false, with nothing written, when a strand went
+/// non-finite (the caller then steps the group by the reference).
 fn step_finite_lanes(
     steps: &[StepUniforms],
     roots: &[GpuRoot],
@@ -292,9 +295,11 @@ fn step_finite_lanes(
         Ok(r) => r,
         Err(_) => return false,
     };
-    let seg = F::from(root.map(|r| r.position_segment.w));
-    let rest_c: [F; SEGMENTS] = std::array::from_fn(|i| F::from(root.map(|r| r.rest_angle(i).x)));
-    let rest_s: [F; SEGMENTS] = std::array::from_fn(|i| F::from(root.map(|r| r.rest_angle(i).y)));
+    // Per lane without copying the roots (`array::map` would take the array by value).
+    let lanes = |f: &dyn Fn(&GpuRoot) -> f32| F::from(std::array::from_fn(|l| f(&root[l])));
+    let seg = lanes(&|r| r.position_segment.w);
+    let rest_c: [F; SEGMENTS] = std::array::from_fn(|i| lanes(&|r| r.rest_angle(i).x));
+    let rest_s: [F; SEGMENTS] = std::array::from_fn(|i| lanes(&|r| r.rest_angle(i).y));
     let point = |buf: &[Vec4], i: usize| -> [Vec3; LANES] {
         std::array::from_fn(|l| buf[l * n + 1 + i].xyz())
     };
