@@ -10,7 +10,6 @@
 
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
 use super::reference::{CONTACT_ITERATIONS, root_matrix, step_strand};
-use crate::creature::{place_direction, place_point};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use wide::f32x8;
 
@@ -311,44 +310,43 @@ fn step_finite_lanes(
         }))
     });
     let mut old_flag = [zero(); SEGMENTS];
-    let mut comb_v: [Vec3; LANES] = std::array::from_fn(|l| comb[l].xyz());
-    let mut root_w_lanes = [Vec3::ZERO; LANES];
+    let vec_lanes =
+        |f: &dyn Fn(&GpuRoot) -> Vec3| V3::from_lanes(&std::array::from_fn(|l| f(&root[l])));
+    let position_local = vec_lanes(&|r| r.position_segment.xyz());
+    let normal_local = vec_lanes(&|r| r.normal_space.xyz());
+    let flow_local = vec_lanes(&|r| r.flow_tail.xyz());
+    let gs0 = [0, 1, 2, 3].map(|k| lanes(&|r| r.gust_01[k]));
+    let gs1 = [0, 1, 2, 3].map(|k| lanes(&|r| r.gust_23[k]));
+    let mut comb_v = V3::from_lanes(&std::array::from_fn(|l| comb[l].xyz()));
+    let mut root_w = V3::splat(Vec3::ZERO);
 
     for u in steps {
-        // The per-strand frame, scalar per lane as in the reference.
-        let mut m = [Mat4::IDENTITY; LANES];
-        let mut n_w = [Vec3::ZERO; LANES];
-        let mut f_w = [Vec3::ZERO; LANES];
-        let mut gust = [Vec3::ZERO; LANES];
+        // The per-strand frame. Each lane's transform is the reference's (a tail root's is
+        // a blend of two bones); placing through it runs in the lanes.
+        let m: [Mat4; LANES] = std::array::from_fn(|l| root_matrix(u, &root[l]));
+        let column = |c: usize| V3::from_lanes(&std::array::from_fn(|l| m[l].col(c).xyz()));
+        let (mx, my, mz, mw) = (column(0), column(1), column(2), column(3));
+        let rotate = |v: V3| mx.mul(v.x).add(my.mul(v.y)).add(mz.mul(v.z));
+        root_w = rotate(position_local).add(mw);
+        let n_wv = rotate(normal_local).normalize();
+        let flow = flow_local.add(comb_v);
+        let flow = flow.sub(normal_local.mul(flow.dot(normal_local)));
+        let flow_len = flow.length();
+        let flow = V3::select(
+            flow_len.simd_gt(F::splat(1e-6)),
+            flow.div(flow_len),
+            flow_local,
+        );
+        let f_wv = rotate(flow).normalize();
         let (gt0, gt1) = (u.gust_time_01, u.gust_time_23);
-        for l in 0..LANES {
-            let r = &root[l];
-            m[l] = root_matrix(u, r);
-            root_w_lanes[l] = place_point(&m[l], r.position_segment.xyz());
-            n_w[l] = place_direction(&m[l], r.normal_space.xyz());
-            let normal_local = r.normal_space.xyz();
-            let flow_local = r.flow_tail.xyz();
-            let mut flow = flow_local + comb_v[l];
-            flow -= normal_local * flow.dot(normal_local);
-            let flow_len = flow.length();
-            let flow = if flow_len > 1e-6 {
-                flow / flow_len
-            } else {
-                flow_local
-            };
-            f_w[l] = place_direction(&m[l], flow);
-            let (gs0, gs1) = (r.gust_01, r.gust_23);
-            let sway = 0.6 + 0.4 * (gt0.y * gs0.x + gt0.x * gs0.y);
-            gust[l] = Vec3::new(
-                gt0.w * gs0.z + gt0.z * gs0.w,
-                0.3 * (gt1.y * gs1.x + gt1.x * gs1.y),
-                gt1.z * gs1.z - gt1.w * gs1.w,
-            ) * (u.wind.x * sway);
+        let sway =
+            F::splat(0.6) + F::splat(0.4) * (F::splat(gt0.y) * gs0[0] + F::splat(gt0.x) * gs0[1]);
+        let gust = V3 {
+            x: F::splat(gt0.w) * gs0[2] + F::splat(gt0.z) * gs0[3],
+            y: F::splat(0.3) * (F::splat(gt1.y) * gs1[0] + F::splat(gt1.x) * gs1[1]),
+            z: F::splat(gt1.z) * gs1[2] - F::splat(gt1.w) * gs1[3],
         }
-        let root_w = V3::from_lanes(&root_w_lanes);
-        let n_wv = V3::from_lanes(&n_w);
-        let f_wv = V3::from_lanes(&f_w);
-        let gust = V3::from_lanes(&gust);
+        .mul(F::splat(u.wind.x) * sway);
 
         let gravity = V3::splat(u.gravity_damping.xyz());
         let damping = F::splat(u.gravity_damping.w);
@@ -446,41 +444,38 @@ fn step_finite_lanes(
             parent = x;
         }
 
-        // The comb, scalar per lane as in the reference.
-        let (touches, pushed_lanes) = (touches.to_array(), pushed);
-        for l in 0..LANES {
-            let r = &root[l];
-            let normal_local = r.normal_space.xyz();
-            let seg = r.position_segment.w;
-            let mut c_new = comb_v[l] * u.stiffness.w;
-            if touches[l] > 0.0 {
-                let motion = pushed_lanes.lane(l) / touches[l];
-                let motion_local = Vec3::new(
-                    m[l].x_axis.xyz().dot(motion),
-                    m[l].y_axis.xyz().dot(motion),
-                    m[l].z_axis.xyz().dot(motion),
-                );
-                c_new += motion_local * (u.stiffness.z * u.contact.y / seg);
-            }
-            c_new -= normal_local * c_new.dot(normal_local);
-            let c_len = c_new.length();
-            if c_len > u.limits.z {
-                c_new *= u.limits.z / c_len;
-            }
-            comb_v[l] = c_new;
+        // The comb decays, follows the hand's motion where it touched, stays in the
+        // tangent plane and within its limit.
+        let mut c_new = comb_v.mul(F::splat(u.stiffness.w));
+        let touched_any = touches.simd_gt(zero());
+        if touched_any.any() {
+            let motion = pushed.div(touches);
+            let motion_local = V3 {
+                x: mx.dot(motion),
+                y: my.dot(motion),
+                z: mz.dot(motion),
+            };
+            let gain = F::splat(u.stiffness.z * u.contact.y) / seg;
+            c_new = V3::select(touched_any, c_new.add(motion_local.mul(gain)), c_new);
         }
+        c_new = c_new.sub(normal_local.mul(c_new.dot(normal_local)));
+        let c_len = c_new.length();
+        let limit = F::splat(u.limits.z);
+        comb_v = V3::select(c_len.simd_gt(limit), c_new.mul(limit / c_len), c_new);
         let finite = cur
             .iter()
             .all(|p| finite_lanes(p.x) && finite_lanes(p.y) && finite_lanes(p.z))
-            && comb_v.iter().all(|c| c.is_finite());
+            && finite_lanes(comb_v.x)
+            && finite_lanes(comb_v.y)
+            && finite_lanes(comb_v.z);
         if !finite {
             return false;
         }
     }
 
     for l in 0..LANES {
-        comb[l] = comb_v[l].extend(0.0);
-        latest[l * n] = root_w_lanes[l].extend(0.0);
+        comb[l] = comb_v.lane(l).extend(0.0);
+        latest[l * n] = root_w.lane(l).extend(0.0);
         for i in 0..SEGMENTS {
             latest[l * n + 1 + i] = cur[i].lane(l).extend(cur_flag[i].to_array()[l]);
             older[l * n + 1 + i] = old[i].lane(l).extend(old_flag[i].to_array()[l]);
