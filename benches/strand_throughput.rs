@@ -1,33 +1,36 @@
-//! Strand-solver throughput: the full tier on every adapter found and on `CpuSolver`, each
-//! against the bandwidth floor of copying the same bytes on the same device in the same run.
+//! Strand-solver throughput at the full tier, in three cases (idle; a moving hand touching
+//! about 2% of the strands; the tail whipping), on every adapter found and on `CpuSolver`
+//! (SIMD and the scalar reference), each against its floor: a copy of the same bytes on
+//! the same device with the same threads, in the same run.
 //!
-//! One step reads the root (64 B), both position buffers (2 × 96 B) and the comb (16 B), and
-//! writes positions (96 B) and comb (16 B): 384 B of traffic per strand. The floor is a copy
-//! of 192 B per strand, which also moves 384 B. Set `PELT_BENCH_STRANDS` for a smaller run.
+//! Steps run in dispatches of [`MAX_STEPS_PER_DISPATCH`]: a dispatch reads and writes each
+//! strand's bytes once ([`dispatch_traffic_per_strand`], counted from the layout), so the
+//! floor of one step is the copy of those bytes divided by the steps a dispatch takes.
+//! `PELT_BENCH_STRANDS` sets a smaller run. Prints one table at the end.
 
-use criterion::Criterion;
-use pelt::creature::{Creature, CreaturePose};
-use pelt::gpu::{GpuContext, list_adapters};
+use criterion::{Criterion, SamplingMode};
+use glam::Vec3;
+use pelt::creature::{Creature, IdleMotion, tail_whip};
+use pelt::gpu::GpuContext;
 use pelt::groom::Groom;
 use pelt::sim::{
-    CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_SUBMIT, StepUniforms, StrandSolver,
-    StrandTier, rest_positions,
+    CapsuleScript, ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver,
+    MAX_STEPS_PER_DISPATCH, StepUniforms, StrandSolver, StrandTier, dispatch_traffic_per_strand,
+    gpu_roots, rest_positions,
 };
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Bytes one step reads and writes per strand.
-const STEP_TRAFFIC: u64 = 64 + 2 * 96 + 16 + 96 + 16;
+/// Seconds per step of each measurement, by (backend, case); floors by backend.
+static RESULTS: Mutex<BTreeMap<(String, String), Vec<f64>>> = Mutex::new(BTreeMap::new());
 
-/// Median seconds per step (or per copy) of each measurement, by name.
-static RESULTS: Mutex<BTreeMap<String, Vec<f64>>> = Mutex::new(BTreeMap::new());
-
-fn record(name: &str, seconds_per_iter: f64) {
+fn record(backend: &str, case: &str, seconds_per_step: f64) {
     if let Ok(mut r) = RESULTS.lock() {
-        r.entry(name.to_string())
+        r.entry((backend.to_string(), case.to_string()))
             .or_default()
-            .push(seconds_per_iter);
+            .push(seconds_per_step);
     }
 }
 
@@ -44,27 +47,120 @@ fn strands() -> usize {
         .unwrap_or(StrandTier::Full.strands())
 }
 
-fn wait(ctx: &GpuContext) {
-    let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+/// A case: the uniforms of a cycle of dispatches (each `MAX_STEPS_PER_DISPATCH` steps).
+struct Case {
+    name: &'static str,
+    batches: Vec<Vec<StepUniforms>>,
 }
 
-fn bench_gpu(
-    c: &mut Criterion,
-    ctx: &GpuContext,
-    label: &str,
-    roots: &[GpuRoot],
-    u: &StepUniforms,
-) {
-    let initial = rest_positions(u, roots);
-    let mut solver = match GpuSolver::new(ctx, roots, &initial) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{label}: skipped ({e})");
-            return;
+/// Three capsules (palm and two fingers) stroking down the back and back up, forever.
+fn hand_script() -> CapsuleScript {
+    let mut script = CapsuleScript::back_stroke(0.0, 120.0);
+    script.mode = ContactMode::Pet;
+    // A broader palm pressed 2 cm deeper than the library's stroke, so the hand touches
+    // about 2% of the coat.
+    for k in &mut script.capsules[0].keys {
+        k.a += Vec3::new(-0.03, -0.02, 0.0);
+        k.b += Vec3::new(0.03, -0.02, 0.0);
+    }
+    script.capsules[0].radius = 0.07;
+    let palm = script.capsules[0].clone();
+    for dx in [-0.06f32, 0.06] {
+        let mut finger = palm.clone();
+        finger.radius = 0.025;
+        for k in &mut finger.keys {
+            k.a = Vec3::new(dx - 0.02, k.a.y - 0.015, k.a.z + 0.03);
+            k.b = Vec3::new(dx + 0.02, k.b.y - 0.015, k.b.z + 0.12);
         }
+        script.capsules.push(finger);
+    }
+    script
+}
+
+fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
+    let idle = IdleMotion::from_seed(1);
+    let script = hand_script();
+    let dt = 1.0 / 60.0;
+    let make = |name, hand: bool, whip: bool| {
+        let batches = (0..15)
+            .map(|b| {
+                (0..MAX_STEPS_PER_DISPATCH)
+                    .map(|k| {
+                        let step = (b * MAX_STEPS_PER_DISPATCH + k + 1) as f64;
+                        let time = step * dt;
+                        let mut pose = idle.pose(creature, time);
+                        if whip {
+                            let body = pose.body;
+                            pose.tail = tail_whip(creature, time, 0.5, 2.0).map(|s| body * s);
+                        }
+                        let contact = hand.then(|| script.contact_at(step));
+                        StepUniforms::new(params, &pose, time, dt as f32, contact.as_ref())
+                    })
+                    .collect()
+            })
+            .collect();
+        Case { name, batches }
     };
-    let steps = [*u; MAX_STEPS_PER_SUBMIT];
-    let copy_bytes = (STEP_TRAFFIC / 2) * roots.len() as u64;
+    vec![
+        make("idle", false, false),
+        make("hand", true, false),
+        make("tail whip", false, true),
+    ]
+}
+
+fn bench_solver(
+    c: &mut Criterion,
+    backend: &str,
+    solver: &mut dyn StrandSolver,
+    case: &Case,
+    wait: &dyn Fn(),
+) {
+    let mut group = c.benchmark_group(format!("{backend} / {}", case.name));
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let mut next = 0;
+    group.bench_function("step", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                let batch = &case.batches[next % case.batches.len()];
+                next += 1;
+                if let Err(e) = solver.step(batch) {
+                    panic!("{backend}: the step failed: {e}");
+                }
+            }
+            wait();
+            let t = start.elapsed();
+            record(
+                backend,
+                case.name,
+                t.as_secs_f64() / (iters as usize * MAX_STEPS_PER_DISPATCH) as f64,
+            );
+            t
+        })
+    });
+    group.finish();
+}
+
+fn bench_gpu(c: &mut Criterion, ctx: &GpuContext, label: &str, roots: &[GpuRoot], cases: &[Case]) {
+    let wait = || {
+        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+    };
+    let initial = rest_positions(&cases[0].batches[0][0], roots);
+    for case in cases {
+        let mut solver = match GpuSolver::new(ctx, roots, &initial) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{label}: skipped ({e})");
+                return;
+            }
+        };
+        bench_solver(c, label, &mut solver, case, &wait);
+    }
+    let copy_bytes = (dispatch_traffic_per_strand() / 2 * roots.len()) as u64;
     let make = |name| {
         ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(name),
@@ -74,117 +170,122 @@ fn bench_gpu(
         })
     };
     let (src, dst) = (make("copy src"), make("copy dst"));
-    let mut group = c.benchmark_group(label);
+    let mut group = c.benchmark_group(format!("{label} / floor"));
     group
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
-    let step_name = format!("{label} step");
-    group.bench_function("step", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                if let Err(e) = solver.step(&steps) {
-                    panic!("{label}: the step failed: {e}");
-                }
-            }
-            wait(ctx);
-            let t = start.elapsed();
-            record(
-                &step_name,
-                t.as_secs_f64() / (iters * steps.len() as u64) as f64,
-            );
-            t
-        })
-    });
-    let copy_name = format!("{label} copy");
+        .measurement_time(Duration::from_secs(3));
     group.bench_function("copy same bytes", |b| {
         b.iter_custom(|iters| {
             let start = Instant::now();
             for _ in 0..iters {
                 let mut encoder = ctx.device.create_command_encoder(&Default::default());
-                for _ in 0..steps.len() {
-                    encoder.copy_buffer_to_buffer(&src, 0, &dst, 0, copy_bytes);
-                }
+                encoder.copy_buffer_to_buffer(&src, 0, &dst, 0, copy_bytes);
                 ctx.queue.submit(Some(encoder.finish()));
             }
-            wait(ctx);
+            wait();
             let t = start.elapsed();
-            record(
-                &copy_name,
-                t.as_secs_f64() / (iters * steps.len() as u64) as f64,
-            );
+            let per_step = t.as_secs_f64() / (iters as usize * MAX_STEPS_PER_DISPATCH) as f64;
+            record(label, "floor", per_step);
             t
         })
     });
     group.finish();
 }
 
-fn bench_cpu(c: &mut Criterion, roots: &[GpuRoot], u: &StepUniforms) {
-    let initial = rest_positions(u, roots);
-    let Ok(mut solver) = CpuSolver::new(roots.to_vec(), initial) else {
-        return;
-    };
-    let copy_len = (STEP_TRAFFIC / 2) as usize * roots.len();
+fn bench_cpu(c: &mut Criterion, roots: &[GpuRoot], cases: &[Case]) {
+    let initial = rest_positions(&cases[0].batches[0][0], roots);
+    for (label, path) in [
+        ("CpuSolver SIMD", CpuPath::Simd),
+        ("CpuSolver reference", CpuPath::Reference),
+    ] {
+        for case in cases {
+            let Ok(mut solver) = CpuSolver::new(roots.to_vec(), initial.clone()) else {
+                return;
+            };
+            solver.set_path(path);
+            bench_solver(c, label, &mut solver, case, &|| {});
+        }
+    }
+    // The floor: the same bytes copied by the same rayon pool, in the same chunks.
+    let copy_len = dispatch_traffic_per_strand() / 2 * roots.len();
     let src = vec![1u8; copy_len];
     let mut dst = vec![0u8; copy_len];
-    let mut group = c.benchmark_group("CpuSolver");
+    let mut group = c.benchmark_group("CpuSolver / floor");
     group
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
-    group.bench_function("step", |b| {
+        .measurement_time(Duration::from_secs(3));
+    group.bench_function("parallel memcpy same bytes", |b| {
         b.iter_custom(|iters| {
             let start = Instant::now();
             for _ in 0..iters {
-                if let Err(e) = solver.step(std::slice::from_ref(u)) {
-                    panic!("CpuSolver: the step failed: {e}");
-                }
-            }
-            let t = start.elapsed();
-            record("CpuSolver step", t.as_secs_f64() / iters as f64);
-            t
-        })
-    });
-    group.bench_function("memcpy same bytes", |b| {
-        b.iter_custom(|iters| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                dst.copy_from_slice(std::hint::black_box(&src));
+                dst.par_chunks_mut(1 << 16)
+                    .zip(std::hint::black_box(&src).par_chunks(1 << 16))
+                    .for_each(|(d, s)| d.copy_from_slice(s));
             }
             let t = start.elapsed();
             std::hint::black_box(&dst);
-            record("CpuSolver copy", t.as_secs_f64() / iters as f64);
+            let per_step = t.as_secs_f64() / (iters as usize * MAX_STEPS_PER_DISPATCH) as f64;
+            record("CpuSolver SIMD", "floor", per_step);
+            record("CpuSolver reference", "floor", per_step);
             t
         })
     });
     group.finish();
 }
 
-fn summary(strands: usize) {
+fn touched_share(roots: &[GpuRoot], case: &Case) -> f64 {
+    let initial = rest_positions(&case.batches[0][0], roots);
+    let Ok(mut solver) = CpuSolver::new(roots.to_vec(), initial) else {
+        return 0.0;
+    };
+    // The mean, over the cycle's steps, of the share of strands touched in that step.
+    let (mut touched, mut steps) = (0usize, 0usize);
+    for u in case.batches.iter().flatten() {
+        if solver.step(std::slice::from_ref(u)).is_err() {
+            return 0.0;
+        }
+        if let Ok(p) = solver.positions() {
+            touched += p.chunks(6).filter(|s| s.iter().any(|p| p.w > 0.5)).count();
+            steps += 1;
+        }
+    }
+    touched as f64 / (steps.max(1) * roots.len()) as f64
+}
+
+fn summary(strands: usize, hand_share: f64) {
     let Ok(results) = RESULTS.lock() else { return };
     println!(
-        "\nstrand throughput, {strands} strands, {STEP_TRAFFIC} B of traffic per strand-step:"
+        "\nstrand throughput: {strands} strands, {} steps per dispatch, {} B per strand per \
+         dispatch; floor = a copy of those bytes on the same device and threads, per step",
+        MAX_STEPS_PER_DISPATCH,
+        dispatch_traffic_per_strand()
     );
     println!(
-        "{:<58} {:>10} {:>14} {:>10} {:>10} {:>8}",
-        "solver", "ms/step", "strand-steps/s", "GB/s", "copy ms", "ratio"
+        "(the hand case touches {:.1}% of the strands in a step, on average)",
+        hand_share * 100.0
     );
-    for (name, times) in results.iter() {
-        let Some(label) = name.strip_suffix(" step") else {
+    println!(
+        "{:<44} {:<10} {:>9} {:>15} {:>10} {:>7}",
+        "backend", "case", "ms/step", "strand-steps/s", "floor ms", "ratio"
+    );
+    for ((backend, case), times) in results.iter() {
+        if case == "floor" {
             continue;
-        };
+        }
         let step = median(times);
-        let copy = results.get(&format!("{label} copy")).map(|c| median(c));
-        let bytes = (STEP_TRAFFIC * strands as u64) as f64;
+        let floor = results
+            .get(&(backend.clone(), "floor".to_string()))
+            .map(|f| median(f));
         println!(
-            "{:<58} {:>10.3} {:>14.3e} {:>10.2} {:>10} {:>8}",
-            label,
+            "{:<44} {:<10} {:>9.3} {:>15.3e} {:>10} {:>7}",
+            backend,
+            case,
             step * 1e3,
             strands as f64 / step,
-            bytes / step / 1e9,
-            copy.map_or("-".into(), |c| format!("{:.3}", c * 1e3)),
-            copy.map_or("-".into(), |c| format!("{:.2}x", step / c)),
+            floor.map_or("-".into(), |f| format!("{:.3}", f * 1e3)),
+            floor.map_or("-".into(), |f| format!("{:.2}x", step / f)),
         );
     }
 }
@@ -193,6 +294,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     let strands = strands();
     let creature = Creature::default();
+    let params = FurParams::default();
     let groom = match Groom::generate(&creature, strands, 1) {
         Ok(g) => g,
         Err(e) => {
@@ -200,34 +302,23 @@ fn main() {
             return;
         }
     };
-    let roots: Vec<GpuRoot> = groom.roots.iter().map(GpuRoot::from).collect();
-    let u = StepUniforms::new(
-        &FurParams::default(),
-        &CreaturePose::rest(&creature),
-        1.0,
-        1.0 / 60.0,
-        None,
-        strands as u32,
-    );
+    let roots = gpu_roots(&groom.roots, &creature, &params);
+    let cases = cases(&creature, &params);
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapters = pollster::block_on(
         instance.enumerate_adapters(wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all())),
     );
-    let names: Vec<String> = list_adapters()
-        .iter()
-        .map(|a| a.info.name.clone())
-        .collect();
-    eprintln!("adapters: {names:?}");
     for adapter in adapters {
         let info = adapter.get_info();
         let label = format!("GPU {} ({:?})", info.name, info.backend);
         match GpuContext::with_adapter(instance.clone(), adapter) {
-            Ok(ctx) => bench_gpu(&mut c, &ctx, &label, &roots, &u),
+            Ok(ctx) => bench_gpu(&mut c, &ctx, &label, &roots, &cases),
             Err(e) => eprintln!("{label}: skipped ({e})"),
         }
     }
-    bench_cpu(&mut c, &roots, &u);
+    bench_cpu(&mut c, &roots, &cases);
+    let share = touched_share(&roots, &cases[1]);
     c.final_summary();
-    summary(strands);
+    summary(strands, share);
 }

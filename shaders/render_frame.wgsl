@@ -1,15 +1,13 @@
 // Shared by every render pipeline: the frame's uniforms, the view of the pass being drawn,
 // the creature's pose, the coat palette, the hand's occlusion and the tone map.
-// Prepended to each render shader (see `render::shaders`); not a pipeline by itself.
+// Prepended to each render shader (see `render::shaders`), after the creature-pose snippet
+// (`creature_pose.wgsl`) that places roots for the solver too; not a pipeline by itself.
 
 const PI: f32 = 3.14159265;
 const MAX_HAND_CAPSULES: u32 = 16u;
-const TAIL_BONES: u32 = 5u;
 
-// Root and vertex spaces: which pivot a point follows.
-const SPACE_BODY: u32 = 0u;
-const SPACE_HEAD: u32 = 1u;
-const SPACE_TAIL: u32 = 2u;
+// Vertex spaces beyond the roots' body, head and tail (`SPACE_*` of the pose snippet): world
+// space, for the hand and the floor.
 const SPACE_WORLD: u32 = 3u;
 
 // What each pixel shows, written to the optional ID target (tests read it).
@@ -90,20 +88,11 @@ struct PassView {
 @group(0) @binding(0) var<uniform> frame: FrameUniforms;
 @group(0) @binding(1) var<uniform> view: PassView;
 
-// The transform that places a point of `space` (for the tail: at tail parameter `t`):
-// tail points blend the two nearest bones, `u = t·TAIL_BONES − 0.5`.
+// The transform that places a point of `space` (for the tail: at tail parameter `t`), the
+// same one the solver places roots with (`root_transform`); world space for the hand.
 fn space_matrix(space: u32, t: f32) -> mat4x4<f32> {
-    if (space == SPACE_HEAD) {
-        return frame.head;
-    }
-    if (space == SPACE_BODY) {
-        return frame.body;
-    }
-    if (space == SPACE_TAIL) {
-        let u = clamp(t * f32(TAIL_BONES) - 0.5, 0.0, f32(TAIL_BONES - 1u));
-        let b = min(u32(floor(u)), TAIL_BONES - 2u);
-        let f = u - f32(b);
-        return frame.tail[b] * (1.0 - f) + frame.tail[b + 1u] * f;
+    if (space != SPACE_WORLD) {
+        return root_transform(CreaturePose(frame.head, frame.body, frame.tail), f32(space), t);
     }
     return mat4x4<f32>(
         vec4<f32>(1.0, 0.0, 0.0, 0.0),

@@ -1,20 +1,23 @@
-// One fixed step of the strand solver: one invocation per strand, six points each.
-// Damped Verlet with a slow gust, blend toward the groomed rest direction (stiffness from
-// root to tip), skin and floor clearance, push-out from the hand's capsules (combing the
-// strand), then projection onto the exact rest segment length.
+// One dispatch of the strand solver: one invocation per strand, six points each, taking up
+// to MAX_STEPS steps with the strand kept in registers, so memory is read and written once
+// per dispatch, not once per step. Each step: damped Verlet with a slow gust, blend toward
+// the groomed rest direction (stiffness from root to tip), skin and floor clearance,
+// push-out from the hand's capsules (combing the strand), then projection onto the exact
+// rest segment length. A strand whose state is not finite is reset to its rest shape and
+// counted, so one bad strand never spreads and is never silent.
 //
-// The CPU mirror is `src/sim/cpu.rs`; keep the two in step, line for line.
+// Built by prepending `creature_pose.wgsl` (CreaturePose, root_transform, place_*).
+// The CPU mirror is `src/sim/reference.rs` (the plain scalar step, the one definition
+// both fast paths are tested against) and `src/sim/simd.rs`; keep them in step.
 
 const POINTS: u32 = 6u;
-const SEGMENTS: f32 = 5.0;
+const SEGMENTS: u32 = 5u;
 const MAX_CAPSULES: u32 = 24u;
-const TAU: f32 = 6.2831853;
-// (cos, sin) of the kink wave's advance per segment, TAU · 1.7 / 4.
-const KINK_STEP: vec2<f32> = vec2<f32>(-0.8910065, 0.4539905);
+const MAX_STEPS: u32 = 8u;
 // Extra push-out and projection rounds for points the hand touched.
 const CONTACT_ITERATIONS: u32 = 3u;
 
-// Rust twin: `sim::layout::GpuCapsule`.
+// Rust twin: `sim::GpuCapsule`.
 struct Capsule {
     // xyz: first end, w: radius.
     a_radius: vec4<f32>,
@@ -24,13 +27,17 @@ struct Capsule {
     motion: vec4<f32>,
 }
 
-// Rust twin: `sim::layout::StepUniforms`.
+// Rust twin: `sim::StepUniforms`.
 struct StepUniforms {
-    head: mat4x4<f32>,
-    body: mat4x4<f32>,
+    // Where roots sit at the end of this step.
+    pose: CreaturePose,
     // xyz: gravity per step, w: velocity kept per step.
     gravity_damping: vec4<f32>,
-    // x: gust strength, y: time in seconds, z: kink, w: unused.
+    // (cos, sin) of the gust's time phases (wrapped on the host): sway, x direction.
+    gust_time_01: vec4<f32>,
+    // (cos, sin) of the gust's time phases: y direction, z direction.
+    gust_time_23: vec4<f32>,
+    // x: gust strength, yzw: unused.
     wind: vec4<f32>,
     // x: root stiffness, y: tip stiffness, z: comb gain, w: comb decay per step.
     stiffness: vec4<f32>,
@@ -40,65 +47,76 @@ struct StepUniforms {
     contact: vec4<f32>,
     // xyz: centre of the sphere bounding every capsule, w: its radius (0: no hand).
     bound: vec4<f32>,
-    // x: strand count, y: capsule count, zw: unused.
+    // x: capsule count, yzw: unused.
     counts: vec4<u32>,
     capsules: array<Capsule, MAX_CAPSULES>,
 }
 
-// Rust twin: `sim::layout::GpuRoot`.
-struct Root {
-    // xyz: position in its part's space, w: strand rest length.
-    position_length: vec4<f32>,
-    // xyz: unit normal in its part's space, w: 1 for head space, 0 for body space.
-    normal_space: vec4<f32>,
-    // xyz: unit groom flow in its part's space, w: per-strand random value.
-    flow_random: vec4<f32>,
-    // x: lift angle at the root, y: lift angle at the tip (radians from the normal).
-    lift: vec4<f32>,
+// Rust twin: `sim::StepBatch`.
+struct StepBatch {
+    // x: steps in this dispatch, y: strand count, zw: unused.
+    counts: vec4<u32>,
+    steps: array<StepUniforms, MAX_STEPS>,
 }
 
-@group(0) @binding(0) var<uniform> u: StepUniforms;
-@group(0) @binding(1) var<storage, read> roots: array<Root>;
-@group(0) @binding(2) var<storage, read> current: array<vec4<f32>>;
-// Holds the previous positions on entry and the new ones on exit (ping-pong).
-@group(0) @binding(3) var<storage, read_write> next: array<vec4<f32>>;
-@group(0) @binding(4) var<storage, read_write> comb: array<vec4<f32>>;
+// Rust twin: `sim::GpuRoot`; its per-strand constants are computed once at groom time.
+struct Root {
+    // xyz: position in its part's space, w: rest length of one segment.
+    position_segment: vec4<f32>,
+    // xyz: unit normal in its part's space, w: space code (SPACE_BODY, _HEAD, _TAIL).
+    normal_space: vec4<f32>,
+    // xyz: unit groom flow in its part's space, w: tail parameter t.
+    flow_tail: vec4<f32>,
+    // (cos, sin) of the rest angle from the normal of segments 0, 1 | 2, 3 | 4.
+    rest_01: vec4<f32>,
+    rest_23: vec4<f32>,
+    rest_4: vec4<f32>,
+    // (cos, sin) of the gust's spatial phases: sway, x | y, z.
+    gust_01: vec4<f32>,
+    gust_23: vec4<f32>,
+}
 
-fn rotate(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
-    return m[0].xyz * v.x + m[1].xyz * v.y + m[2].xyz * v.z;
+@group(0) @binding(0) var<uniform> batch: StepBatch;
+@group(0) @binding(1) var<storage, read> roots: array<Root>;
+// The latest positions on entry; ping-pong with `older`.
+@group(0) @binding(2) var<storage, read_write> latest: array<vec4<f32>>;
+// The positions one step before `latest` on entry.
+@group(0) @binding(3) var<storage, read_write> older: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> comb: array<vec4<f32>>;
+// Strands reset because their state was not finite, since the solver was made.
+@group(0) @binding(5) var<storage, read_write> recovered: atomic<u32>;
+
+// `root_transform` of step `j`'s pose, read straight from the uniforms: passing the whole
+// pose by value costs software rasterisers a 448-byte copy per strand and step.
+fn step_transform(j: u32, space: f32, t: f32) -> mat4x4<f32> {
+    if (space < 0.5) {
+        return batch.steps[j].pose.body;
+    }
+    if (space < 1.5) {
+        return batch.steps[j].pose.head;
+    }
+    let u = t * f32(TAIL_BONES) - 0.5;
+    if (u <= 0.0) {
+        return batch.steps[j].pose.tail[0];
+    }
+    if (u >= f32(TAIL_BONES - 1u)) {
+        return batch.steps[j].pose.tail[TAIL_BONES - 1u];
+    }
+    let b = floor(u);
+    let f = u - b;
+    let i = u32(b);
+    return batch.steps[j].pose.tail[i] * (1.0 - f) + batch.steps[j].pose.tail[i + 1u] * f;
 }
 
 fn unrotate(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(dot(m[0].xyz, v), dot(m[1].xyz, v), dot(m[2].xyz, v));
 }
 
-fn transform(m: mat4x4<f32>, p: vec3<f32>) -> vec3<f32> {
-    return m[0].xyz * p.x + m[1].xyz * p.y + m[2].xyz * p.z + m[3].xyz;
-}
-
-// A slow gust that varies with where the root is.
-fn gust(r: vec3<f32>, time: f32, strength: f32) -> vec3<f32> {
-    let sway = 0.6 + 0.4 * sin(0.23 * time + 1.3 * r.x + 0.9 * r.y);
-    let dir = vec3<f32>(
-        sin(0.9 * time + 2.1 * r.x + 1.3 * r.z),
-        0.3 * sin(1.7 * time + 3.1 * r.y),
-        cos(0.7 * time + 1.7 * r.z - 0.9 * r.x),
-    );
-    return dir * (strength * sway);
-}
-
-// (cos, sin) of a small angle by its Taylor series, exact to f32 rounding for |k| ≤ 0.5
-// (the kink is validated to that range): cheaper than cos and sin on CPUs and software GPUs.
-fn small_cos_sin(k: f32) -> vec2<f32> {
-    let k2 = k * k;
-    let c = 1.0 - k2 / 2.0 * (1.0 - k2 / 12.0 * (1.0 - k2 / 30.0 * (1.0 - k2 / 56.0)));
-    let s = k * (1.0 - k2 / 6.0 * (1.0 - k2 / 20.0 * (1.0 - k2 / 42.0)));
-    return vec2<f32>(c, s);
-}
-
-// The angle (c, s) turned by the angle (dc, ds).
-fn turn(a: vec2<f32>, d: vec2<f32>) -> vec2<f32> {
-    return vec2<f32>(a.x * d.x - a.y * d.y, a.y * d.x + a.x * d.y);
+// Whether every component is a finite number. A bit test: comparisons with NaN may be
+// folded away by a shader compiler.
+fn finite3(v: vec3<f32>) -> bool {
+    let exponent = bitcast<vec3<u32>>(v) & vec3<u32>(0x7f800000u);
+    return all(exponent != vec3<u32>(0x7f800000u));
 }
 
 // Any unit vector perpendicular to unit `n`.
@@ -173,146 +191,352 @@ fn clear_capsule(dir: vec3<f32>, parent: vec3<f32>, seg: f32, cap: Capsule) -> v
     return lift_direction(dir, away / dist, min_dot);
 }
 
+// The nearest point of `cap`'s axis to `p`.
+fn axis_point(cap: Capsule, p: vec3<f32>) -> vec3<f32> {
+    let a = cap.a_radius.xyz;
+    let ab = cap.b.xyz - a;
+    let h = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+    return a + ab * h;
+}
+
+// Unit `dir`, or, when its end is still inside a capsule after the clearing rounds (wedged
+// between two capsules, where turning out of one turns into the other), the direction
+// straight away from every capsule within reach of the parent.
+fn wedge_escape(dir: vec3<f32>, parent: vec3<f32>, seg: f32, j: u32, count: u32) -> vec3<f32> {
+    let end = parent + dir * seg;
+    var stuck = false;
+    var escape = vec3<f32>(0.0);
+    for (var c = 0u; c < count; c = c + 1u) {
+        let cap = batch.steps[j].capsules[c];
+        let r = cap.a_radius.w;
+        if (distance(end, axis_point(cap, end)) < r) {
+            stuck = true;
+        }
+        let away = parent - axis_point(cap, parent);
+        let dist = length(away);
+        if (dist < r + seg && dist > 1e-6) {
+            escape = escape + away / dist;
+        }
+    }
+    let len = length(escape);
+    if (stuck && len > 1e-6) {
+        return escape / len;
+    }
+    return dir;
+}
+
+// One step's frame of a strand, shared by its five points.
+struct Frame {
+    // The step's index in the batch.
+    j: u32,
+    // The root's world position, normal and flow (with the comb), and the gust.
+    root: vec3<f32>,
+    n: vec3<f32>,
+    f: vec3<f32>,
+    gust: vec3<f32>,
+    // Rest length of one segment.
+    seg: f32,
+}
+
+// A point after one step, with the running sums of the capsule motion it and the points
+// before it were pushed by, and of the points touched.
+struct Advanced {
+    x: vec3<f32>,
+    touched: f32,
+    pushed: vec3<f32>,
+    touches: f32,
+}
+
+// Point `i` (0 for the point next to the root) of a strand through one step: `p` its
+// latest position, `q` the one before, `parent` the point before it this step, `rest` its
+// segment's rest (cos, sin) from the normal. The points are stepped by five calls rather
+// than a loop over arrays: software rasterisers keep arrays indexed in a loop in memory.
+fn advance_point(
+    fr: Frame,
+    i: u32,
+    p: vec3<f32>,
+    q: vec3<f32>,
+    parent: vec3<f32>,
+    rest: vec2<f32>,
+    pushed_in: vec3<f32>,
+    touches_in: f32,
+) -> Advanced {
+    let j = fr.j;
+    let seg = fr.seg;
+    let n_w = fr.n;
+    let root_w = fr.root;
+    let fi = f32(i + 1u);
+    let t = f32(i) / f32(SEGMENTS - 1u);
+    let stiffness = batch.steps[j].stiffness;
+    let floor_y = batch.steps[j].limits.x;
+    let friction = batch.steps[j].contact.x;
+    let bound = batch.steps[j].bound;
+    let hand = bound.w > 0.0;
+    let capsule_count = min(batch.steps[j].counts.x, MAX_CAPSULES);
+    var pushed = pushed_in;
+
+    // Damped Verlet, gravity and gust (stronger toward the tip).
+    let damping = batch.steps[j].gravity_damping.w;
+    var x = p + (p - q) * damping + batch.steps[j].gravity_damping.xyz
+        + fr.gust * (fi / f32(SEGMENTS));
+
+    // Blend toward the groomed rest direction from the parent.
+    let rest_dir = n_w * rest.x + fr.f * rest.y;
+    let k = mix(stiffness.x, stiffness.y, t);
+    x = mix(x, parent + rest_dir * seg, k);
+
+    // Skin clearance (above the root's normal-offset plane) and the floor.
+    let clearance = batch.steps[j].limits.y * fi;
+    let height = dot(x - root_w, n_w);
+    if (height < clearance) {
+        x = x + n_w * (clearance - height);
+    }
+    x.y = max(x.y, floor_y);
+
+    // The hand: out of each capsule, carried along by its motion.
+    var touched = 0.0;
+    if (hand && distance(x, bound.xyz) < bound.w) {
+        for (var c = 0u; c < capsule_count; c = c + 1u) {
+            let cap = batch.steps[j].capsules[c];
+            let a = cap.a_radius.xyz;
+            let ab = cap.b.xyz - a;
+            let r = cap.a_radius.w;
+            let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+            let closest = a + ab * h;
+            let off = x - closest;
+            let dist = length(off);
+            if (dist < r) {
+                var out_dir = n_w;
+                if (dist > 1e-6) {
+                    out_dir = off / dist;
+                }
+                x = closest + out_dir * r + cap.motion.xyz * friction;
+                pushed = pushed + cap.motion.xyz;
+                touched = 1.0;
+            }
+        }
+    }
+    let touches = touches_in + touched;
+
+    // Inextensible: exactly one rest segment from the parent, then turned (length kept)
+    // back above the skin plane and the floor if the projection crossed them.
+    let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
+    let floor_min = (floor_y - parent.y) / seg;
+    x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
+    // The projection can swing a point back into a capsule: turn the segment about its
+    // parent (length kept) until its end clears every capsule. The hand wins over the skin
+    // plane (a flat stand-in for curved skin that a pressing hand may squeeze fur below);
+    // only the floor stays absolute.
+    if (hand && distance(x, bound.xyz) < bound.w) {
+        var dir = (x - parent) / seg;
+        for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
+            for (var c = 0u; c < capsule_count; c = c + 1u) {
+                let turned = clear_capsule(dir, parent, seg, batch.steps[j].capsules[c]);
+                if (any(turned != dir)) {
+                    touched = 1.0;
+                }
+                dir = turned;
+            }
+        }
+        dir = wedge_escape(dir, parent, seg, j, capsule_count);
+        dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
+        x = parent + dir * seg;
+    }
+    return Advanced(x, touched, pushed, touches);
+}
+
+// A strand's rest shape, points 1..5, flags 0.
+struct Shape {
+    p0: vec4<f32>,
+    p1: vec4<f32>,
+    p2: vec4<f32>,
+    p3: vec4<f32>,
+    p4: vec4<f32>,
+}
+
+// The rest shape from the root's world position, normal and groomed flow (no comb).
+fn rest_shape(root_w: vec3<f32>, n_w: vec3<f32>, f_w: vec3<f32>, root: Root) -> Shape {
+    let seg = root.position_segment.w;
+    let p0 = root_w + (n_w * root.rest_01.x + f_w * root.rest_01.y) * seg;
+    let p1 = p0 + (n_w * root.rest_01.z + f_w * root.rest_01.w) * seg;
+    let p2 = p1 + (n_w * root.rest_23.x + f_w * root.rest_23.y) * seg;
+    let p3 = p2 + (n_w * root.rest_23.z + f_w * root.rest_23.w) * seg;
+    let p4 = p3 + (n_w * root.rest_4.x + f_w * root.rest_4.y) * seg;
+    return Shape(
+        vec4<f32>(p0, 0.0), vec4<f32>(p1, 0.0), vec4<f32>(p2, 0.0), vec4<f32>(p3, 0.0),
+        vec4<f32>(p4, 0.0),
+    );
+}
+
+fn finite_shape(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>, d: vec4<f32>, e: vec4<f32>) -> bool {
+    return finite3(a.xyz) && finite3(b.xyz) && finite3(c.xyz) && finite3(d.xyz)
+        && finite3(e.xyz);
+}
+
 @compute @workgroup_size(64)
 fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let s = id.x;
-    if (s >= u.counts.x) {
+    let step_count = min(batch.counts.x, MAX_STEPS);
+    if (s >= batch.counts.y || step_count == 0u) {
         return;
     }
     let root = roots[s];
-    var m = u.body;
-    if (root.normal_space.w > 0.5) {
-        m = u.head;
-    }
+    let space = root.normal_space.w;
+    let tail_t = root.flow_tail.w;
+    let position_local = root.position_segment.xyz;
     let normal_local = root.normal_space.xyz;
-    let root_w = transform(m, root.position_length.xyz);
-    let n_w = normalize(rotate(m, normal_local));
-    let seg = root.position_length.w / SEGMENTS;
-    let random = root.flow_random.w;
+    let flow_local = root.flow_tail.xyz;
+    let seg = root.position_segment.w;
 
-    // The groom flow plus the comb, kept in the root's tangent plane.
-    let comb_old = comb[s].xyz;
-    var flow = root.flow_random.xyz + comb_old;
-    flow = flow - normal_local * dot(flow, normal_local);
-    let flow_len = length(flow);
-    if (flow_len > 1e-6) {
-        flow = flow / flow_len;
-    } else {
-        flow = root.flow_random.xyz;
-    }
-    let f_w = normalize(rotate(m, flow));
-
-    let gravity = u.gravity_damping.xyz;
-    let damping = u.gravity_damping.w;
-    let g = gust(root_w, u.wind.y, u.wind.x);
-    let kink = u.wind.z;
-    let floor_y = u.limits.x;
-    let friction = u.contact.x;
-    let hand = u.bound.w > 0.0;
-    let capsule_count = min(u.counts.y, MAX_CAPSULES);
-
-    // The rest angle from the normal runs linearly from lift.x at the root to lift.y at
-    // the tip, plus a kink `kink · t · sin(TAU (3 random + 1.7 t))`. Both are stepped
-    // along the strand as rotations, so a strand needs three cos/sin pairs, not fifteen.
-    var lift = vec2<f32>(cos(root.lift.x), sin(root.lift.x));
-    let lift_angle_step = (root.lift.y - root.lift.x) / (SEGMENTS - 1.0);
-    let lift_step = vec2<f32>(cos(lift_angle_step), sin(lift_angle_step));
-    var kink_wave = vec2<f32>(cos(TAU * random * 3.0), sin(TAU * random * 3.0));
-
+    // The strand in registers: points 1..5 (xyz, w the touched flag) as they are latest
+    // (c) and one step before (o). The root is placed each step, never read.
     let base = s * POINTS;
-    next[base] = vec4<f32>(root_w, 0.0);
-    var parent = root_w;
-    var pushed = vec3<f32>(0.0);
-    var touches = 0.0;
-    for (var i = 1u; i < POINTS; i = i + 1u) {
-        let fi = f32(i);
-        let t = (fi - 1.0) / (SEGMENTS - 1.0);
-        let p = current[base + i].xyz;
-        let q = next[base + i].xyz;
+    var c0 = latest[base + 1u];
+    var c1 = latest[base + 2u];
+    var c2 = latest[base + 3u];
+    var c3 = latest[base + 4u];
+    var c4 = latest[base + 5u];
+    var o0 = older[base + 1u];
+    var o1 = older[base + 2u];
+    var o2 = older[base + 3u];
+    var o3 = older[base + 4u];
+    var o4 = older[base + 5u];
+    var comb_v = comb[s].xyz;
+    var good = finite_shape(c0, c1, c2, c3, c4) && finite_shape(o0, o1, o2, o3, o4)
+        && finite3(comb_v);
+    var root_w = vec3<f32>(0.0);
 
-        // Damped Verlet, gravity and gust (stronger toward the tip).
-        var x = p + (p - q) * damping + gravity + g * (fi / SEGMENTS);
+    for (var j = 0u; j < step_count; j = j + 1u) {
+        let m = step_transform(j, space, tail_t);
+        root_w = place_point(m, position_local);
+        let n_w = place_direction(m, normal_local);
 
-        // Blend toward the groomed rest direction from the parent.
-        let rest = turn(lift, small_cos_sin(kink * t * kink_wave.y));
-        let rest_dir = n_w * rest.x + f_w * rest.y;
-        lift = turn(lift, lift_step);
-        kink_wave = turn(kink_wave, KINK_STEP);
-        let k = mix(u.stiffness.x, u.stiffness.y, t);
-        x = mix(x, parent + rest_dir * seg, k);
-
-        // Skin clearance (above the root's normal-offset plane) and the floor.
-        let clearance = u.limits.y * fi;
-        let height = dot(x - root_w, n_w);
-        if (height < clearance) {
-            x = x + n_w * (clearance - height);
-        }
-        x.y = max(x.y, floor_y);
-
-        // The hand: out of each capsule, carried along by its motion.
-        var touched = 0.0;
-        if (hand && distance(x, u.bound.xyz) < u.bound.w) {
-            for (var c = 0u; c < capsule_count; c = c + 1u) {
-                let cap = u.capsules[c];
-                let a = cap.a_radius.xyz;
-                let ab = cap.b.xyz - a;
-                let r = cap.a_radius.w;
-                let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
-                let closest = a + ab * h;
-                let off = x - closest;
-                let dist = length(off);
-                if (dist < r) {
-                    var out_dir = n_w;
-                    if (dist > 1e-6) {
-                        out_dir = off / dist;
-                    }
-                    x = closest + out_dir * r + cap.motion.xyz * friction;
-                    pushed = pushed + cap.motion.xyz;
-                    touched = 1.0;
-                }
-            }
-        }
-        touches = touches + touched;
-
-        // Inextensible: exactly one rest segment from the parent, then turned (length
-        // kept) back above the skin plane and the floor if the projection crossed them.
-        let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
-        let floor_min = (floor_y - parent.y) / seg;
-        x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
-        // The projection can swing a point back into a capsule: turn the segment about its
-        // parent (length kept) until its end clears every capsule. The hand wins over the
-        // skin plane (a flat stand-in for curved skin that a pressing hand may squeeze fur
-        // below); only the floor stays absolute.
-        if (hand && distance(x, u.bound.xyz) < u.bound.w) {
-            var dir = (x - parent) / seg;
-            for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
-                for (var c = 0u; c < capsule_count; c = c + 1u) {
-                    let turned = clear_capsule(dir, parent, seg, u.capsules[c]);
-                    if (any(turned != dir)) {
-                        touched = 1.0;
-                    }
-                    dir = turned;
-                }
-            }
-            dir = lift_direction(dir, vec3<f32>(0.0, 1.0, 0.0), floor_min);
-            x = parent + dir * seg;
+        // A strand found not finite (on entry, or after the last step) is put at rest and
+        // sits this step out, so it starts again from its rest shape with no velocity.
+        if (!good) {
+            let r = rest_shape(root_w, n_w, place_direction(m, flow_local), root);
+            c0 = r.p0;
+            c1 = r.p1;
+            c2 = r.p2;
+            c3 = r.p3;
+            c4 = r.p4;
+            o0 = r.p0;
+            o1 = r.p1;
+            o2 = r.p2;
+            o3 = r.p3;
+            o4 = r.p4;
+            comb_v = vec3<f32>(0.0);
+            atomicAdd(&recovered, 1u);
+            good = true;
+            continue;
         }
 
-        next[base + i] = vec4<f32>(x, touched);
-        parent = x;
+        // The groom flow plus the comb, kept in the root's tangent plane.
+        var flow = flow_local + comb_v;
+        flow = flow - normal_local * dot(flow, normal_local);
+        let flow_len = length(flow);
+        if (flow_len > 1e-6) {
+            flow = flow / flow_len;
+        } else {
+            flow = flow_local;
+        }
+        let f_w = place_direction(m, flow);
+
+        // The slow gust, by angle addition of the host's time phases and the root's
+        // spatial phases: sin(a + b) = sin a cos b + cos a sin b.
+        let gt0 = batch.steps[j].gust_time_01;
+        let gt1 = batch.steps[j].gust_time_23;
+        let gs0 = root.gust_01;
+        let gs1 = root.gust_23;
+        let sway = 0.6 + 0.4 * (gt0.y * gs0.x + gt0.x * gs0.y);
+        let gust = vec3<f32>(
+            gt0.w * gs0.z + gt0.z * gs0.w,
+            0.3 * (gt1.y * gs1.x + gt1.x * gs1.y),
+            gt1.z * gs1.z - gt1.w * gs1.w,
+        ) * (batch.steps[j].wind.x * sway);
+
+        let fr = Frame(j, root_w, n_w, f_w, gust, seg);
+        let zero = vec3<f32>(0.0);
+        let a0 = advance_point(fr, 0u, c0.xyz, o0.xyz, root_w, root.rest_01.xy, zero, 0.0);
+        let a1 = advance_point(fr, 1u, c1.xyz, o1.xyz, a0.x, root.rest_01.zw, a0.pushed, a0.touches);
+        let a2 = advance_point(fr, 2u, c2.xyz, o2.xyz, a1.x, root.rest_23.xy, a1.pushed, a1.touches);
+        let a3 = advance_point(fr, 3u, c3.xyz, o3.xyz, a2.x, root.rest_23.zw, a2.pushed, a2.touches);
+        let a4 = advance_point(fr, 4u, c4.xyz, o4.xyz, a3.x, root.rest_4.xy, a3.pushed, a3.touches);
+        o0 = c0;
+        o1 = c1;
+        o2 = c2;
+        o3 = c3;
+        o4 = c4;
+        c0 = vec4<f32>(a0.x, a0.touched);
+        c1 = vec4<f32>(a1.x, a1.touched);
+        c2 = vec4<f32>(a2.x, a2.touched);
+        c3 = vec4<f32>(a3.x, a3.touched);
+        c4 = vec4<f32>(a4.x, a4.touched);
+        good = finite_shape(c0, c1, c2, c3, c4);
+
+        // The comb decays every step and follows the hand's motion where it touched,
+        // in the root's tangent plane, its magnitude limited.
+        let stiffness = batch.steps[j].stiffness;
+        var c_new = comb_v * stiffness.w;
+        if (a4.touches > 0.0) {
+            let motion_local = unrotate(m, a4.pushed / a4.touches);
+            c_new = c_new + motion_local * (stiffness.z * batch.steps[j].contact.y / seg);
+        }
+        c_new = c_new - normal_local * dot(c_new, normal_local);
+        let c_len = length(c_new);
+        if (c_len > batch.steps[j].limits.z) {
+            c_new = c_new * (batch.steps[j].limits.z / c_len);
+        }
+        comb_v = c_new;
+        good = good && finite3(comb_v);
     }
 
-    // The comb decays every step and follows the hand's motion where it touched,
-    // in the root's tangent plane, its magnitude limited.
-    var c_new = comb_old * u.stiffness.w;
-    if (touches > 0.0) {
-        let motion_local = unrotate(m, pushed / touches);
-        c_new = c_new + motion_local * (u.stiffness.z * u.contact.y / seg);
+    // A strand that went bad in the last step is reset now, under the last step's pose,
+    // so no non-finite number is ever stored.
+    if (!good) {
+        let m = step_transform(step_count - 1u, space, tail_t);
+        let r = rest_shape(
+            root_w, place_direction(m, normal_local), place_direction(m, flow_local), root
+        );
+        c0 = r.p0;
+        c1 = r.p1;
+        c2 = r.p2;
+        c3 = r.p3;
+        c4 = r.p4;
+        o0 = r.p0;
+        o1 = r.p1;
+        o2 = r.p2;
+        o3 = r.p3;
+        o4 = r.p4;
+        comb_v = vec3<f32>(0.0);
+        atomicAdd(&recovered, 1u);
     }
-    c_new = c_new - normal_local * dot(c_new, normal_local);
-    let c_len = length(c_new);
-    if (c_len > u.limits.z) {
-        c_new = c_new * (u.limits.z / c_len);
+
+    // After an odd number of steps the buffers swap roles: `older` holds the latest.
+    comb[s] = vec4<f32>(comb_v, 0.0);
+    if ((step_count & 1u) == 1u) {
+        older[base] = vec4<f32>(root_w, 0.0);
+        older[base + 1u] = c0;
+        older[base + 2u] = c1;
+        older[base + 3u] = c2;
+        older[base + 4u] = c3;
+        older[base + 5u] = c4;
+        latest[base + 1u] = o0;
+        latest[base + 2u] = o1;
+        latest[base + 3u] = o2;
+        latest[base + 4u] = o3;
+        latest[base + 5u] = o4;
+    } else {
+        latest[base] = vec4<f32>(root_w, 0.0);
+        latest[base + 1u] = c0;
+        latest[base + 2u] = c1;
+        latest[base + 3u] = c2;
+        latest[base + 4u] = c3;
+        latest[base + 5u] = c4;
+        older[base + 1u] = o0;
+        older[base + 2u] = o1;
+        older[base + 3u] = o2;
+        older[base + 4u] = o3;
+        older[base + 5u] = o4;
     }
-    comb[s] = vec4<f32>(c_new, 0.0);
 }

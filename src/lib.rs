@@ -1,10 +1,13 @@
 //! Pelt: dense fur simulated on the GPU through wgpu, and spring chains that export to VRM.
 //!
 //! - [`creature`]: the analytic host (radial head with ears and cheeks, body, paws, tail),
-//!   its surfaces, normals, Jacobians, inside tests and ray hits, and its idle motion.
+//!   its surfaces, normals, Jacobians, inside tests and ray hits, its idle motion and tail
+//!   bones, and where a root sits on a pose ([`creature::CREATURE_POSE_WGSL`] for shaders,
+//!   [`creature::root_transform`] for Rust).
 //! - [`groom`]: the seeded root sampler, groom flow, lengths and coat pattern.
 //! - [`sim`]: the strand solver, as WGSL compute ([`sim::GpuSolver`]) and its CPU mirror
-//!   ([`sim::CpuSolver`]) behind one step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
+//!   ([`sim::CpuSolver`], SIMD, beside the scalar reference [`sim::step_strand`]) behind one
+//!   step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
 //! - [`gpu`]: adapter and device acquisition with a CPU fallback.
 //! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files.
 //!

@@ -41,6 +41,8 @@ fn main() -> anyhow::Result<()> {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Mesa complains on stderr without a runtime directory; give it a private one.
+    commands::environment::ensure_runtime_dir();
     env_logger::Builder::from_env(
         env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off,winit=error"),
     )

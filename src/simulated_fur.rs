@@ -99,7 +99,6 @@ pub struct SimulatedFur {
     lighting: Lighting,
     now: f64,
     clock: StepClock,
-    tail_pose: [Affine3A; 5],
 }
 
 fn draw_capsule(shape: &crate::hand::HandShape) -> DrawCapsule {
@@ -132,7 +131,6 @@ impl SimulatedFur {
         renderer.set_strands_from_sim(&sim)?;
         let tail = CreatureTail::new(&creature, SpringSettings::default())?;
         let tail_rest = tail.positions().to_vec();
-        let body = sim.pose_at(0.0).body;
         Ok(SimulatedFur {
             hand: Hand::new(creature, options.seed),
             sim,
@@ -143,7 +141,6 @@ impl SimulatedFur {
             lighting: Lighting::default(),
             now: 0.0,
             clock: StepClock::new(TimeMode::Fixed),
-            tail_pose: [body; 5],
         })
     }
 
@@ -159,22 +156,24 @@ impl SimulatedFur {
         }
         let dt = dt.min(MAX_FRAME_SECONDS);
         self.now += dt;
+        self.swing_tail(dt as f32)?;
         // One fixed step at a time, so the hand moves between the coat's steps.
         let (due, _) = self.clock.advance(dt)?;
         for _ in 0..due {
             let t = self.sim.time() + 1.0 / FIXED_STEP_HZ;
-            let pose = self.sim.pose_at(t as f32);
+            let pose = self.sim.unturned_pose_at(t);
             self.hand
                 .step(self.now, (1.0 / FIXED_STEP_HZ) as f32, &pose);
             self.sim.set_contact(self.hand.contact())?;
+            self.sim.set_head_turn(self.hand.response().head_lean())?;
             self.sim.step(1)?;
         }
-        self.swing_tail(dt as f32);
         Ok(due)
     }
 
-    /// The tail follows the body, and swishes as the creature's pleasure asks.
-    fn swing_tail(&mut self, dt: f32) {
+    /// The tail follows the body, and swishes as the creature's pleasure asks; the coat's
+    /// tail roots ride its bones.
+    fn swing_tail(&mut self, dt: f32) -> Result<(), SimError> {
         let pose = self.pose();
         let swish = Quat::from_rotation_y(self.hand.response().tail_swish_angle());
         let body = Frame::from_affine(&(pose.body * Affine3A::from_quat(swish)));
@@ -184,12 +183,14 @@ impl SimulatedFur {
         };
         self.tail.advance(dt, anchor);
         let frames = self.tail.bone_frames();
-        for (b, slot) in self.tail_pose.iter_mut().enumerate() {
+        let mut skinning = [pose.body; crate::creature::TAIL_BONES];
+        for (b, slot) in skinning.iter_mut().enumerate() {
             if let (Some(frame), Some(rest)) = (frames.get(b), self.tail_rest.get(b)) {
                 *slot = Affine3A::from_rotation_translation(frame.rotation, frame.translation)
                     * Affine3A::from_translation(-*rest);
             }
         }
+        self.sim.set_tail_pose(Some(skinning))
     }
 
     /// The creature's pose now (the pose of the coat's last step).
@@ -304,7 +305,6 @@ impl SimulatedFur {
     /// The scene to draw from `camera`, with `hand` the hand's shapes converted.
     fn scene<'a>(&self, camera: Camera, hand: &'a [DrawCapsule]) -> Scene<'a> {
         let mut scene = Scene::new(camera, self.pose());
-        scene.tail = self.tail_pose;
         scene.mode = self.mode;
         scene.lighting = self.lighting;
         scene.hand = hand;

@@ -1,5 +1,6 @@
-//! The `pelt` binary as a user runs it: `simulate` writes a NumPy file of the right shape,
-//! and bad arguments exit with a message that says what was wrong.
+//! The `pelt` binary as a user runs it: `simulate` writes NumPy files of the right shape
+//! (`.npy`, and `.npz` with the comb and the touched flags), bad arguments exit with a
+//! message that says what was wrong before any stepping, and Pelt's messages are its own.
 
 use std::process::Command;
 
@@ -85,6 +86,10 @@ fn bad_arguments_exit_with_a_clear_message() {
         script.to_str().unwrap(),
     ]);
     assert!(!ok && err.contains("capsule script"), "{err}");
+    assert!(
+        err.contains("bad.json"),
+        "the error does not name the script: {err}"
+    );
     let (ok, err) = run(&[
         "simulate",
         "--solver",
@@ -94,4 +99,142 @@ fn bad_arguments_exit_with_a_clear_message() {
     ]);
     assert!(!ok && err.contains("/no/such/file.json"), "{err}");
     assert!(!out.exists(), "a failed run left a file behind");
+}
+
+/// The header and the data of one `.npy` inside an `.npz`.
+fn npz_array(archive: &mut zip::ZipArchive<std::fs::File>, name: &str) -> (String, Vec<u8>) {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    archive
+        .by_name(name)
+        .unwrap_or_else(|e| panic!("{name} missing: {e}"))
+        .read_to_end(&mut bytes)
+        .unwrap();
+    assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00", "{name}");
+    let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let header = std::str::from_utf8(&bytes[10..10 + header_len])
+        .unwrap()
+        .to_string();
+    (header, bytes[10 + header_len..].to_vec())
+}
+
+#[test]
+fn simulate_writes_an_npz_with_positions_touched_comb_and_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("stroke.npz");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/back_stroke.json");
+    let o = pelt()
+        .args([
+            "simulate",
+            "--solver",
+            "cpu",
+            "--strands",
+            "2048",
+            "--steps",
+            "90",
+        ])
+        .args(["--capsule-script", script, "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("points in the last step"), "{err}");
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
+    assert_eq!(archive.len(), 4);
+    let (h, positions) = npz_array(&mut archive, "positions.npy");
+    assert!(h.contains("'<f4'") && h.contains("(2048, 6, 3)"), "{h}");
+    assert_eq!(positions.len(), 2048 * 18 * 4);
+    let (h, touched) = npz_array(&mut archive, "touched.npy");
+    assert!(h.contains("'|u1'") && h.contains("(2048, 6)"), "{h}");
+    assert!(touched.iter().all(|&t| t <= 1));
+    // Mid-stroke at step 90: the palm is in the fur.
+    assert!(touched.contains(&1), "no point touched mid-stroke");
+    let (h, comb) = npz_array(&mut archive, "comb.npy");
+    assert!(h.contains("(2048, 3)"), "{h}");
+    let floats = |b: &[u8]| -> Vec<f32> {
+        b.chunks(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let comb = floats(&comb);
+    assert!(comb.iter().any(|&c| c != 0.0), "the stroke combed nothing");
+    let (h, roots) = npz_array(&mut archive, "roots.npy");
+    assert!(h.contains("(2048, 3)"), "{h}");
+    // `roots` is each strand's point 0.
+    let (positions, roots) = (floats(&positions), floats(&roots));
+    for s in 0..2048 {
+        assert_eq!(&roots[s * 3..s * 3 + 3], &positions[s * 18..s * 18 + 3]);
+    }
+}
+
+#[test]
+fn a_bad_output_path_fails_before_any_work() {
+    let (ok, err) = {
+        let o = pelt()
+            .args([
+                "simulate",
+                "--solver",
+                "cpu",
+                "--strands",
+                "64",
+                "--steps",
+                "1",
+            ])
+            .args(["--out", "/no/such/dir/state.npz"])
+            .output()
+            .unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    assert!(!ok && err.contains("/no/such/dir/state.npz"), "{err}");
+    assert!(
+        !err.contains("solver: CPU"),
+        "it grew the coat before checking: {err}"
+    );
+    let o = pelt()
+        .args([
+            "simulate",
+            "--solver",
+            "cpu",
+            "--strands",
+            "64",
+            "--out",
+            "state.txt",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains(".npz"), "{err}");
+}
+
+#[test]
+fn a_clean_environment_hears_only_pelt() {
+    // No runtime directory, as on a fresh machine or in a container: Mesa would complain.
+    let o = pelt()
+        .args([
+            "simulate",
+            "--solver",
+            "gpu",
+            "--strands",
+            "64",
+            "--steps",
+            "2",
+            "--out",
+        ])
+        .arg(tempfile::tempdir().unwrap().path().join("s.npy"))
+        .env_remove("XDG_RUNTIME_DIR")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
+    for line in err.lines() {
+        assert!(
+            line.starts_with("adapter:") || line.starts_with("groom and setup"),
+            "a message that is not Pelt's: {line}"
+        );
+    }
 }

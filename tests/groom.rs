@@ -1,13 +1,13 @@
 //! The groom: determinism, uniform root density (within and across parts), no buried
-//! roots, and well-formed root data.
+//! roots, well-formed root data, Morton order, and roots the solver cannot use refused.
 
 use glam::{Vec2, Vec3};
 use pelt::creature::{Creature, Part};
 use pelt::groom::{Groom, GroomError, MAX_STRANDS};
-use pelt::sim::GpuRoot;
+use pelt::sim::{FurParams, gpu_roots};
 
 fn root_bits(g: &Groom) -> Vec<u8> {
-    let roots: Vec<GpuRoot> = g.roots.iter().map(GpuRoot::from).collect();
+    let roots = gpu_roots(&g.roots, &Creature::default(), &FurParams::default());
     bytemuck::cast_slice(&roots).to_vec()
 }
 
@@ -220,5 +220,83 @@ fn bad_strand_counts_are_clear_errors() {
     assert!(matches!(
         Groom::generate(&flat, 10, 1),
         Err(GroomError::Degenerate { .. })
+    ));
+}
+
+/// The 64-strand blocks (GPU workgroups) holding at least one root within `radius` of
+/// `center` (body space), and the fewest blocks those roots could fill.
+fn blocks_touched(
+    c: &Creature,
+    roots: &[pelt::groom::StrandRoot],
+    center: Vec3,
+    radius: f32,
+) -> (usize, usize) {
+    let mut blocks = std::collections::BTreeSet::new();
+    let mut count = 0usize;
+    for (i, r) in roots.iter().enumerate() {
+        if c.to_body(r.part, r.position).distance(center) < radius {
+            blocks.insert(i / 64);
+            count += 1;
+        }
+    }
+    (blocks.len(), count.div_ceil(64))
+}
+
+#[test]
+fn roots_are_in_morton_order_so_a_hand_sized_patch_touches_few_workgroups() {
+    let c = Creature::default();
+    let g = Groom::generate(&c, 32_768, 4).unwrap();
+    // A palm-sized patch on the back, and one around a root on the head.
+    let head = g.roots.iter().find(|r| r.part == Part::Head).unwrap();
+    for center in [
+        Vec3::new(0.0, -0.08, -0.3),
+        c.to_body(Part::Head, head.position),
+    ] {
+        let (blocks, fewest) = blocks_touched(&c, &g.roots, center, 0.08);
+        // The same roots in sampling order (the groom's order before sorting): shuffle
+        // deterministically by a stride coprime with the count.
+        let shuffled: Vec<_> = (0..g.len())
+            .map(|i| g.roots[(i * 7919) % g.len()])
+            .collect();
+        let (scattered, _) = blocks_touched(&c, &shuffled, center, 0.08);
+        eprintln!("patch at {center}: {blocks} blocks (fewest {fewest}), unordered {scattered}");
+        assert!(fewest >= 4, "the patch holds too few roots to test");
+        assert!(
+            blocks <= 4 * fewest,
+            "the patch's roots span {blocks} workgroups where {fewest} could hold them"
+        );
+        assert!(
+            blocks * 4 < scattered,
+            "Morton order is no better than none"
+        );
+    }
+}
+
+#[test]
+fn roots_with_zero_length_or_a_degenerate_normal_are_refused() {
+    let c = Creature::default();
+    let good = Groom::generate(&c, 200, 2).unwrap().roots;
+    assert!(Groom::from_roots(&c, 2, good.clone()).is_ok());
+    let mut zero_length = good.clone();
+    zero_length[17].length = 0.0;
+    let mut flat_normal = good.clone();
+    flat_normal[3].normal = Vec3::ZERO;
+    let mut nan_normal = good.clone();
+    nan_normal[120].normal = Vec3::new(f32::NAN, 1.0, 0.0);
+    for (roots, index, words) in [
+        (zero_length, 17, "length"),
+        (flat_normal, 3, "normal"),
+        (nan_normal, 120, "normal"),
+    ] {
+        let err = Groom::from_roots(&c, 2, roots).unwrap_err();
+        assert!(
+            matches!(err, GroomError::BadRoot { index: i, .. } if i == index),
+            "{err}"
+        );
+        assert!(err.to_string().contains(words), "{err}");
+    }
+    assert!(matches!(
+        Groom::from_roots(&c, 2, Vec::new()),
+        Err(GroomError::StrandCount { count: 0, .. })
     ));
 }

@@ -316,6 +316,7 @@ fn rays_test_each_part_at_its_pose() {
     let moved_pose = CreaturePose {
         head: m * creature.head_rest(),
         body: m,
+        tail: [m; 5],
     };
     let moved = CreatureProxies::new(creature.clone(), moved_pose);
     let rays = [

@@ -230,6 +230,7 @@ fn single_strand(ctx: &GpuContext, points: [Vec3; 6]) -> (FurRenderer, wgpu::Buf
         lift_tip: 1.0,
         random: 0.5,
         pattern: Pattern::default(),
+        tail_t: 0.0,
     };
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
     let mut renderer = FurRenderer::new(
@@ -262,6 +263,7 @@ fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
     let pose = CreaturePose {
         head: Affine3A::IDENTITY,
         body: Affine3A::IDENTITY,
+        tail: [Affine3A::IDENTITY; 5],
     };
     let mut s = Scene::new(camera, pose);
     s.mode = DebugMode::Strands;

@@ -1,11 +1,12 @@
 //! Every WGSL shader parses and validates with naga, and every struct shared with WGSL has
 //! the size and field offsets naga gives its twin, so the two cannot drift apart silently.
 
+use pelt::creature::{CREATURE_POSE_WGSL, GpuCreaturePose};
 use pelt::render::mesh::SkinVertex;
 use pelt::render::proxies::LineVertex;
 use pelt::render::shaders::render_modules;
 use pelt::render::uniforms::{FrameUniforms, HandCapsuleUniform, PassView, uniform_bytes};
-use pelt::sim::{GpuCapsule, GpuRoot, STRAND_STEP_WGSL, StepUniforms};
+use pelt::sim::{GpuCapsule, GpuRoot, STRAND_STEP_WGSL, StepBatch, StepUniforms};
 use std::mem::{offset_of, size_of};
 
 fn parse_and_validate(name: &str, source: &str) -> naga::Module {
@@ -105,10 +106,33 @@ fn strand_step_structs_match_their_rust_twins() {
         "Root",
         size_of::<GpuRoot>(),
         &[
-            ("position_length", offset_of!(GpuRoot, position_length)),
+            ("position_segment", offset_of!(GpuRoot, position_segment)),
             ("normal_space", offset_of!(GpuRoot, normal_space)),
-            ("flow_random", offset_of!(GpuRoot, flow_random)),
-            ("lift", offset_of!(GpuRoot, lift)),
+            ("flow_tail", offset_of!(GpuRoot, flow_tail)),
+            ("rest_01", offset_of!(GpuRoot, rest_01)),
+            ("rest_23", offset_of!(GpuRoot, rest_23)),
+            ("rest_4", offset_of!(GpuRoot, rest_4)),
+            ("gust_01", offset_of!(GpuRoot, gust_01)),
+            ("gust_23", offset_of!(GpuRoot, gust_23)),
+        ],
+    );
+    check(
+        &module,
+        "CreaturePose",
+        size_of::<GpuCreaturePose>(),
+        &[
+            ("head", offset_of!(GpuCreaturePose, head)),
+            ("body", offset_of!(GpuCreaturePose, body)),
+            ("tail", offset_of!(GpuCreaturePose, tail)),
+        ],
+    );
+    check(
+        &module,
+        "StepBatch",
+        size_of::<StepBatch>(),
+        &[
+            ("counts", offset_of!(StepBatch, counts)),
+            ("steps", offset_of!(StepBatch, steps)),
         ],
     );
     check(
@@ -126,9 +150,10 @@ fn strand_step_structs_match_their_rust_twins() {
         "StepUniforms",
         size_of::<StepUniforms>(),
         &[
-            ("head", offset_of!(StepUniforms, head)),
-            ("body", offset_of!(StepUniforms, body)),
+            ("pose", offset_of!(StepUniforms, pose)),
             ("gravity_damping", offset_of!(StepUniforms, gravity_damping)),
+            ("gust_time_01", offset_of!(StepUniforms, gust_time_01)),
+            ("gust_time_23", offset_of!(StepUniforms, gust_time_23)),
             ("wind", offset_of!(StepUniforms, wind)),
             ("stiffness", offset_of!(StepUniforms, stiffness)),
             ("limits", offset_of!(StepUniforms, limits)),
@@ -311,4 +336,13 @@ fn vertex_formats_match_their_wgsl_inputs() {
         assert_eq!(attr.shader_location, location);
         assert_eq!(attr.offset as usize, offset, "location {location}");
     }
+}
+
+#[test]
+fn the_pose_snippet_stands_alone_and_is_the_step_shaders_prefix() {
+    parse_and_validate("creature_pose.wgsl", CREATURE_POSE_WGSL);
+    assert!(
+        STRAND_STEP_WGSL.starts_with(CREATURE_POSE_WGSL),
+        "the step shader must be built on the shared pose snippet"
+    );
 }

@@ -1,6 +1,7 @@
 //! The subcommands of the `pelt` binary, one file each.
 
 pub mod demo;
+pub mod environment;
 pub mod export;
 pub mod import;
 pub mod info;

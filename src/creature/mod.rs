@@ -11,16 +11,24 @@ mod face;
 mod head;
 mod pose;
 mod ray;
+mod skinning;
 mod tail;
 
 pub use ellipsoid::Ellipsoid;
 pub use face::FaceLayout;
 pub use head::{Bump, RadialHead};
-pub use pose::{CreaturePose, IdleMotion};
+pub use pose::{CreaturePose, IdleMotion, tail_whip, wrapped_phase};
 pub use ray::{Ray, RayHit};
+pub use skinning::{
+    CREATURE_POSE_WGSL, GpuCreaturePose, place_direction, place_point, root_transform, space_code,
+};
 pub use tail::TailShape;
 
 use glam::{Affine3A, Vec2, Vec3};
+
+/// Bones in the creature's tail chain. Tail fur is skinned to them (see
+/// [`CreaturePose::tail`]); the spring tail that swings drives the same number.
+pub const TAIL_BONES: usize = 5;
 
 /// One analytic part of the creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -51,6 +59,7 @@ impl Part {
     pub fn space(self) -> Space {
         match self {
             Part::Head => Space::Head,
+            Part::Tail => Space::Tail,
             _ => Space::Body,
         }
     }
@@ -73,6 +82,9 @@ pub enum Space {
     Head,
     /// Body-local coordinates: the root follows the body (breathing).
     Body,
+    /// Body-local rest coordinates skinned to the tail bones: the root follows the two
+    /// bones nearest its tail parameter (see [`CreaturePose::tail`]).
+    Tail,
 }
 
 /// A point on a part's surface with what the sampler and the groom need.
@@ -150,7 +162,7 @@ impl Creature {
     pub fn to_body(&self, part: Part, p: Vec3) -> Vec3 {
         match part.space() {
             Space::Head => self.head_rest().transform_point3(p),
-            Space::Body => p,
+            Space::Body | Space::Tail => p,
         }
     }
 

@@ -1,12 +1,16 @@
 //! The groom: where roots grow, which way the fur lies, how long it is and what colour
 //! pattern it carries. One `u64` seed drives every random choice, so the same seed gives
-//! bit-identical roots.
+//! bit-identical roots. Roots are checked (no zero length, no degenerate normal) and kept
+//! in Morton order of their rest position, so neighbours on the skin are neighbours in
+//! memory.
 
 mod flow;
+mod morton;
 mod noise;
 mod pattern;
 mod sampler;
 
+pub use morton::{morton_code, sort_by_morton};
 pub use pattern::{Pattern, pattern_at};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};
 
@@ -44,6 +48,14 @@ pub enum GroomError {
         /// Candidate samples drawn.
         tries: u64,
     },
+    /// A root the solver cannot grow a strand from.
+    #[error("root {index} is unusable: {reason}")]
+    BadRoot {
+        /// Its index in the groom.
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 /// The largest strand count a groom will build (about 16 million: far beyond any GPU tier,
@@ -69,6 +81,9 @@ pub struct StrandRoot {
     pub lift_tip: f32,
     /// Per-strand random value in [0, 1).
     pub random: f32,
+    /// Tail parameter in [0, 1] (root to tip) for tail roots, which follow the tail bones
+    /// nearest it; 0 elsewhere.
+    pub tail_t: f32,
     /// Coat pattern channels.
     pub pattern: Pattern,
 }
@@ -78,6 +93,41 @@ impl StrandRoot {
     pub fn space(&self) -> Space {
         self.part.space()
     }
+
+    /// Why the solver could not grow a strand from this root, if it could not: a
+    /// non-finite or non-positive length, a normal or flow that is not a unit vector, a
+    /// flow off the tangent plane, a non-finite position or angle, or a tail parameter
+    /// outside [0, 1].
+    pub fn defect(&self) -> Option<&'static str> {
+        let unit = |v: Vec3| v.is_finite() && (v.length() - 1.0).abs() <= 1e-3;
+        if !self.position.is_finite() {
+            Some("its position is not finite")
+        } else if !(self.length.is_finite() && self.length > 0.0) {
+            Some("its length is zero, negative or not finite")
+        } else if !unit(self.normal) {
+            Some("its normal is not a unit vector (degenerate surface)")
+        } else if !unit(self.flow) || self.flow.dot(self.normal).abs() > 1e-3 {
+            Some("its groom flow is not a unit vector in the tangent plane")
+        } else if !(self.lift_root.is_finite() && self.lift_tip.is_finite()) {
+            Some("its lift angles are not finite")
+        } else if !(self.random.is_finite() && (0.0..=1.0).contains(&self.tail_t)) {
+            Some("its random value or tail parameter is out of range")
+        } else {
+            None
+        }
+    }
+}
+
+/// The first root the solver could not use, as an error.
+pub fn check_roots(roots: &[StrandRoot]) -> Result<(), GroomError> {
+    match roots
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| r.defect().map(|reason| (i, reason)))
+    {
+        Some((index, reason)) => Err(GroomError::BadRoot { index, reason }),
+        None => Ok(()),
+    }
 }
 
 /// A complete groom of the creature.
@@ -85,9 +135,11 @@ impl StrandRoot {
 pub struct Groom {
     /// The seed it was built from.
     pub seed: u64,
-    /// Every root, in sampling order.
+    /// Every root, in Morton order of its rest position (strand `i` is root `i` in the
+    /// solver and the renderer).
     pub roots: Vec<StrandRoot>,
-    /// Each part's measured area and Jacobian bound, in [`Part::ALL`] order.
+    /// Each part's measured area and Jacobian bound, in [`Part::ALL`] order (empty for a
+    /// groom made [`Groom::from_roots`]).
     pub areas: Vec<PartArea>,
 }
 
@@ -102,7 +154,32 @@ impl Groom {
                 max: MAX_STRANDS,
             });
         }
-        sampler::sample(creature, count, seed)
+        let mut groom = sampler::sample(creature, count, seed)?;
+        check_roots(&groom.roots)?;
+        sort_by_morton(creature, &mut groom.roots);
+        Ok(groom)
+    }
+
+    /// A groom from roots made elsewhere: each is checked ([`StrandRoot::defect`]) and the
+    /// roots are put in Morton order on `creature`, as [`Groom::generate`] does.
+    pub fn from_roots(
+        creature: &Creature,
+        seed: u64,
+        mut roots: Vec<StrandRoot>,
+    ) -> Result<Groom, GroomError> {
+        if roots.is_empty() || roots.len() > MAX_STRANDS {
+            return Err(GroomError::StrandCount {
+                count: roots.len(),
+                max: MAX_STRANDS,
+            });
+        }
+        check_roots(&roots)?;
+        sort_by_morton(creature, &mut roots);
+        Ok(Groom {
+            seed,
+            roots,
+            areas: Vec::new(),
+        })
     }
 
     /// Number of strands.

@@ -154,6 +154,7 @@ pub fn sample(creature: &Creature, count: usize, seed: u64) -> Result<Groom, Gro
             lift_root: groom.lift_root,
             lift_tip: groom.lift_tip,
             random,
+            tail_t: if part == Part::Tail { t } else { 0.0 },
             pattern: pattern_at(creature, part, surface.position, surface.normal, t),
         });
     }

@@ -42,7 +42,8 @@ impl ProxyHit {
 fn part_to_world(pose: &CreaturePose, part: Part) -> Affine3A {
     match part.space() {
         Space::Head => pose.head,
-        Space::Body => pose.body,
+        // The tail's proxy is its rest shape in body space: rays test the tail at rest.
+        Space::Body | Space::Tail => pose.body,
     }
 }
 

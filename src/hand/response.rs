@@ -22,7 +22,7 @@
 use super::easing::{ease, ease_vec3};
 use super::gesture::GestureState;
 use crate::creature::{Creature, CreaturePose};
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 /// The response's time constants and limits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,16 +180,7 @@ impl CreatureResponse {
 
     /// `pose` with the head turned by the lean about its pivot (the head-local origin).
     pub fn apply_to(&self, pose: &CreaturePose) -> CreaturePose {
-        let body_rotation = Quat::from_mat3a(&pose.body.matrix3).normalize();
-        let world_turn = body_rotation * self.head_lean() * body_rotation.inverse();
-        let pivot = Vec3::from(pose.head.translation);
-        let turn = Affine3A::from_translation(pivot)
-            * Affine3A::from_quat(world_turn)
-            * Affine3A::from_translation(-pivot);
-        CreaturePose {
-            head: turn * pose.head,
-            body: pose.body,
-        }
+        pose.with_head_turn(self.head_lean())
     }
 
     /// The envelope of the tail's swish, radians.

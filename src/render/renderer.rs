@@ -87,11 +87,8 @@ impl RenderSettings {
 pub struct Scene<'a> {
     /// The camera.
     pub camera: Camera,
-    /// Where the head and body are (the pose of the solver's last step).
+    /// Where the head, body and tail bones are (the pose of the solver's last step).
     pub pose: CreaturePose,
-    /// Each tail bone's skinning transform (rest body space → world); `[pose.body; 5]`
-    /// when the tail does not swing.
-    pub tail: [Affine3A; 5],
     /// Which view to draw.
     pub mode: DebugMode,
     /// The lights.
@@ -115,7 +112,6 @@ impl<'a> Scene<'a> {
         Scene {
             camera,
             pose,
-            tail: [pose.body; 5],
             mode: DebugMode::Final,
             lighting: Lighting::default(),
             hand: &[],
@@ -136,7 +132,7 @@ impl<'a> Scene<'a> {
         }
         let pose_ok = self.pose.head.is_finite()
             && self.pose.body.is_finite()
-            && self.tail.iter().all(|t| t.is_finite());
+            && self.pose.tail.iter().all(|t| t.is_finite());
         if !pose_ok {
             return Err(RenderError::Scene(
                 "the creature's pose is not finite".into(),
@@ -514,7 +510,7 @@ impl FurRenderer {
             )
         })?;
         let [a, b] = gpu.position_buffers();
-        let strands = RibbonStrand::from_roots(sim.creature(), &sim.groom().roots);
+        let strands = RibbonStrand::from_roots(&sim.groom().roots);
         self.set_strands([a, b], &strands)
     }
 
@@ -632,7 +628,7 @@ impl FurRenderer {
             coat_blush: Srgb::BLUSH.linear().extend(1.0),
             head: mat4(&scene.pose.head),
             body: mat4(&scene.pose.body),
-            tail: scene.tail.map(|t| mat4(&t)),
+            tail: scene.pose.tail.map(|t| mat4(&t)),
             hand,
             hand_info: Vec4::new(
                 hand_count as f32,

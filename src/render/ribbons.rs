@@ -3,7 +3,7 @@
 //! every batch of 64 strands, and the bind groups over the solver's two position buffers.
 
 use super::mesh::VertexSpace;
-use crate::creature::{Creature, Part, Space};
+use crate::creature::Space;
 use crate::groom::StrandRoot;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
@@ -51,12 +51,13 @@ pub fn pack_snorm16x2(v: Vec2) -> u32 {
 }
 
 impl RibbonStrand {
-    /// Packs a root. Tail roots follow the tail bones by their tail parameter `tail_t`.
+    /// Packs a root. Tail roots follow the tail bones by their tail parameter `tail_t`
+    /// (the root's own, unless a caller overrides it).
     pub fn new(root: &StrandRoot, tail_t: f32) -> Self {
-        let (space, t) = match (root.part, root.space()) {
-            (Part::Tail, _) => (VertexSpace::Tail, tail_t),
-            (_, Space::Head) => (VertexSpace::Head, 0.0),
-            _ => (VertexSpace::Body, 0.0),
+        let (space, t) = match root.space() {
+            Space::Tail => (VertexSpace::Tail, tail_t),
+            Space::Head => (VertexSpace::Head, 0.0),
+            Space::Body => (VertexSpace::Body, 0.0),
         };
         let t16 = (t.clamp(0.0, 1.0) * 65535.0).round() as u32;
         RibbonStrand {
@@ -67,18 +68,11 @@ impl RibbonStrand {
         }
     }
 
-    /// Packs every root of a groom grown on `creature`.
-    pub fn from_roots(creature: &Creature, roots: &[StrandRoot]) -> Vec<Self> {
+    /// Packs every root of a groom.
+    pub fn from_roots(roots: &[StrandRoot]) -> Vec<Self> {
         roots
             .iter()
-            .map(|r| {
-                let t = if r.part == Part::Tail {
-                    creature.tail.nearest_parameter(r.position)
-                } else {
-                    0.0
-                };
-                RibbonStrand::new(r, t)
-            })
+            .map(|r| RibbonStrand::new(r, r.tail_t))
             .collect()
     }
 }

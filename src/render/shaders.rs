@@ -2,8 +2,12 @@
 //! ribbon geometry, the shadow lookup) are prepended to each pipeline's own file, so one
 //! definition serves every pass; a test parses and validates each composed module.
 
-/// The frame's uniforms and helpers (`shaders/render_frame.wgsl`).
-pub const FRAME_WGSL: &str = include_str!("../../shaders/render_frame.wgsl");
+/// The frame's uniforms and helpers (`shaders/render_frame.wgsl`), after the creature-pose
+/// snippet the solver places roots with, so roots, normals and skin are placed alike.
+pub const FRAME_WGSL: &str = concat!(
+    include_str!("../../shaders/creature_pose.wgsl"),
+    include_str!("../../shaders/render_frame.wgsl")
+);
 /// The hair fibre's specular lobes (`shaders/hair_bsdf.wgsl`).
 pub const HAIR_BSDF_WGSL: &str = include_str!("../../shaders/hair_bsdf.wgsl");
 /// Ribbons pulled from the solver's buffer (`shaders/ribbon_geometry.wgsl`).

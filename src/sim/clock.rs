@@ -27,13 +27,22 @@ pub struct StepClock {
     accumulator: f64,
     steps: u64,
     per_frame_time: f64,
+    start: f64,
 }
 
 impl StepClock {
     /// A clock at time zero.
     pub fn new(mode: TimeMode) -> Self {
+        Self::starting_at(mode, 0.0)
+    }
+
+    /// A clock whose time starts at `start` seconds (a long-running session resumed, or a
+    /// test of long runs). Time is f64 throughout, so ten hours in it still resolves well
+    /// below a microsecond.
+    pub fn starting_at(mode: TimeMode, start: f64) -> Self {
         StepClock {
             mode,
+            start,
             ..Default::default()
         }
     }
@@ -71,12 +80,12 @@ impl StepClock {
         self.steps
     }
 
-    /// Simulation time after the steps taken: exactly `steps / 60` in fixed mode, so it
-    /// carries no accumulated rounding.
+    /// Simulation time after the steps taken: the start plus exactly `steps / 60` in fixed
+    /// mode, so it carries no accumulated rounding.
     pub fn time(&self) -> f64 {
         match self.mode {
-            TimeMode::Fixed => self.steps as f64 / FIXED_STEP_HZ,
-            TimeMode::PerFrame => self.per_frame_time,
+            TimeMode::Fixed => self.start + self.steps as f64 / FIXED_STEP_HZ,
+            TimeMode::PerFrame => self.start + self.per_frame_time,
         }
     }
 }

@@ -1,17 +1,19 @@
 //! `FurSim`: the creature, its groom and a strand solver stepped on the fixed clock, with
-//! the hand's capsules passed in from outside.
+//! the hand's capsules and the tail's swing passed in from outside.
 
 use super::clock::{StepClock, TimeMode};
 use super::contact::HandContact;
-use super::cpu::{CpuSolver, rest_positions};
+use super::cpu::CpuSolver;
 use super::gpu_solver::GpuSolver;
-use super::layout::{GpuRoot, StepUniforms};
+use super::layout::{GpuRoot, StepUniforms, gpu_roots};
 use super::params::FurParams;
+use super::reference::rest_positions;
+use super::script::CapsuleScript;
 use super::{SimError, StrandSolver};
-use crate::creature::{Creature, CreaturePose, IdleMotion};
+use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
 use crate::groom::Groom;
-use glam::Vec4;
+use glam::{Affine3A, Vec4};
 
 /// Which solver steps the strands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +37,8 @@ pub struct FurConfig {
     pub time_mode: TimeMode,
     /// Whether the head sways and the body breathes.
     pub idle_motion: bool,
+    /// Simulation time at the start, seconds (0 for a new run).
+    pub start_time: f64,
 }
 
 impl FurConfig {
@@ -46,8 +50,19 @@ impl FurConfig {
             params: FurParams::default(),
             time_mode: TimeMode::Fixed,
             idle_motion: true,
+            start_time: 0.0,
         }
     }
+}
+
+/// What drives one step from outside: the hand and the tail's swing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepInput {
+    /// The hand's capsules for this step (`None`: no hand).
+    pub contact: Option<HandContact>,
+    /// The tail bones' skinning transforms for this step (body-space rest → world, see
+    /// [`CreaturePose::tail`]); `None`: the tail follows the body unswung.
+    pub tail: Option<[Affine3A; TAIL_BONES]>,
 }
 
 #[derive(Debug)]
@@ -70,18 +85,21 @@ impl Backend {
 pub struct FurSim {
     creature: Creature,
     groom: Groom,
+    roots: Vec<GpuRoot>,
     params: FurParams,
     idle: IdleMotion,
     clock: StepClock,
     backend: Backend,
-    contact: Option<HandContact>,
+    input: StepInput,
+    /// The head's turn toward a petting hand, body-local axes.
+    head_turn: glam::Quat,
 }
 
 impl FurSim {
     /// Grows the groom and starts the strands at rest on the CPU solver.
     pub fn new_cpu(config: &FurConfig, creature: Creature) -> Result<Self, SimError> {
         Self::build(config, creature, |roots, initial| {
-            Ok(Backend::Cpu(CpuSolver::new(roots, initial)?))
+            Ok(Backend::Cpu(CpuSolver::new(roots.to_vec(), initial)?))
         })
     }
 
@@ -101,7 +119,7 @@ impl FurSim {
         }
         Self::build(config, creature, |roots, initial| {
             Ok(Backend::Gpu(Box::new(GpuSolver::new(
-                gpu, &roots, &initial,
+                gpu, roots, &initial,
             )?)))
         })
     }
@@ -109,28 +127,33 @@ impl FurSim {
     fn build(
         config: &FurConfig,
         creature: Creature,
-        make: impl FnOnce(Vec<GpuRoot>, Vec<Vec4>) -> Result<Backend, SimError>,
+        make: impl FnOnce(&[GpuRoot], Vec<Vec4>) -> Result<Backend, SimError>,
     ) -> Result<Self, SimError> {
         config.params.validate()?;
+        if !config.start_time.is_finite() {
+            return Err(SimError::FrameTime(config.start_time));
+        }
         let groom = Groom::generate(&creature, config.strands, config.seed)?;
         let idle = if config.idle_motion {
             IdleMotion::from_seed(config.seed)
         } else {
             IdleMotion::still()
         };
-        let roots: Vec<GpuRoot> = groom.roots.iter().map(GpuRoot::from).collect();
-        let pose = idle.pose(&creature, 0.0);
-        let u = StepUniforms::new(&config.params, &pose, 0.0, 0.0, None, roots.len() as u32);
+        let roots = gpu_roots(&groom.roots, &creature, &config.params);
+        let pose = idle.pose(&creature, config.start_time);
+        let u = StepUniforms::new(&config.params, &pose, config.start_time, 0.0, None);
         let initial = rest_positions(&u, &roots);
-        let backend = make(roots, initial)?;
+        let backend = make(&roots, initial)?;
         Ok(FurSim {
             creature,
             groom,
+            roots,
             params: config.params,
             idle,
-            clock: StepClock::new(config.time_mode),
+            clock: StepClock::starting_at(config.time_mode, config.start_time),
             backend,
-            contact: None,
+            input: StepInput::default(),
+            head_turn: glam::Quat::IDENTITY,
         })
     }
 
@@ -140,34 +163,106 @@ impl FurSim {
         if let Some(c) = &contact {
             c.validate()?;
         }
-        self.contact = contact;
+        self.input.contact = contact;
+        Ok(())
+    }
+
+    /// Sets the tail bones' skinning transforms for the steps that follow (`None`: the
+    /// tail follows the body unswung). Checked first: a non-finite transform is an error
+    /// and leaves the previous tail in place.
+    pub fn set_tail_pose(&mut self, tail: Option<[Affine3A; TAIL_BONES]>) -> Result<(), SimError> {
+        check_tail(tail.as_ref())?;
+        self.input.tail = tail;
         Ok(())
     }
 
     /// Counts a frame of `dt` seconds and takes the steps it calls for; returns how many.
     pub fn update(&mut self, dt: f64) -> Result<u32, SimError> {
         let (n, step_seconds) = self.clock.advance(dt)?;
-        self.take_steps(n, step_seconds)?;
+        let input = self.input.clone();
+        self.take_steps(n, step_seconds, |_| Ok(input.clone()))?;
         Ok(n)
     }
 
     /// Takes `n` steps of 1/60 s, whatever the time mode (for headless runs).
     pub fn step(&mut self, n: u32) -> Result<(), SimError> {
-        self.take_steps(n, 1.0 / super::FIXED_STEP_HZ)
+        let input = self.input.clone();
+        self.take_steps(n, 1.0 / super::FIXED_STEP_HZ, |_| Ok(input.clone()))
     }
 
-    fn take_steps(&mut self, n: u32, step_seconds: f64) -> Result<(), SimError> {
-        // In submission-sized batches, so a huge `n` never builds a huge uniform list.
+    /// Takes `n` steps of 1/60 s, asking `drive` for each step's hand and tail with the
+    /// step's number (1 for the first step ever taken). Steps are batched into dispatches of
+    /// up to [`super::MAX_STEPS_PER_DISPATCH`], each strand read and written once per batch.
+    /// The last step's input stays set afterwards.
+    pub fn step_with(
+        &mut self,
+        n: u32,
+        drive: impl FnMut(u64) -> StepInput,
+    ) -> Result<(), SimError> {
+        self.drive_steps(n, 1.0 / super::FIXED_STEP_HZ, drive)
+    }
+
+    /// Counts a frame of `dt` seconds, as [`FurSim::update`] does, asking `drive` for the
+    /// hand and tail of each step it takes (by step number, as [`FurSim::step_with`]): a
+    /// hand that moves with simulated time then moves the same at any frame rate.
+    pub fn update_with(
+        &mut self,
+        dt: f64,
+        drive: impl FnMut(u64) -> StepInput,
+    ) -> Result<u32, SimError> {
+        let (n, step_seconds) = self.clock.advance(dt)?;
+        self.drive_steps(n, step_seconds, drive)?;
+        Ok(n)
+    }
+
+    fn drive_steps(
+        &mut self,
+        n: u32,
+        step_seconds: f64,
+        mut drive: impl FnMut(u64) -> StepInput,
+    ) -> Result<(), SimError> {
+        let mut last = None;
+        self.take_steps(n, step_seconds, |step| {
+            let input = drive(step);
+            if let Some(c) = &input.contact {
+                c.validate()?;
+            }
+            check_tail(input.tail.as_ref())?;
+            last = Some(input.clone());
+            Ok(input)
+        })?;
+        if let Some(input) = last {
+            self.input = input;
+        }
+        Ok(())
+    }
+
+    /// Takes `n` steps of 1/60 s with the hand of `script` at each step's number.
+    pub fn step_script(&mut self, script: &CapsuleScript, n: u32) -> Result<(), SimError> {
+        let tail = self.input.tail;
+        self.step_with(n, |step| StepInput {
+            contact: Some(script.contact_at(step as f64)),
+            tail,
+        })
+    }
+
+    fn take_steps(
+        &mut self,
+        n: u32,
+        step_seconds: f64,
+        mut input: impl FnMut(u64) -> Result<StepInput, SimError>,
+    ) -> Result<(), SimError> {
+        // In dispatch-sized batches, so a huge `n` never builds a huge uniform list.
         let mut left = n as usize;
         while left > 0 {
-            let batch = left.min(super::MAX_STEPS_PER_SUBMIT);
+            let batch = left.min(super::MAX_STEPS_PER_DISPATCH);
             let mut clock = self.clock;
-            let uniforms: Vec<StepUniforms> = (0..batch)
-                .map(|_| {
-                    clock.record_step(step_seconds);
-                    self.uniforms_at(clock.time() as f32, step_seconds as f32)
-                })
-                .collect();
+            let mut uniforms = Vec::with_capacity(batch);
+            for _ in 0..batch {
+                clock.record_step(step_seconds);
+                let step_input = input(clock.steps())?;
+                uniforms.push(self.uniforms_for(&step_input, clock.time(), step_seconds as f32));
+            }
             self.backend.solver().step(&uniforms)?;
             self.clock = clock;
             left -= batch;
@@ -175,22 +270,54 @@ impl FurSim {
         Ok(())
     }
 
-    /// The uniforms of a step ending at `time` seconds that lasts `step_seconds`.
-    pub fn uniforms_at(&self, time: f32, step_seconds: f32) -> StepUniforms {
-        let pose = self.pose_at(time);
+    fn uniforms_for(&self, input: &StepInput, time: f64, step_seconds: f32) -> StepUniforms {
+        let mut pose = self.idle.pose(&self.creature, time);
+        if let Some(tail) = input.tail {
+            pose.tail = tail;
+        }
         StepUniforms::new(
             &self.params,
             &pose,
             time,
             step_seconds,
-            self.contact.as_ref(),
-            self.groom.len() as u32,
+            input.contact.as_ref(),
         )
     }
 
-    /// The creature's pose at `time` seconds.
-    pub fn pose_at(&self, time: f32) -> CreaturePose {
-        self.idle.pose(&self.creature, time)
+    /// The uniforms of a step ending at `time` seconds that lasts `step_seconds`, with the
+    /// hand and tail currently set.
+    pub fn uniforms_at(&self, time: f64, step_seconds: f32) -> StepUniforms {
+        self.uniforms_for(&self.input, time, step_seconds)
+    }
+
+    /// The creature's pose at `time` seconds (f64, or an f32 that converts), with the tail
+    /// currently set.
+    pub fn pose_at(&self, time: impl Into<f64>) -> CreaturePose {
+        self.unturned_pose_at(time).with_head_turn(self.head_turn)
+    }
+
+    /// The creature's pose at `time` seconds before the head's turn toward the hand (what
+    /// the hand's response is computed from, so the lean never feeds on itself).
+    pub fn unturned_pose_at(&self, time: impl Into<f64>) -> CreaturePose {
+        let mut pose = self.idle.pose(&self.creature, time);
+        if let Some(tail) = self.input.tail {
+            pose.tail = tail;
+        }
+        pose
+    }
+
+    /// Turns the head by `turn` (body-local axes, about its pivot) for the steps that
+    /// follow: the creature leaning into a hand. Refused unless finite.
+    pub fn set_head_turn(&mut self, turn: glam::Quat) -> Result<(), SimError> {
+        if !turn.is_finite() {
+            return Err(SimError::Parameter {
+                name: "head_turn",
+                value: f32::NAN,
+                expected: "a finite rotation",
+            });
+        }
+        self.head_turn = turn.normalize();
+        Ok(())
     }
 
     /// The latest positions (six per strand; see [`StrandSolver::positions`]).
@@ -201,6 +328,17 @@ impl FurSim {
     /// The comb vectors (one per strand).
     pub fn comb(&mut self) -> Result<Vec<Vec4>, SimError> {
         self.backend.solver().comb()
+    }
+
+    /// Strands reset to rest because their state was not finite, since the start.
+    pub fn recovered(&mut self) -> Result<u64, SimError> {
+        self.backend.solver().recovered()
+    }
+
+    /// Overwrites strand `strand`'s latest and previous positions (six points); see
+    /// [`StrandSolver::set_strand`].
+    pub fn set_strand(&mut self, strand: usize, points: &[Vec4]) -> Result<(), SimError> {
+        self.backend.solver().set_strand(strand, points)
     }
 
     /// Simulation time in seconds.
@@ -217,14 +355,11 @@ impl FurSim {
     pub fn stats(&mut self) -> Result<super::StrandStats, SimError> {
         let positions = self.positions()?;
         let comb = self.comb()?;
-        let pose = self.pose_at(self.time() as f32);
-        Ok(super::StrandStats::measure(
-            &self.groom.roots,
-            &positions,
-            &comb,
-            &self.params,
-            &pose,
-        ))
+        let pose = self.pose_at(self.time());
+        let mut stats =
+            super::StrandStats::measure(&self.roots, &positions, &comb, &self.params, &pose);
+        stats.recovered_strands = self.recovered()?;
+        Ok(stats)
     }
 
     /// The creature.
@@ -232,9 +367,14 @@ impl FurSim {
         &self.creature
     }
 
-    /// The groom.
+    /// The groom (its roots in the solver's order: strand `i` grows from root `i`).
     pub fn groom(&self) -> &Groom {
         &self.groom
+    }
+
+    /// The roots as the solver reads them, with their per-strand constants.
+    pub fn gpu_roots(&self) -> &[GpuRoot] {
+        &self.roots
     }
 
     /// The solver constants.
@@ -256,5 +396,24 @@ impl FurSim {
             Backend::Gpu(s) => Some(s),
             Backend::Cpu(_) => None,
         }
+    }
+
+    /// The CPU solver (to choose its SIMD or reference path); `None` on the GPU solver.
+    pub fn cpu_mut(&mut self) -> Option<&mut CpuSolver> {
+        match &mut self.backend {
+            Backend::Gpu(_) => None,
+            Backend::Cpu(s) => Some(s),
+        }
+    }
+}
+
+fn check_tail(tail: Option<&[Affine3A; TAIL_BONES]>) -> Result<(), SimError> {
+    match tail {
+        Some(bones) if !bones.iter().all(|b| b.is_finite()) => Err(SimError::Parameter {
+            name: "tail pose",
+            value: f32::NAN,
+            expected: "finite tail bone transforms",
+        }),
+        _ => Ok(()),
     }
 }

@@ -1,20 +1,26 @@
-//! `GpuSolver`: the strand step as one WGSL compute dispatch per fixed step, over buffers
-//! the renderer can bind directly (see [`GpuSolver::positions_buffer`]).
+//! `GpuSolver`: the strand step as WGSL compute, up to [`MAX_STEPS_PER_DISPATCH`] steps per
+//! dispatch, over buffers the renderer can bind directly (see
+//! [`GpuSolver::positions_buffer`]).
 
-use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
+use super::layout::{GpuRoot, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepBatch, StepUniforms};
 use super::{SimError, StrandSolver};
 use crate::gpu::GpuContext;
-use glam::Vec4;
+use bytemuck::Zeroable;
+use glam::{UVec4, Vec4};
 use std::sync::{Arc, Mutex};
 use wgpu::util::DeviceExt;
 
-/// The step shader's source.
-pub const STRAND_STEP_WGSL: &str = include_str!("../../shaders/strand_step.wgsl");
+/// The step shader's source: the creature-pose snippet followed by
+/// `shaders/strand_step.wgsl`.
+pub const STRAND_STEP_WGSL: &str = concat!(
+    include_str!("../../shaders/creature_pose.wgsl"),
+    include_str!("../../shaders/strand_step.wgsl")
+);
 /// Invocations per workgroup (WGSL `@workgroup_size`).
 pub const WORKGROUP_SIZE: u32 = 64;
-/// Steps one submission can carry, each with its own uniform slot. The 60 Hz accumulator
-/// with its 1/30 s cap needs at most three per frame.
-pub const MAX_STEPS_PER_SUBMIT: usize = 4;
+/// Steps one [`GpuSolver::record_steps`] call (one dispatch, one submission) can carry.
+/// The 60 Hz accumulator with its 1/30 s cap needs at most three per frame.
+pub const MAX_STEPS_PER_SUBMIT: usize = MAX_STEPS_PER_DISPATCH;
 /// Bytes of one strand in one position buffer (six `vec4<f32>`).
 pub const POSITION_BYTES_PER_STRAND: u64 = (POINTS_PER_STRAND * 16) as u64;
 
@@ -22,32 +28,36 @@ pub const POSITION_BYTES_PER_STRAND: u64 = (POINTS_PER_STRAND * 16) as u64;
 ///
 /// Buffers (all storage): `roots` (one [`GpuRoot`] per strand, never written), two position
 /// buffers used in turn (six `vec4` per strand: xyz world position, w 1 where the hand
-/// touched the point this step), and `comb` (one `vec4` per strand). A step reads the
-/// current positions and overwrites the other buffer, which held the previous ones.
+/// touched the point in the last step), `comb` (one `vec4` per strand) and a counter of
+/// strands reset for not being finite. A dispatch reads the latest and the previous
+/// positions once, takes its steps in registers and writes both back; after an odd number
+/// of steps the two buffers swap roles ([`GpuSolver::current_index`] says which is latest).
 #[derive(Debug)]
 pub struct GpuSolver {
     device: wgpu::Device,
     queue: wgpu::Queue,
     last_error: Arc<Mutex<Option<String>>>,
     pipeline: wgpu::ComputePipeline,
-    /// `bind_groups[k]` reads `positions[k]` and writes `positions[1 - k]`.
+    /// `bind_groups[k]` has `positions[k]` as the latest and `positions[1 - k]` as the older.
     bind_groups: [wgpu::BindGroup; 2],
     roots: wgpu::Buffer,
     positions: [wgpu::Buffer; 2],
     comb: wgpu::Buffer,
+    recovered: wgpu::Buffer,
     uniforms: wgpu::Buffer,
-    slot_stride: u64,
     current: usize,
     strand_count: u32,
 }
 
-/// The largest strand count `limits` can hold: bounded by the largest storage binding and
-/// by the number of workgroups one dispatch may have.
+/// The largest strand count `limits` can hold: bounded by the largest storage binding (the
+/// roots, 128 B a strand, are the largest per-strand buffer) and by the number of
+/// workgroups one dispatch may have.
 pub fn max_strands(limits: &wgpu::Limits) -> usize {
+    let per_strand = POSITION_BYTES_PER_STRAND.max(std::mem::size_of::<GpuRoot>() as u64);
     let by_binding = limits
         .max_storage_buffer_binding_size
         .min(limits.max_buffer_size)
-        / POSITION_BYTES_PER_STRAND;
+        / per_strand;
     let by_dispatch =
         u64::from(limits.max_compute_workgroups_per_dimension) * u64::from(WORKGROUP_SIZE);
     by_binding.min(by_dispatch) as usize
@@ -87,6 +97,7 @@ impl GpuSolver {
             },
             count: None,
         };
+        let batch_size = std::mem::size_of::<StepBatch>() as u64;
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("strand step"),
             entries: &[
@@ -95,17 +106,16 @@ impl GpuSolver {
                     visibility: wgpu::ShaderStages::COMPUTE,
                     ty: wgpu::BindingType::Buffer {
                         ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(
-                            std::mem::size_of::<StepUniforms>() as u64,
-                        ),
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(batch_size),
                     },
                     count: None,
                 },
                 storage(1, true),
-                storage(2, true),
+                storage(2, false),
                 storage(3, false),
                 storage(4, false),
+                storage(5, false),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -147,27 +157,25 @@ impl GpuSolver {
             contents: bytemuck::cast_slice(&vec![Vec4::ZERO; roots.len()]),
             usage: storage_usage,
         });
-        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
-        let size = std::mem::size_of::<StepUniforms>() as u64;
-        let slot_stride = size.div_ceil(align) * align;
+        let recovered = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("strands recovered"),
+            contents: bytemuck::bytes_of(&[0u32; 4]),
+            usage: storage_usage,
+        });
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("strand step uniforms"),
-            size: slot_stride * MAX_STEPS_PER_SUBMIT as u64,
+            label: Some("strand step batch"),
+            size: batch_size,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let bind_group = |read: &wgpu::Buffer, write: &wgpu::Buffer| {
+        let bind_group = |latest: &wgpu::Buffer, older: &wgpu::Buffer| {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("strand step"),
                 layout: &layout,
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &uniforms,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(size),
-                        }),
+                        resource: uniforms.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
@@ -175,15 +183,23 @@ impl GpuSolver {
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
-                        resource: read.as_entire_binding(),
+                        resource: latest.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 3,
-                        resource: write.as_entire_binding(),
+                        resource: older.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 4,
                         resource: comb.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &recovered,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(4),
+                        }),
                     },
                 ],
             })
@@ -206,17 +222,18 @@ impl GpuSolver {
             roots: roots_buffer,
             positions,
             comb,
+            recovered,
             uniforms,
-            slot_stride,
             current: 0,
             strand_count: roots.len() as u32,
         })
     }
 
-    /// Records up to [`MAX_STEPS_PER_SUBMIT`] steps into `encoder`, writing their uniforms
-    /// through the queue (they land when `encoder` is submitted). Submit before recording
-    /// more: the uniform slots are reused. The latest-positions index advances as the steps
-    /// are recorded, so an encoder that is recorded into must be submitted.
+    /// Records up to [`MAX_STEPS_PER_SUBMIT`] steps into `encoder` as one dispatch, writing
+    /// their uniforms through the queue (they land when `encoder` is submitted). Submit
+    /// before recording more: the uniform buffer is reused. The latest-positions index is
+    /// updated as the steps are recorded, so an encoder that is recorded into must be
+    /// submitted.
     pub fn record_steps(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -228,22 +245,27 @@ impl GpuSolver {
                 max: MAX_STEPS_PER_SUBMIT,
             });
         }
-        let workgroups = self.strand_count.div_ceil(WORKGROUP_SIZE);
-        for (slot, u) in steps.iter().enumerate() {
-            let offset = slot as u64 * self.slot_stride;
-            let mut u = *u;
-            u.counts.x = self.strand_count;
-            u.counts.y = u.counts.y.min(super::MAX_CAPSULES as u32);
-            self.queue
-                .write_buffer(&self.uniforms, offset, bytemuck::bytes_of(&u));
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("strand step"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &self.bind_groups[self.current], &[offset as u32]);
-            pass.dispatch_workgroups(workgroups, 1, 1);
-            drop(pass);
+        if steps.is_empty() {
+            return Ok(());
+        }
+        let mut batch = StepBatch::zeroed();
+        batch.counts = UVec4::new(steps.len() as u32, self.strand_count, 0, 0);
+        for (slot, u) in batch.steps.iter_mut().zip(steps) {
+            *slot = *u;
+            slot.counts.x = slot.counts.x.min(super::MAX_CAPSULES as u32);
+        }
+        self.queue
+            .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&batch));
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("strand steps"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
+        pass.dispatch_workgroups(self.strand_count.div_ceil(WORKGROUP_SIZE), 1, 1);
+        drop(pass);
+        // After an odd number of steps the older buffer holds the latest positions.
+        if steps.len() % 2 == 1 {
             self.current ^= 1;
         }
         Ok(())
@@ -264,6 +286,11 @@ impl GpuSolver {
     /// Which of [`GpuSolver::position_buffers`] holds the latest positions.
     pub fn current_index(&self) -> usize {
         self.current
+    }
+
+    /// The counter of strands reset for not being finite (one `u32`, then padding).
+    pub fn recovered_buffer(&self) -> &wgpu::Buffer {
+        &self.recovered
     }
 
     /// The roots buffer (one [`GpuRoot`] per strand).
@@ -353,5 +380,23 @@ impl StrandSolver for GpuSolver {
         let bytes = self.read_back(&self.comb)?;
         self.check_device_error()?;
         Ok(bytemuck::pod_collect_to_vec(&bytes))
+    }
+
+    fn recovered(&mut self) -> Result<u64, SimError> {
+        let bytes = self.read_back(&self.recovered)?;
+        self.check_device_error()?;
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(u64::from(words.first().copied().unwrap_or(0)))
+    }
+
+    fn set_strand(&mut self, strand: usize, points: &[Vec4]) -> Result<(), SimError> {
+        let range = super::strand_range(strand, self.strand_count as usize, points)?;
+        let offset = (range.start * 16) as u64;
+        for buffer in &self.positions {
+            self.queue
+                .write_buffer(buffer, offset, bytemuck::cast_slice(points));
+        }
+        self.queue.submit(None);
+        self.check_device_error()
     }
 }

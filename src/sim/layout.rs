@@ -3,43 +3,109 @@
 
 use super::contact::HandContact;
 use super::params::FurParams;
-use crate::creature::{CreaturePose, Space};
+use crate::creature::{Creature, CreaturePose, GpuCreaturePose, space_code, wrapped_phase};
 use crate::groom::StrandRoot;
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, UVec4, Vec4};
+use glam::{UVec4, Vec2, Vec3, Vec4};
 
 /// Points per strand (the root and five simulated points).
 pub const POINTS_PER_STRAND: usize = 6;
+/// Simulated segments per strand.
+pub const SEGMENTS: usize = POINTS_PER_STRAND - 1;
 /// The most capsules one step can carry.
 pub const MAX_CAPSULES: usize = 24;
+/// The most steps one dispatch takes: each strand stays in registers for up to this many
+/// steps and reads and writes memory once.
+pub const MAX_STEPS_PER_DISPATCH: usize = 8;
 
-/// One strand's root as the solver reads it. WGSL twin: `Root`.
+/// The gust's angular rates (rad/s) of its sway and of its x, y and z directions.
+pub const GUST_RATES: [f64; 4] = [0.23, 0.9, 1.7, 0.7];
+
+/// One strand's root as the solver reads it, with its per-strand constants computed once at
+/// groom time. WGSL twin: `Root`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct GpuRoot {
-    /// xyz: position in its part's space, w: strand rest length.
-    pub position_length: Vec4,
-    /// xyz: unit normal in its part's space, w: 1 for head space, 0 for body space.
+    /// xyz: position in its part's space, w: rest length of one segment (length / 5).
+    pub position_segment: Vec4,
+    /// xyz: unit normal in its part's space, w: space code (0 body, 1 head, 2 tail).
     pub normal_space: Vec4,
-    /// xyz: unit groom flow in its part's space, w: per-strand random value.
-    pub flow_random: Vec4,
-    /// x: lift angle at the root, y: at the tip (radians from the normal); zw: unused.
-    pub lift: Vec4,
+    /// xyz: unit groom flow in its part's space, w: tail parameter t (tail roots).
+    pub flow_tail: Vec4,
+    /// (cos, sin) of the rest angle from the normal of segments 0 and 1.
+    pub rest_01: Vec4,
+    /// (cos, sin) of the rest angle of segments 2 and 3.
+    pub rest_23: Vec4,
+    /// xy: (cos, sin) of the rest angle of segment 4; zw: unused.
+    pub rest_4: Vec4,
+    /// (cos, sin) of the gust's spatial phase of its sway and of its x direction.
+    pub gust_01: Vec4,
+    /// (cos, sin) of the gust's spatial phase of its y and z directions.
+    pub gust_23: Vec4,
 }
 
-impl From<&StrandRoot> for GpuRoot {
-    fn from(r: &StrandRoot) -> Self {
-        let space = match r.space() {
-            Space::Head => 1.0,
-            Space::Body => 0.0,
-        };
+/// The gust's spatial phases at body-space rest point `r`, one per [`GUST_RATES`] entry.
+pub fn gust_spatial_phases(r: Vec3) -> [f64; 4] {
+    let (x, y, z) = (f64::from(r.x), f64::from(r.y), f64::from(r.z));
+    [
+        1.3 * x + 0.9 * y,
+        2.1 * x + 1.3 * z,
+        3.1 * y,
+        1.7 * z - 0.9 * x,
+    ]
+}
+
+fn cos_sin(angle: f64) -> Vec2 {
+    Vec2::new(angle.cos() as f32, angle.sin() as f32)
+}
+
+impl GpuRoot {
+    /// The solver's root for `root` on `creature`, with `kink` (the parameter, radians)
+    /// baked into its rest angles. Segment `i`'s rest angle from the normal is the lift,
+    /// linear from `lift_root` to `lift_tip`, plus `kink · t · sin(2π(3 random + 1.7 t))`
+    /// with `t = i / 4`; the gust's spatial phases come from the root's body-space rest
+    /// position. Both are evaluated in f64 here so no step pays for a sine.
+    pub fn new(root: &StrandRoot, creature: &Creature, kink: f32) -> Self {
+        let (lift0, lift1) = (f64::from(root.lift_root), f64::from(root.lift_tip));
+        let rest: Vec<Vec2> = (0..SEGMENTS)
+            .map(|i| {
+                let t = i as f64 / (SEGMENTS - 1) as f64;
+                let wave = std::f64::consts::TAU * (3.0 * f64::from(root.random) + 1.7 * t);
+                cos_sin(lift0 + (lift1 - lift0) * t + f64::from(kink) * t * wave.sin())
+            })
+            .collect();
+        let gust = gust_spatial_phases(creature.to_body(root.part, root.position)).map(cos_sin);
+        let pair = |a: Vec2, b: Vec2| Vec4::new(a.x, a.y, b.x, b.y);
         GpuRoot {
-            position_length: r.position.extend(r.length),
-            normal_space: r.normal.extend(space),
-            flow_random: r.flow.extend(r.random),
-            lift: Vec4::new(r.lift_root, r.lift_tip, 0.0, 0.0),
+            position_segment: root.position.extend(root.length / SEGMENTS as f32),
+            normal_space: root.normal.extend(space_code(root.space())),
+            flow_tail: root.flow.extend(root.tail_t),
+            rest_01: pair(rest[0], rest[1]),
+            rest_23: pair(rest[2], rest[3]),
+            rest_4: pair(rest[4], Vec2::ZERO),
+            gust_01: pair(gust[0], gust[1]),
+            gust_23: pair(gust[2], gust[3]),
         }
     }
+
+    /// The rest (cos, sin) from the normal of segment `i` (0 at the root).
+    pub fn rest_angle(&self, i: usize) -> Vec2 {
+        match i {
+            0 => Vec2::new(self.rest_01.x, self.rest_01.y),
+            1 => Vec2::new(self.rest_01.z, self.rest_01.w),
+            2 => Vec2::new(self.rest_23.x, self.rest_23.y),
+            3 => Vec2::new(self.rest_23.z, self.rest_23.w),
+            _ => Vec2::new(self.rest_4.x, self.rest_4.y),
+        }
+    }
+}
+
+/// The solver's roots for a whole groom (see [`GpuRoot::new`]).
+pub fn gpu_roots(roots: &[StrandRoot], creature: &Creature, params: &FurParams) -> Vec<GpuRoot> {
+    roots
+        .iter()
+        .map(|r| GpuRoot::new(r, creature, params.kink))
+        .collect()
 }
 
 /// One capsule as the solver reads it. WGSL twin: `Capsule`.
@@ -58,13 +124,16 @@ pub struct GpuCapsule {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct StepUniforms {
-    /// Head-local → world.
-    pub head: Mat4,
-    /// Body-local → world.
-    pub body: Mat4,
+    /// The creature's pose at the end of the step: where roots sit.
+    pub pose: GpuCreaturePose,
     /// xyz: gravity per step, w: velocity kept per step.
     pub gravity_damping: Vec4,
-    /// x: gust strength, y: time in seconds, z: kink, w: unused.
+    /// (cos, sin) of the gust's time phases ([`GUST_RATES`] × time, wrapped in f64) of its
+    /// sway and its x direction.
+    pub gust_time_01: Vec4,
+    /// (cos, sin) of the gust's time phases of its y and z directions.
+    pub gust_time_23: Vec4,
+    /// x: gust strength, yzw: unused.
     pub wind: Vec4,
     /// x: root stiffness, y: tip stiffness, z: comb gain, w: comb decay per step.
     pub stiffness: Vec4,
@@ -74,23 +143,23 @@ pub struct StepUniforms {
     pub contact: Vec4,
     /// xyz: centre of the sphere bounding the capsules, w: its radius (0: no hand).
     pub bound: Vec4,
-    /// x: strand count, y: capsule count, zw: unused.
+    /// x: capsule count, yzw: unused.
     pub counts: UVec4,
-    /// The capsules; only the first `counts.y` are read.
+    /// The capsules; only the first `counts.x` are read.
     pub capsules: [GpuCapsule; MAX_CAPSULES],
 }
 
 impl StepUniforms {
-    /// The uniforms of one step at `time` seconds with the creature at `pose`, the hand
-    /// (if any) moving for `step_seconds`. Capsule displacement is clamped here to
+    /// The uniforms of one step ending at `time` seconds (f64: the gust's phases are
+    /// wrapped before they are rounded to f32) with the creature at `pose`, the hand (if
+    /// any) moving for `step_seconds`. Capsule displacement is clamped here to
     /// `params.capsule_step_max`, once for both solvers.
     pub fn new(
         params: &FurParams,
         pose: &CreaturePose,
-        time: f32,
+        time: f64,
         step_seconds: f32,
         contact: Option<&HandContact>,
-        strand_count: u32,
     ) -> Self {
         let mut capsules = [GpuCapsule::zeroed(); MAX_CAPSULES];
         let mut capsule_count = 0u32;
@@ -113,11 +182,13 @@ impl StepUniforms {
             friction = hand.mode.friction();
             comb_scale = hand.mode.comb_scale();
         }
+        let phase = GUST_RATES.map(|rate| cos_sin(wrapped_phase(rate, time)));
         StepUniforms {
-            head: Mat4::from(pose.head),
-            body: Mat4::from(pose.body),
+            pose: GpuCreaturePose::from(pose),
             gravity_damping: params.gravity.extend(params.damping),
-            wind: Vec4::new(params.wind, time, params.kink, 0.0),
+            gust_time_01: Vec4::new(phase[0].x, phase[0].y, phase[1].x, phase[1].y),
+            gust_time_23: Vec4::new(phase[2].x, phase[2].y, phase[3].x, phase[3].y),
+            wind: Vec4::new(params.wind, 0.0, 0.0, 0.0),
             stiffness: Vec4::new(
                 params.root_stiffness,
                 params.tip_stiffness,
@@ -127,8 +198,19 @@ impl StepUniforms {
             limits: Vec4::new(params.floor, params.skin_offset, params.comb_max, 0.0),
             contact: Vec4::new(friction, comb_scale, 0.0, 0.0),
             bound,
-            counts: UVec4::new(strand_count, capsule_count, 0, 0),
+            counts: UVec4::new(capsule_count, 0, 0, 0),
             capsules,
         }
     }
+}
+
+/// The uniforms of one dispatch: up to [`MAX_STEPS_PER_DISPATCH`] steps taken in order.
+/// WGSL twin: `StepBatch`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct StepBatch {
+    /// x: steps in this batch, y: strand count, zw: unused.
+    pub counts: UVec4,
+    /// The steps; only the first `counts.x` are read.
+    pub steps: [StepUniforms; MAX_STEPS_PER_DISPATCH],
 }

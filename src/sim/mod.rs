@@ -9,23 +9,30 @@ mod fur;
 mod gpu_solver;
 mod layout;
 mod params;
+mod reference;
 mod script;
+mod simd;
 mod stats;
 mod tier;
 
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub use contact::{Capsule, ContactMode, HandContact};
-pub use cpu::{CpuSolver, rest_positions};
-pub use fur::{FurConfig, FurSim, SolverKind};
+pub use cpu::{CpuPath, CpuSolver};
+pub use fur::{FurConfig, FurSim, SolverKind, StepInput};
 pub use gpu_solver::{
     GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, STRAND_STEP_WGSL, WORKGROUP_SIZE,
     max_strands, read_buffer,
 };
-pub use layout::{GpuCapsule, GpuRoot, MAX_CAPSULES, POINTS_PER_STRAND, StepUniforms};
+pub use layout::{
+    GUST_RATES, GpuCapsule, GpuRoot, MAX_CAPSULES, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND,
+    SEGMENTS, StepBatch, StepUniforms, gpu_roots, gust_spatial_phases,
+};
 pub use params::FurParams;
+pub use reference::{rest_positions, step_strand};
 pub use script::{CapsuleKey, CapsuleScript, ScriptError, ScriptedCapsule};
+pub use simd::{LANES, step_lanes};
 pub use stats::StrandStats;
-pub use tier::{StrandTier, bytes_per_strand};
+pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};
 
 use glam::Vec4;
 use thiserror::Error;
@@ -77,13 +84,21 @@ pub enum SimError {
         /// Its index.
         index: usize,
     },
-    /// More steps recorded into one submission than there are uniform slots.
-    #[error("{count} steps in one submission; at most {max}: submit and record the rest")]
+    /// More steps recorded into one dispatch than its uniforms hold.
+    #[error("{count} steps in one dispatch; at most {max}: submit and record the rest")]
     TooManySteps {
         /// Steps asked for.
         count: usize,
         /// Slots available.
         max: usize,
+    },
+    /// A strand index past the last strand.
+    #[error("strand {strand} does not exist: there are {count}")]
+    NoSuchStrand {
+        /// The index given.
+        strand: usize,
+        /// Strands there are.
+        count: usize,
     },
     /// A frame time that is NaN or infinite.
     #[error("frame time {0} s is not a finite number")]
@@ -110,4 +125,28 @@ pub trait StrandSolver {
     fn positions(&mut self) -> Result<Vec<Vec4>, SimError>;
     /// The comb vectors: one per strand, xyz in the root's part space.
     fn comb(&mut self) -> Result<Vec<Vec4>, SimError>;
+    /// Strands reset to rest because their state was not finite, since the solver was made.
+    fn recovered(&mut self) -> Result<u64, SimError>;
+    /// Overwrites one strand's latest and previous positions with `points` (six), as a
+    /// restore does; a test injects bad numbers this way. The next step uses them.
+    fn set_strand(&mut self, strand: usize, points: &[Vec4]) -> Result<(), SimError>;
+}
+
+/// The points of `strand` among `count` strands, after checking that `points` is one
+/// strand's worth and `strand` exists.
+pub(crate) fn strand_range(
+    strand: usize,
+    count: usize,
+    points: &[Vec4],
+) -> Result<std::ops::Range<usize>, SimError> {
+    if points.len() != POINTS_PER_STRAND {
+        return Err(SimError::StateSize {
+            expected: POINTS_PER_STRAND,
+            got: points.len(),
+        });
+    }
+    if strand >= count {
+        return Err(SimError::NoSuchStrand { strand, count });
+    }
+    Ok(strand * POINTS_PER_STRAND..(strand + 1) * POINTS_PER_STRAND)
 }

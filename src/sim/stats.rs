@@ -1,10 +1,14 @@
 //! Invariants of a strand state, measured: stretch, floor and skin clearance, comb size,
-//! NaNs. The default program prints them; tests assert on them.
+//! NaNs, touched points and recovered strands. The default program prints them; tests
+//! assert on them.
 
 use super::POINTS_PER_STRAND;
+use super::layout::GpuRoot;
 use super::params::FurParams;
-use crate::creature::{CreaturePose, Space};
-use crate::groom::StrandRoot;
+use super::reference::space_of;
+use crate::creature::{
+    CreaturePose, GpuCreaturePose, place_direction, place_point, root_transform,
+};
 use glam::{Vec4, Vec4Swizzles};
 
 /// What a state measures.
@@ -16,35 +20,40 @@ pub struct StrandStats {
     pub max_below_floor: f32,
     /// Deepest point below its required skin clearance, metres (0 when none is).
     pub max_below_skin: f32,
+    /// Largest distance of a strand's point 0 from where its root sits on the pose, metres.
+    pub max_root_offset: f32,
     /// Largest comb magnitude.
     pub max_comb: f32,
     /// Non-finite numbers found.
     pub non_finite: usize,
     /// Points the hand touched in the last step.
     pub touched_points: usize,
+    /// Strands the solver reset to rest because their state was not finite, since the
+    /// start (filled in by [`super::FurSim::stats`]; `measure` leaves it 0).
+    pub recovered_strands: u64,
 }
 
 impl StrandStats {
     /// Measures `positions` and `comb` of strands grown from `roots`, with the creature at
     /// `pose` (the pose of the last step taken).
     pub fn measure(
-        roots: &[StrandRoot],
+        roots: &[GpuRoot],
         positions: &[Vec4],
         comb: &[Vec4],
         params: &FurParams,
         pose: &CreaturePose,
     ) -> Self {
+        let pose = GpuCreaturePose::from(pose);
         let mut s = StrandStats::default();
         for (root, points) in roots.iter().zip(positions.chunks(POINTS_PER_STRAND)) {
-            let m = match root.space() {
-                Space::Head => pose.head,
-                Space::Body => pose.body,
-            };
-            let root_w = m.transform_point3(root.position);
-            let n_w = m.transform_vector3(root.normal).normalize();
-            let seg = root.length / 5.0;
+            let m = root_transform(&pose, space_of(root), root.flow_tail.w);
+            let root_w = place_point(&m, root.position_segment.xyz());
+            let n_w = place_direction(&m, root.normal_space.xyz());
+            let seg = root.position_segment.w;
             if !points[0].is_finite() {
                 s.non_finite += 1;
+            } else {
+                s.max_root_offset = s.max_root_offset.max(points[0].xyz().distance(root_w));
             }
             for (i, pair) in points.windows(2).enumerate() {
                 let (a, b) = (pair[0].xyz(), pair[1].xyz());

@@ -37,8 +37,16 @@ impl StrandTier {
     }
 }
 
-/// Bytes the solver keeps per strand: the root (64), two position buffers (2 × 6 × 16) and
-/// the comb (16). Rest positions and previous-step roots are derived, not stored.
+/// Bytes the solver keeps per strand: the root with its per-strand constants
+/// ([`super::GpuRoot`], 128), two position buffers (2 × 6 × 16) and the comb (16). Rest
+/// positions and previous-step roots are derived, not stored.
 pub const fn bytes_per_strand() -> usize {
-    64 + 2 * POINTS_PER_STRAND * 16 + 16
+    std::mem::size_of::<super::GpuRoot>() + 2 * POINTS_PER_STRAND * 16 + 16
+}
+
+/// Bytes one dispatch reads and writes per strand, whatever its step count: the root
+/// (128), points 1..5 of both position buffers read (2 × 5 × 16) and written, point 0 of
+/// the latest written (16), the comb read and written (2 × 16). Point 0 is never read.
+pub const fn dispatch_traffic_per_strand() -> usize {
+    std::mem::size_of::<super::GpuRoot>() + 2 * (2 * 5 * 16) + 16 + 2 * 16
 }
