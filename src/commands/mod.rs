@@ -5,3 +5,4 @@ pub mod import;
 pub mod info;
 pub mod run;
 pub mod simulate;
+pub mod tail_trace;

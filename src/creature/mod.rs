@@ -10,15 +10,25 @@ mod ellipsoid;
 mod head;
 mod pose;
 mod ray;
+mod rig;
 mod tail;
 
 pub use ellipsoid::Ellipsoid;
 pub use head::{Bump, RadialHead};
 pub use pose::{CreaturePose, IdleMotion};
 pub use ray::{Ray, RayHit};
+pub use rig::{
+    BODY_BONE, CreatureExport, CreatureTail, ROOT_NODE, TAIL_BASE, TailSettings, body_collider,
+    creature_body, creature_glb, creature_humanoid, creature_skeleton, creature_spring_rig,
+    tail_joint_names, write_creature_file,
+};
 pub use tail::TailShape;
 
 use glam::{Affine3A, Vec2, Vec3};
+
+/// Bones in the creature's tail chain. Tail fur is skinned to them (see
+/// [`CreaturePose::tail`]); the spring tail that swings drives the same number.
+pub const TAIL_BONES: usize = 5;
 
 /// One analytic part of the creature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

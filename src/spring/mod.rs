@@ -63,7 +63,6 @@
 pub mod chain;
 pub mod cloth;
 pub mod collider;
-pub mod creature_tail;
 pub mod follow;
 pub mod frame;
 pub mod motion;
