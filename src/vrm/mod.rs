@@ -14,22 +14,25 @@
 //! - **`VRMC_vrm` 1.0** (meta with license fields and a humanoid map) makes the file a full
 //!   VRM avatar, which full VRM loaders need, not only spring-bone plugins.
 //!
-//! What full VRM loaders ask for, and whether Pelt's creature file (`pelt export --vrm`)
-//! gives it:
-//! - **three-vrm** (`VRMLoaderPlugin`): `VRMC_vrm` with `specVersion` 1.0, `meta`, and a
-//!   humanoid with the 15 required bones (hips, spine, head, upper and lower legs, feet,
-//!   upper and lower arms, hands); it throws otherwise. Met, and checked in
+//! What full VRM loaders ask for, and whether Pelt's creature (`pelt export --vrm`) gives it:
+//! - **The specification** (`VRMC_vrm` 1.0): `meta` with a name, at least one author and a
+//!   license URL; a humanoid mapping the 15 required bones (hips, spine, head, both upper
+//!   and lower legs and feet, both upper and lower arms and hands), each below its humanoid
+//!   parent (the nearest mapped one counts), on positive scales; and a rest pose that is
+//!   the "VRM T-pose": standing on y = 0, facing +Z, arms along ±X. The creature meets the
+//!   first three ([`write_glb`] checks the map) but not the pose: it is on four legs, its
+//!   front legs (mapped to arms) point down and its paws stand at y ≈ −0.84 in its body
+//!   space.
+//! - **three-vrm** (`VRMLoaderPlugin`, 3.5): `VRMC_vrm` with `specVersion` 1.0 and the 15
+//!   required bones, or it throws; it does not check the pose. Met, and checked in
 //!   `tests/vrm-conformance/`: the creature loads as a VRM and `vrm.update()` swings its
-//!   tail.
-//! - **UniVRM** (Unity, VRM 1.0 importer): the same required bones, each below its humanoid
-//!   parent (checked by [`write_glb`]), `meta` with name, authors and license URL; it builds
-//!   a Unity humanoid avatar from the bone map, whose rest pose should be a T-pose facing
-//!   +Z. The creature's front legs are mapped to arms that point down, not sideways, so the
-//!   file loads but Unity's avatar setup may warn and retargeted humanoid animation will
-//!   bend them oddly. Not run here (no Unity on this machine).
-//! - **Godot VRM** (V-Sekai's addon): the same humanoid and meta; it retargets the bones to
-//!   Godot's humanoid profile and rotates rests toward a T-pose, with the same caveat for
-//!   the legs. Its spring bones follow the same `VRMC_springBone` rule. Not run here.
+//!   tail exactly as Pelt does.
+//! - **UniVRM** (Unity) and **Godot VRM** (V-Sekai's addon, VRM 1.0 import): the same meta
+//!   and humanoid; both build an engine humanoid skeleton from the map and assume the VRM
+//!   T-pose for retargeting. The creature should load (its structure is what they read),
+//!   but humanoid animation retargeted onto it will bend its legs oddly, and an avatar
+//!   setup that insists on a T-pose may warn. Neither was run here (no Unity or Godot on
+//!   this machine); their spring bones follow the same `VRMC_springBone` rule.
 //!
 //! ```
 //! use pelt::creature::{Creature, CreatureExport, creature_glb};
