@@ -381,6 +381,16 @@ fn vrm0_imports_every_branch_with_leaf_tails_and_centers() {
         rig.colliders[0].shape,
         VrmColliderShape::sphere(Vec3::new(0.01, -0.05, -0.12), 0.08)
     );
+    // A center that is not above its chain (the fuzzer's find): kept, written, read back.
+    let mut odd = rig.clone();
+    odd.chains[3].center = odd.skeleton.index_of("a0");
+    let again = read_glb(&write_glb(&bare(odd.clone())).unwrap()).unwrap();
+    assert_eq!(again.springs.chains[3].center, odd.chains[3].center);
+    assert!(
+        again.notes.iter().any(|n| n.contains("center")),
+        "{:?}",
+        again.notes
+    );
     // Written as VRM 1.0 (leaf tails become nodes) and read back, it swings the same.
     let bytes = write_glb(&bare(rig.clone())).unwrap();
     let again = read_glb(&bytes).unwrap();

@@ -137,9 +137,6 @@ pub enum SpringError {
         /// The chain that has it again.
         second: String,
     },
-    /// A chain's `center` is not its first joint or an ancestor of it.
-    #[error("chain `{0}`: `center` must be the first joint or one of its ancestors")]
-    BadCenter(String),
 }
 
 /// Checks that a parameter is finite and within `[min, max]`.

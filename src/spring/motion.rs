@@ -84,7 +84,7 @@ impl RootMotion {
         Self::new(keys.0)
     }
 
-    /// A motion that stays at `transform`'s translation and rotation.
+    /// A motion that stays at `position` with `rotation`.
     pub fn still(position: Vec3, rotation: Quat) -> Self {
         Self {
             keys: vec![Keyframe {

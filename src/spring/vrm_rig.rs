@@ -156,8 +156,8 @@ impl VrmSpringRig {
     /// descendant of the one before, parameters in range, invertible transforms on the
     /// nodes springs read, and no node in two chains (the specification forbids it, skipped
     /// nodes between joints included). The specification also wants `center` to be the
-    /// first joint or one of its ancestors; the `VRMC_springBone` reader enforces that,
-    /// while VRM 0.x files keep whatever center they have, as three-vrm does.
+    /// first joint or one of its ancestors; three-vrm runs any center, and so does Pelt
+    /// (the readers note one that is not).
     pub fn validate(&self) -> Result<(), SpringError> {
         let nodes = self.skeleton.len();
         let in_range = |what: String, i: usize, len: usize| {

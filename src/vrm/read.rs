@@ -581,9 +581,9 @@ fn read_vrmc(
             Some(c) => {
                 let c = check_node("spring center", c, &rig.skeleton)?;
                 if c != nodes[0] && !rig.skeleton.is_ancestor(c, nodes[0]) {
-                    return Err(VrmError::Spring(crate::spring::SpringError::BadCenter(
-                        name,
-                    )));
+                    notes.push(format!(
+                        "spring `{name}`: `center` is not its first joint or an ancestor of it, as the specification asks; kept, as three-vrm keeps it"
+                    ));
                 }
                 Some(c)
             }
