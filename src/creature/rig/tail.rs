@@ -9,7 +9,7 @@ use crate::creature::{Creature, TAIL_BONES};
 use crate::spring::{Frame, NodeTransform, SpringError, VrmSpring};
 
 /// Swish frequency, Hz: a relaxed wag.
-pub const SWISH_HZ: f32 = 1.5;
+pub(crate) const SWISH_HZ: f32 = 1.5;
 /// How fast the swish amplitude follows [`CreatureTail::set_swish`], per second (it eases in
 /// and out instead of snapping).
 const SWISH_EASE: f32 = 4.0;
@@ -101,7 +101,7 @@ impl CreatureTail {
     }
 
     /// Sets the swish: the tail's base turns side to side by up to `amplitude` radians at
-    /// [`SWISH_HZ`] (the creature wags when petted); 0 stops it. It eases in and out.
+    /// 1.5 Hz (the creature wags when petted); 0 stops it. It eases in and out.
     pub fn set_swish(&mut self, amplitude: f32) {
         if amplitude.is_finite() {
             self.swish_target = amplitude.clamp(-1.0, 1.0);
