@@ -139,9 +139,12 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<Self, GpuError> {
         let required_limits = adapter.limits();
+        // Timestamps where the adapter has them, for the frame bench's per-pass times.
+        let required_features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("pelt"),
             required_limits,
+            required_features,
             ..Default::default()
         }))
         .map_err(|source| GpuError::RequestDevice {

@@ -27,7 +27,9 @@
 pub mod creature;
 pub mod gpu;
 pub mod groom;
+pub mod hand;
 pub mod npy;
+pub mod render;
 pub mod sim;
 pub mod spring;
 pub mod vrm;

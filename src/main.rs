@@ -32,6 +32,8 @@ enum Command {
     /// position per frame as CSV (to compare Pelt with other VRM tools).
     #[command(long_about = commands::tail_trace::LONG_ABOUT)]
     TailTrace(commands::tail_trace::TailTraceArgs),
+    /// Grow and settle the coat, then save one rendered frame as a PNG.
+    Render(commands::render::RenderArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -54,5 +56,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Export(a)) => commands::export::run(&a),
         Some(Command::Import(a)) => commands::import::run(&a),
         Some(Command::TailTrace(a)) => commands::tail_trace::run(&a),
+        Some(Command::Render(a)) => commands::render::run(&a),
     }
 }

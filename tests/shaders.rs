@@ -1,6 +1,10 @@
 //! Every WGSL shader parses and validates with naga, and every struct shared with WGSL has
 //! the size and field offsets naga gives its twin, so the two cannot drift apart silently.
 
+use pelt::render::mesh::SkinVertex;
+use pelt::render::proxies::LineVertex;
+use pelt::render::shaders::render_modules;
+use pelt::render::uniforms::{FrameUniforms, HandCapsuleUniform, PassView, uniform_bytes};
 use pelt::sim::{GpuCapsule, GpuRoot, STRAND_STEP_WGSL, StepUniforms};
 use std::mem::{offset_of, size_of};
 
@@ -16,19 +20,47 @@ fn parse_and_validate(name: &str, source: &str) -> naga::Module {
     module
 }
 
+/// Every pipeline's module as it is compiled: the step shader alone, and each render
+/// shader with the snippets it is composed from.
+fn modules() -> Vec<(String, String)> {
+    let mut all = vec![("strand_step".to_string(), STRAND_STEP_WGSL.to_string())];
+    all.extend(
+        render_modules()
+            .into_iter()
+            .map(|(n, s)| (n.to_string(), s)),
+    );
+    all
+}
+
 #[test]
-fn every_shader_parses_and_validates() {
+fn every_shader_module_parses_and_validates() {
+    for (name, source) in modules() {
+        parse_and_validate(&name, &source);
+    }
+}
+
+#[test]
+fn every_shader_file_is_part_of_a_module() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let modules = modules();
     let mut count = 0;
     for entry in std::fs::read_dir(&dir).expect("shaders/ exists") {
         let path = entry.expect("readable entry").path();
         if path.extension().is_some_and(|e| e == "wgsl") {
             let source = std::fs::read_to_string(&path).expect("readable shader");
-            parse_and_validate(&path.display().to_string(), &source);
+            assert!(
+                modules.iter().any(|(_, m)| m.contains(&source)),
+                "{} is in no compiled module, so nothing validates it",
+                path.display()
+            );
             count += 1;
         }
     }
-    assert!(count >= 1, "no shaders found in {}", dir.display());
+    assert!(
+        count >= 9,
+        "only {count} shaders found in {}",
+        dir.display()
+    );
 }
 
 /// The size and member offsets naga lays out for WGSL struct `name`.
@@ -106,4 +138,177 @@ fn strand_step_structs_match_their_rust_twins() {
             ("capsules", offset_of!(StepUniforms, capsules)),
         ],
     );
+}
+
+/// Checks an encase-laid-out uniform against its WGSL twin: the size, and for every member
+/// the first float at naga's offset equals the value `fill` put in that member.
+fn check_encased(module: &naga::Module, name: &str, bytes: &[u8], first_floats: &[(&str, f32)]) {
+    let (size, members) = wgsl_layout(module, name);
+    assert_eq!(bytes.len(), size as usize, "size of {name}");
+    assert_eq!(members.len(), first_floats.len(), "member count of {name}");
+    for ((wgsl_name, offset), (rust_name, value)) in members.iter().zip(first_floats) {
+        assert_eq!(wgsl_name, rust_name, "member order of {name}");
+        let at = *offset as usize;
+        let got = f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!(got, *value, "{name}.{rust_name} at offset {offset}");
+    }
+}
+
+#[test]
+fn render_uniforms_match_their_wgsl_twins() {
+    use glam::{Mat4, UVec4, Vec4};
+    let (_, source) = render_modules()
+        .into_iter()
+        .find(|(n, _)| *n == "lines")
+        .unwrap();
+    let module = parse_and_validate("lines", &source);
+    // Every member starts with its own number, so a member at the wrong offset shows.
+    let v = |k: f32| Vec4::splat(k);
+    let m = |k: f32| Mat4::from_cols(v(k), v(k), v(k), v(k));
+    let hand = [HandCapsuleUniform {
+        a_radius: v(21.0),
+        b: v(21.5),
+    }; 16];
+    let frame = FrameUniforms {
+        view_proj: m(1.0),
+        light_view_proj: m(2.0),
+        eye: v(3.0),
+        viewport: v(4.0),
+        light_dir: v(5.0),
+        light_color: v(6.0),
+        fill_dir: v(7.0),
+        sky: v(8.0),
+        ground: v(9.0),
+        shadow: v(10.0),
+        slabs: v(11.0),
+        coat_main: v(12.0),
+        coat_cream: v(13.0),
+        coat_stripe: v(14.0),
+        coat_blush: v(15.0),
+        head: m(16.0),
+        body: m(17.0),
+        tail: [m(18.0); 5],
+        hand,
+        hand_info: v(22.0),
+        face: v(23.0),
+        ribbon: v(24.0),
+        look: v(25.0),
+        background: v(26.0),
+        counts: UVec4::splat(27.0f32.to_bits()),
+    };
+    let names_values = [
+        ("view_proj", 1.0),
+        ("light_view_proj", 2.0),
+        ("eye", 3.0),
+        ("viewport", 4.0),
+        ("light_dir", 5.0),
+        ("light_color", 6.0),
+        ("fill_dir", 7.0),
+        ("sky", 8.0),
+        ("ground", 9.0),
+        ("shadow", 10.0),
+        ("slabs", 11.0),
+        ("coat_main", 12.0),
+        ("coat_cream", 13.0),
+        ("coat_stripe", 14.0),
+        ("coat_blush", 15.0),
+        ("head", 16.0),
+        ("body", 17.0),
+        ("tail", 18.0),
+        ("hand", 21.0),
+        ("hand_info", 22.0),
+        ("face", 23.0),
+        ("ribbon", 24.0),
+        ("look", 25.0),
+        ("background", 26.0),
+        ("counts", 27.0),
+    ];
+    check_encased(
+        &module,
+        "FrameUniforms",
+        &uniform_bytes(&frame).unwrap(),
+        &names_values,
+    );
+    let view = PassView {
+        view_proj: m(1.0),
+        eye: v(2.0),
+        forward: v(3.0),
+    };
+    check_encased(
+        &module,
+        "PassView",
+        &uniform_bytes(&view).unwrap(),
+        &[("view_proj", 1.0), ("eye", 2.0), ("forward", 3.0)],
+    );
+    check_encased(
+        &module,
+        "HandCapsule",
+        &uniform_bytes(&hand[0]).unwrap(),
+        &[("a_radius", 21.0), ("b", 21.5)],
+    );
+}
+
+/// The (location, offset) of each `@location` input of WGSL struct `name`.
+fn wgsl_locations(module: &naga::Module, name: &str) -> Vec<u32> {
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("struct {name} not in the shader"));
+    match &ty.inner {
+        naga::TypeInner::Struct { members, .. } => members
+            .iter()
+            .map(|m| match m.binding {
+                Some(naga::Binding::Location { location, .. }) => location,
+                ref other => panic!("{name} member without a location: {other:?}"),
+            })
+            .collect(),
+        other => panic!("{name} is not a struct: {other:?}"),
+    }
+}
+
+#[test]
+fn vertex_formats_match_their_wgsl_inputs() {
+    let source = |n: &str| {
+        render_modules()
+            .into_iter()
+            .find(|(m, _)| *m == n)
+            .unwrap()
+            .1
+    };
+    let skin = parse_and_validate("skin", &source("skin"));
+    let lines = parse_and_validate("lines", &source("lines"));
+    // Attribute offsets are the Rust struct's field offsets, in the shader's location order.
+    let skin_offsets = [
+        offset_of!(SkinVertex, position),
+        offset_of!(SkinVertex, normal),
+        offset_of!(SkinVertex, aux),
+        offset_of!(SkinVertex, pattern),
+        offset_of!(SkinVertex, tail_t),
+        offset_of!(SkinVertex, space_material),
+    ];
+    let locations = wgsl_locations(&skin, "SkinVertex");
+    assert_eq!(locations.len(), SkinVertex::ATTRIBUTES.len());
+    for (attr, (&location, &offset)) in SkinVertex::ATTRIBUTES
+        .iter()
+        .zip(locations.iter().zip(&skin_offsets))
+    {
+        assert_eq!(attr.shader_location, location);
+        assert_eq!(attr.offset as usize, offset, "location {location}");
+    }
+    let line_offsets = [
+        offset_of!(LineVertex, position),
+        offset_of!(LineVertex, tail_t),
+        offset_of!(LineVertex, space),
+        offset_of!(LineVertex, color),
+    ];
+    let locations = wgsl_locations(&lines, "LineVertex");
+    assert_eq!(locations.len(), LineVertex::ATTRIBUTES.len());
+    for (attr, (&location, &offset)) in LineVertex::ATTRIBUTES
+        .iter()
+        .zip(locations.iter().zip(&line_offsets))
+    {
+        assert_eq!(attr.shader_location, location);
+        assert_eq!(attr.offset as usize, offset, "location {location}");
+    }
 }

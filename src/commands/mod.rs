@@ -3,6 +3,7 @@
 pub mod export;
 pub mod import;
 pub mod info;
+pub mod render;
 pub mod run;
 pub mod simulate;
 pub mod tail_trace;

@@ -7,6 +7,7 @@
 //! the same shapes as its proxies.
 
 mod ellipsoid;
+mod face;
 mod head;
 mod pose;
 mod ray;
@@ -14,6 +15,7 @@ mod rig;
 mod tail;
 
 pub use ellipsoid::Ellipsoid;
+pub use face::FaceLayout;
 pub use head::{Bump, RadialHead};
 pub use pose::{CreaturePose, IdleMotion};
 pub use ray::{Ray, RayHit};

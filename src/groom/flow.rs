@@ -4,7 +4,7 @@
 //! Frenet frame.
 
 use super::pattern::chest_mask;
-use crate::creature::{Creature, Part, RadialHead, tangent_basis};
+use crate::creature::{Creature, FaceLayout, Part, RadialHead, tangent_basis};
 use glam::{Quat, Vec3};
 
 /// How much a head direction belongs to each groom region, each in [0, 1].
@@ -94,7 +94,11 @@ pub fn flow_at(
                 direction,
                 lift_root: 0.55 - 0.2 * r.ear + 0.25 * r.muzzle,
                 lift_tip: 1.2 - 0.4 * r.ear + 0.15 * r.muzzle,
-                length_factor: 1.0 - 0.45 * r.ear - 0.5 * r.muzzle
+                // Short fur around the eyes, so the face shows through the coat.
+                length_factor: 1.0
+                    - 0.45 * r.ear
+                    - 0.5 * r.muzzle
+                    - 0.8 * FaceLayout::default().eye_weight(u)
                     + 0.3 * r.cheek
                     + 0.2 * r.fluff
                     + 0.1 * r.belly,

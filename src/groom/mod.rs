@@ -7,7 +7,7 @@ mod noise;
 mod pattern;
 mod sampler;
 
-pub use pattern::Pattern;
+pub use pattern::{Pattern, pattern_at};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};
 
 use crate::creature::{Creature, Part, Space};

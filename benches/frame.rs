@@ -1,0 +1,187 @@
+//! Frame time: one rendered frame (shadow maps, skin, ribbons) and, beside it for scale, one
+//! solver step, by strand tier and resolution on every adapter found. GPU pass times come
+//! from timestamp queries where the adapter has them; wall times include submission and
+//! waiting for the GPU. Prints one table.
+//!
+//! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
+//! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
+//! (default `1280x720,1920x1080`) choose the rows.
+
+use pelt::creature::Creature;
+use pelt::gpu::{GpuContext, list_adapters};
+use pelt::render::{
+    Camera, CameraPreset, FurRenderer, OFFSCREEN_FORMAT, OffscreenTarget, PassTimings,
+    RenderSettings, Scene, TargetLayout,
+};
+use pelt::sim::{FurConfig, FurSim};
+use std::time::Instant;
+
+fn env_list<T>(name: &str, default: &str, parse: impl Fn(&str) -> Option<T>) -> Vec<T> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_string())
+        .split(',')
+        .filter_map(|s| parse(s.trim()))
+        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+struct Row {
+    adapter: String,
+    strands: usize,
+    size: (u32, u32),
+    frame_ms: f64,
+    passes: Option<PassTimings>,
+    step_ms: f64,
+    memory_mb: f64,
+}
+
+fn measure(
+    ctx: &GpuContext,
+    strands: usize,
+    size: (u32, u32),
+    frames: usize,
+) -> Result<Row, String> {
+    let creature = Creature::default();
+    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 1), creature.clone(), ctx)
+        .map_err(|e| e.to_string())?;
+    sim.step(10).map_err(|e| e.to_string())?;
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    let mut renderer = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        layout,
+        &creature,
+        RenderSettings::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    renderer
+        .set_strands_from_sim(&sim)
+        .map_err(|e| e.to_string())?;
+    let timed = renderer.enable_timing();
+    let target =
+        OffscreenTarget::new(&ctx.device, &layout, size.0, size.1).map_err(|e| e.to_string())?;
+    let wait = || {
+        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+    };
+    let mut frame_ms = Vec::new();
+    let mut step_ms = Vec::new();
+    let mut passes = Vec::new();
+    for i in 0..frames + 2 {
+        let started = Instant::now();
+        sim.step(1).map_err(|e| e.to_string())?;
+        wait();
+        let stepped = started.elapsed();
+        let started = Instant::now();
+        let mut scene = Scene::new(
+            Camera::preset(CameraPreset::Front),
+            sim.pose_at(sim.time() as f32),
+        );
+        scene.positions_index = sim.gpu().map_or(0, |g| g.current_index());
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        renderer
+            .render(&mut encoder, &target.frame, &target.view, &scene)
+            .map_err(|e| e.to_string())?;
+        ctx.queue.submit(Some(encoder.finish()));
+        wait();
+        let rendered = started.elapsed();
+        if i >= 2 {
+            step_ms.push(stepped.as_secs_f64() * 1e3);
+            frame_ms.push(rendered.as_secs_f64() * 1e3);
+            if timed {
+                passes.push(
+                    renderer
+                        .read_timings()
+                        .map_err(|e| e.to_string())?
+                        .unwrap_or_default(),
+                );
+            }
+        }
+    }
+    let pass_median = (!passes.is_empty()).then(|| PassTimings {
+        shadow_ms: median(passes.iter().map(|p| p.shadow_ms).collect()),
+        skin_ms: median(passes.iter().map(|p| p.skin_ms).collect()),
+        ribbons_ms: median(passes.iter().map(|p| p.ribbons_ms).collect()),
+    });
+    Ok(Row {
+        adapter: format!("{} ({:?})", ctx.info().name, ctx.info().backend),
+        strands,
+        size,
+        frame_ms: median(frame_ms),
+        passes: pass_median,
+        step_ms: median(step_ms),
+        memory_mb: (renderer.memory_bytes() + target.frame.bytes) as f64 / 1e6,
+    })
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else is accepted.
+    let frames: usize = std::env::var("PELT_BENCH_FRAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let tiers = env_list("PELT_BENCH_TIERS", "32768,104960,420032", |s| {
+        s.parse().ok()
+    });
+    let sizes = env_list("PELT_BENCH_SIZES", "1280x720,1920x1080", |s| {
+        let (w, h) = s.split_once('x')?;
+        Some((w.parse().ok()?, h.parse().ok()?))
+    });
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    eprintln!(
+        "{} adapters: {:?}",
+        adapters.len(),
+        list_adapters()
+            .iter()
+            .map(|a| &a.info.name)
+            .collect::<Vec<_>>()
+    );
+    let mut rows = Vec::new();
+    for adapter in adapters {
+        let ctx = match GpuContext::with_adapter(instance.clone(), adapter) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("skipping an adapter: {e}");
+                continue;
+            }
+        };
+        for &strands in &tiers {
+            for &size in &sizes {
+                match measure(&ctx, strands, size, frames) {
+                    Ok(row) => rows.push(row),
+                    Err(e) => eprintln!("{} {strands} {size:?}: {e}", ctx.info().name),
+                }
+            }
+        }
+    }
+    println!();
+    println!(
+        "| adapter | strands | size | frame ms (wall) | shadow ms | skin ms | ribbons ms | solver step ms | render memory MB |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for r in &rows {
+        let p = |f: fn(&PassTimings) -> f64| {
+            r.passes
+                .as_ref()
+                .map_or("–".to_string(), |t| format!("{:.2}", f(t)))
+        };
+        println!(
+            "| {} | {} | {}×{} | {:.2} | {} | {} | {} | {:.2} | {:.1} |",
+            r.adapter,
+            r.strands,
+            r.size.0,
+            r.size.1,
+            r.frame_ms,
+            p(|t| t.shadow_ms),
+            p(|t| t.skin_ms),
+            p(|t| t.ribbons_ms),
+            r.step_ms,
+            r.memory_mb
+        );
+    }
+}

@@ -1,0 +1,141 @@
+// Camera-facing tapered ribbons built in the vertex shader straight from the solver's
+// position buffer: five quads per strand, two vertices per strand point, no vertex buffer.
+// Shared by the colour, hair-depth and deep-opacity passes (each draws the same ribbons,
+// seen from its own `view`). Needs `render_frame.wgsl` before it.
+//
+// The draw is indexed and instanced: one instance is a batch of 64 strands, and a small
+// index buffer (30 indices per strand) names vertices 0..768 within the batch, so the GPU's
+// vertex cache shares the 12 vertices of each strand between its 10 triangles.
+
+const POINTS: u32 = 6u;
+const STRANDS_PER_BATCH: u32 = 64u;
+const VERTICES_PER_STRAND: u32 = 12u;
+
+// Six vec4 per strand: xyz world position, w 1 where the hand touched the point.
+@group(1) @binding(0) var<storage, read> positions: array<vec4<f32>>;
+// Rust twin: `render::ribbons::RibbonStrand`. x: pattern channels (unorm8×4),
+// y: random value (f32 bits), z: part-space normal (octahedral, snorm16×2),
+// w: space (low 8 bits) | tail parameter (unorm16, high 16 bits).
+@group(1) @binding(1) var<storage, read> strands: array<vec4<u32>>;
+
+struct RibbonPoint {
+    clip: vec4<f32>,
+    world: vec3<f32>,
+    tangent: vec3<f32>,
+    // −1 … 1 across the ribbon.
+    side: f32,
+    // 0 at the root … 1 at the tip.
+    along: f32,
+    // True width over drawn width: ribbons narrower than a pixel are drawn a pixel wide
+    // and this much less opaque, so thin far fur stays soft instead of shimmering.
+    coverage: f32,
+    strand: u32,
+    touched: f32,
+}
+
+fn octahedral_decode(packed: u32) -> vec3<f32> {
+    let e = unpack2x16snorm(packed);
+    var n = vec3<f32>(e.x, e.y, 1.0 - abs(e.x) - abs(e.y));
+    if (n.z < 0.0) {
+        let folded = (1.0 - abs(n.yx)) * select(vec2<f32>(-1.0), vec2<f32>(1.0), n.xy >= vec2<f32>(0.0));
+        n = vec3<f32>(folded.x, folded.y, n.z);
+    }
+    return normalize(n);
+}
+
+fn strand_space(s: u32) -> u32 {
+    return strands[s].w & 0xffu;
+}
+
+fn strand_tail_t(s: u32) -> f32 {
+    return f32(strands[s].w >> 16u) / 65535.0;
+}
+
+fn strand_pattern(s: u32) -> vec4<f32> {
+    return unpack4x8unorm(strands[s].x);
+}
+
+fn strand_random(s: u32) -> f32 {
+    return bitcast<f32>(strands[s].y);
+}
+
+// The world-space surface normal at the strand's root, placed like the solver places it.
+fn strand_normal(s: u32) -> vec3<f32> {
+    let m = space_matrix(strand_space(s), strand_tail_t(s));
+    let n = octahedral_decode(strands[s].z);
+    return normalize((m * vec4<f32>(n, 0.0)).xyz);
+}
+
+fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
+    var out: RibbonPoint;
+    let local = vertex_index % (STRANDS_PER_BATCH * VERTICES_PER_STRAND);
+    let s = instance * STRANDS_PER_BATCH + local / VERTICES_PER_STRAND;
+    let k = local % VERTICES_PER_STRAND;
+    let i = k / 2u;
+    out.side = select(-1.0, 1.0, (k & 1u) == 1u);
+    out.strand = s;
+    if (s >= frame.counts.x) {
+        // Past the last strand of a partial batch: outside the clip volume, culled.
+        out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+        return out;
+    }
+    let base = s * POINTS;
+    let point = positions[base + i];
+    let p = point.xyz;
+    let prev = positions[base + max(i, 1u) - 1u].xyz;
+    let next = positions[base + min(i + 1u, POINTS - 1u)].xyz;
+    var tangent = next - prev;
+    let tangent_len = length(tangent);
+    if (tangent_len > 1e-9) {
+        tangent = tangent / tangent_len;
+    } else {
+        tangent = vec3<f32>(0.0, 1.0, 0.0);
+    }
+    let to_viewer = toward_viewer(p);
+    var side = cross(tangent, to_viewer);
+    let side_len = length(side);
+    if (side_len > 1e-3) {
+        side = side / side_len;
+    } else {
+        // Strand pointing at the viewer: any direction across it will do; take one that is
+        // stable from frame to frame.
+        let helper = select(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), abs(tangent.x) > 0.9);
+        side = normalize(cross(tangent, helper));
+    }
+    out.along = f32(i) / f32(POINTS - 1u);
+    let width = frame.ribbon.x * mix(1.0, frame.ribbon.y, out.along);
+    let drawn = max(width, frame.ribbon.w * pixel_size(p));
+    out.coverage = width / drawn;
+    out.world = p + side * (0.5 * drawn * out.side);
+    out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
+    out.tangent = tangent;
+    out.touched = point.w;
+    return out;
+}
+
+// Opacity of a ribbon fragment: soft lateral edges (1 − |side|⁴), the last `ribbon.z` of
+// the length fading out, and the sub-pixel coverage.
+fn ribbon_alpha(side: f32, along: f32, coverage: f32) -> f32 {
+    let s2 = side * side;
+    let edge = 1.0 - s2 * s2;
+    let fade = clamp((1.0 - along) / max(frame.ribbon.z, 1e-4), 0.0, 1.0);
+    return clamp(edge * fade * coverage, 0.0, 1.0);
+}
+
+// Order-independent transparency by coverage: an opacity α covers round(α·samples) of the
+// pixel's MSAA samples (dithered per pixel), and each strand picks *which* samples by its
+// own hash, so two overlapping half-opaque strands cover about three quarters of the pixel
+// instead of the same half. With one sample this is stochastic transparency.
+fn coverage_mask(alpha: f32, strand: u32, pixel: vec2<f32>) -> u32 {
+    let samples = max(frame.counts.y, 1u);
+    let cell = (u32(pixel.x) & 0xffffu) | (u32(pixel.y) << 16u);
+    let dither = hash_unit(cell ^ hash_u32(strand));
+    let n = min(u32(floor(alpha * f32(samples) + dither)), samples);
+    if (n == 0u) {
+        return 0u;
+    }
+    let all = (1u << samples) - 1u;
+    let full = (1u << n) - 1u;
+    let rot = hash_u32(strand * 3u + 1u) % samples;
+    return ((full << rot) | (full >> (samples - rot))) & all;
+}

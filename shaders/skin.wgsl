@@ -1,0 +1,150 @@
+// The opaque surfaces: the creature's skin (tessellated from its analytic parts and shaded
+// with the coat's palette and pattern channels), its eyes and nose, the hand, and the floor.
+// One vertex format for all; each vertex names its space (which pivot it follows) and its
+// material. Needs `render_frame.wgsl` and, for the colour entry point, `shadow_lookup.wgsl`.
+
+const MATERIAL_COAT: u32 = 0u;
+const MATERIAL_EYE: u32 = 1u;
+const MATERIAL_NOSE: u32 = 2u;
+const MATERIAL_HAND: u32 = 3u;
+const MATERIAL_NAIL: u32 = 4u;
+const MATERIAL_SLEEVE: u32 = 5u;
+const MATERIAL_FLOOR: u32 = 6u;
+const ID_FLOOR: u32 = 6u;
+
+struct SkinVertex {
+    // In its space (part-local for the creature, world for the hand and the floor).
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    // Eyes: xyz the eye's centre (they narrow toward it), w 1. Unused elsewhere.
+    @location(2) aux: vec4<f32>,
+    // Pattern channels (cream, stripe, ear tip, blush).
+    @location(3) pattern: vec4<f32>,
+    // Tail parameter, for vertices in tail space.
+    @location(4) tail_t: f32,
+    // Low 8 bits: space; next 8: material.
+    @location(5) space_material: u32,
+}
+
+struct SkinVarying {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) pattern: vec4<f32>,
+    @location(3) @interpolate(flat) material: u32,
+}
+
+struct ColorOut {
+    @location(0) color: vec4<f32>,
+    @location(1) id: u32,
+}
+
+fn place(v: SkinVertex) -> SkinVarying {
+    var out: SkinVarying;
+    let space = v.space_material & 0xffu;
+    out.material = (v.space_material >> 8u) & 0xffu;
+    var local = v.position;
+    if (out.material == MATERIAL_EYE && v.aux.w > 0.5) {
+        // Narrowing eyes: squash toward the eye's centre along the head's up axis.
+        let offset = local - v.aux.xyz;
+        local = local - vec3<f32>(0.0, offset.y * 0.85 * clamp(frame.face.x, 0.0, 1.0), 0.0);
+    }
+    let m = space_matrix(space, v.tail_t);
+    out.world = (m * vec4<f32>(local, 1.0)).xyz;
+    out.normal = normalize((m * vec4<f32>(v.normal, 0.0)).xyz);
+    out.pattern = v.pattern;
+    out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
+    return out;
+}
+
+@vertex
+fn vs_skin(v: SkinVertex) -> SkinVarying {
+    return place(v);
+}
+
+// Depth only, from the key light: skin, face and hand cast the opaque shadow.
+@vertex
+fn vs_skin_depth(v: SkinVertex) -> @builtin(position) vec4<f32> {
+    return place(v).clip;
+}
+
+// A glossy highlight and a sky reflection for the wet-looking eyes and nose.
+fn gloss(n: vec3<f32>, to_eye: vec3<f32>, visible: f32, power: f32) -> vec3<f32> {
+    let h = normalize(frame.light_dir.xyz + to_eye);
+    let spec = pow(max(dot(n, h), 0.0), power) * (power + 8.0) / (8.0 * PI);
+    let r = reflect(-to_eye, n);
+    let env = mix(frame.ground.rgb, frame.sky.rgb * 1.6, smoothstep(-0.2, 0.6, r.y));
+    let fresnel = 0.04 + 0.96 * pow(1.0 - max(dot(n, to_eye), 0.0), 5.0);
+    return frame.light_color.rgb * frame.light_dir.w * spec * visible * 0.08 + env * fresnel;
+}
+
+fn shade_surface(v: SkinVarying) -> vec3<f32> {
+    let n = normalize(v.normal);
+    let to_eye = normalize(frame.eye.xyz - v.world);
+    let l = frame.light_dir.xyz;
+    let visible = key_light_visibility(v.world + n * 0.002);
+    let occlusion = hand_occlusion(v.world);
+    let light = frame.light_color.rgb * frame.light_dir.w;
+    let lambert = max(dot(n, l), 0.0);
+    let fill = max(dot(n, frame.fill_dir.xyz), 0.0) * frame.fill_dir.w;
+    let ambient = mix(frame.ground.rgb, frame.sky.rgb, 0.5 + 0.5 * n.y);
+
+    var albedo = vec3<f32>(0.0);
+    var extra = vec3<f32>(0.0);
+    switch v.material {
+        case MATERIAL_EYE: {
+            albedo = vec3<f32>(0.012, 0.009, 0.006);
+            extra = gloss(n, to_eye, visible, 400.0);
+        }
+        case MATERIAL_NOSE: {
+            albedo = vec3<f32>(0.30, 0.09, 0.10);
+            extra = gloss(n, to_eye, visible, 60.0) * 0.5;
+        }
+        case MATERIAL_HAND: {
+            albedo = vec3<f32>(0.62, 0.38, 0.27);
+        }
+        case MATERIAL_NAIL: {
+            albedo = vec3<f32>(0.80, 0.58, 0.52);
+            extra = gloss(n, to_eye, visible, 80.0) * 0.3;
+        }
+        case MATERIAL_SLEEVE: {
+            albedo = vec3<f32>(0.05, 0.08, 0.16);
+        }
+        case MATERIAL_FLOOR: {
+            albedo = vec3<f32>(0.20, 0.19, 0.18);
+        }
+        default: {
+            // The creature's skin wears the coat's colours, a little deeper than the hair.
+            albedo = coat_color(v.pattern) * 0.8;
+        }
+    }
+    let diffuse = albedo / PI * (lambert * light * visible + fill);
+    return (diffuse + albedo * ambient) * occlusion + extra * occlusion;
+}
+
+@fragment
+fn fs_skin(v: SkinVarying) -> ColorOut {
+    var out: ColorOut;
+    var color = tone_map(shade_surface(v));
+    if (v.material == MATERIAL_FLOOR) {
+        // The floor fades into the background away from the creature.
+        let far = smoothstep(1.0, 2.8, length(v.world.xz - vec2<f32>(0.0, -0.4)));
+        color = mix(color, frame.background.rgb, far);
+    }
+    out.color = vec4<f32>(color, 1.0);
+    switch v.material {
+        case MATERIAL_EYE, MATERIAL_NOSE: {
+            out.id = ID_FACE;
+        }
+        case MATERIAL_HAND, MATERIAL_NAIL, MATERIAL_SLEEVE: {
+            out.id = ID_HAND;
+        }
+        case MATERIAL_FLOOR: {
+            out.id = ID_FLOOR;
+        }
+        default: {
+            out.id = ID_SKIN;
+        }
+    }
+    return out;
+}

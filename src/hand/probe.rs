@@ -1,0 +1,44 @@
+//! Surfaces the hand's finger rays can probe: the posed creature in the app, a plane in
+//! tests and tools.
+
+use crate::creature::{Ray, RayHit};
+use glam::Vec3;
+
+/// Something a world-space ray can hit: what the fingers reach toward.
+pub trait SurfaceProbe {
+    /// The nearest hit of `ray` ahead of its origin, if any.
+    fn probe(&self, ray: &Ray) -> Option<RayHit>;
+}
+
+/// An infinite plane, one-sided: only rays coming from the side its normal points to hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaneSurface {
+    /// A point on the plane.
+    pub point: Vec3,
+    /// The side the hand is on (normalised when probed; a zero normal means +Y).
+    pub normal: Vec3,
+}
+
+impl PlaneSurface {
+    /// The plane through `point` facing `normal`.
+    pub fn new(point: Vec3, normal: Vec3) -> Self {
+        PlaneSurface { point, normal }
+    }
+}
+
+impl SurfaceProbe for PlaneSurface {
+    fn probe(&self, ray: &Ray) -> Option<RayHit> {
+        let n = self.normal.normalize_or(Vec3::Y);
+        let height = (ray.origin - self.point).dot(n);
+        let closing = -ray.direction.dot(n);
+        if !(height >= 0.0 && closing > 1e-6) {
+            return None;
+        }
+        let distance = height / closing;
+        distance.is_finite().then(|| RayHit {
+            distance,
+            point: ray.at(distance),
+            normal: n,
+        })
+    }
+}

@@ -1,0 +1,157 @@
+//! Reading a rendered frame back to the host, and saving it as a PNG.
+
+use super::RenderError;
+use super::target::OffscreenTarget;
+use std::io::Write;
+
+/// A frame read back from the GPU: 8-bit sRGB RGBA, rows top to bottom, and, when the
+/// layout drew them, the per-pixel surface IDs (`render::ids`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Four bytes per pixel.
+    pub rgba: Vec<u8>,
+    /// One byte per pixel, if drawn.
+    pub ids: Option<Vec<u8>>,
+}
+
+impl Image {
+    /// The RGBA bytes of pixel `(x, y)`.
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [
+            self.rgba[i],
+            self.rgba[i + 1],
+            self.rgba[i + 2],
+            self.rgba[i + 3],
+        ]
+    }
+
+    /// The surface ID of pixel `(x, y)` (0 when IDs were not drawn).
+    pub fn id(&self, x: u32, y: u32) -> u8 {
+        self.ids
+            .as_ref()
+            .map_or(0, |ids| ids[(y * self.width + x) as usize])
+    }
+
+    /// The image as PNG bytes (8-bit RGB; the alpha channel carries nothing).
+    pub fn to_png(&self) -> Result<Vec<u8>, RenderError> {
+        let mut out = Vec::new();
+        {
+            let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
+            encoder.set_color(png::ColorType::Rgb);
+            encoder.set_depth(png::BitDepth::Eight);
+            encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+            let mut writer = encoder
+                .write_header()
+                .map_err(|e| RenderError::Png(e.to_string()))?;
+            let rgb: Vec<u8> = self
+                .rgba
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            writer
+                .write_image_data(&rgb)
+                .map_err(|e| RenderError::Png(e.to_string()))?;
+        }
+        Ok(out)
+    }
+
+    /// Writes the image as a PNG file, through a temporary file beside it, so a failed
+    /// write never leaves half a picture under the name.
+    pub fn save_png(&self, path: &std::path::Path) -> Result<(), RenderError> {
+        let bytes = self.to_png()?;
+        let io = |e: std::io::Error| RenderError::Io {
+            path: path.display().to_string(),
+            source: e,
+        };
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+        file.write_all(&bytes).map_err(io)?;
+        file.persist(path).map_err(|e| io(e.error))?;
+        Ok(())
+    }
+}
+
+/// Copies a whole single-sampled 2D texture of `bytes_per_pixel` back to the host, rows
+/// packed tightly.
+pub fn read_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    bytes_per_pixel: u32,
+) -> Result<Vec<u8>, RenderError> {
+    let (width, height) = (texture.width(), texture.height());
+    let row = width * bytes_per_pixel;
+    let padded =
+        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("texture read back"),
+        size: u64::from(padded) * u64::from(height),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("texture read back"),
+    });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &staging,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
+        },
+        texture.size(),
+    );
+    queue.submit(Some(encoder.finish()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| RenderError::Gpu(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| RenderError::Gpu(e.to_string()))?
+        .map_err(|e| RenderError::Gpu(e.to_string()))?;
+    let mapped = staging
+        .get_mapped_range(..)
+        .map_err(|e| RenderError::Gpu(e.to_string()))?;
+    let mut out = Vec::with_capacity((row * height) as usize);
+    for r in 0..height {
+        let start = (r * padded) as usize;
+        out.extend_from_slice(&mapped[start..start + row as usize]);
+    }
+    drop(mapped);
+    staging.unmap();
+    Ok(out)
+}
+
+/// Reads an offscreen target's output (and its IDs, if drawn) back to the host.
+pub fn read_image(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    target: &OffscreenTarget,
+) -> Result<Image, RenderError> {
+    let (width, height) = target.size();
+    let rgba = read_texture(device, queue, &target.texture, 4)?;
+    let ids = match &target.frame.ids_resolved {
+        Some(t) => Some(read_texture(device, queue, t, 1)?),
+        None => None,
+    };
+    Ok(Image {
+        width,
+        height,
+        rgba,
+        ids,
+    })
+}

@@ -1,0 +1,237 @@
+//! Triangle meshes of the opaque surfaces: the creature's analytic parts tessellated in
+//! their own spaces (so the GPU places them by the same pivots as the roots), the face, and
+//! the floor. One vertex format, [`SkinVertex`], for all of them and for the hand.
+
+use crate::creature::{Creature, FaceLayout, Part};
+use crate::groom::pattern_at;
+use bytemuck::{Pod, Zeroable};
+use glam::{Vec2, Vec3};
+
+/// Which pivot a vertex or root follows. The numbers are the WGSL `SPACE_*` constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum VertexSpace {
+    /// Body-local.
+    Body = 0,
+    /// Head-local.
+    Head = 1,
+    /// Body-local at rest, skinned to the tail bones by the tail parameter.
+    Tail = 2,
+    /// World space (the hand, the floor).
+    World = 3,
+}
+
+/// A surface's material. The numbers are the WGSL `MATERIAL_*` constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Material {
+    /// The creature's skin, coloured by the coat pattern.
+    Coat = 0,
+    /// A glossy eye.
+    Eye = 1,
+    /// The nose.
+    Nose = 2,
+    /// The hand's skin.
+    Hand = 3,
+    /// A fingernail.
+    Nail = 4,
+    /// The sleeve.
+    Sleeve = 5,
+    /// The floor.
+    Floor = 6,
+}
+
+/// One vertex of an opaque surface. WGSL twin: `SkinVertex` in `shaders/skin.wgsl`
+/// (vertex attributes at these offsets).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SkinVertex {
+    /// Position in its space.
+    pub position: [f32; 3],
+    /// Unit normal in its space.
+    pub normal: [f32; 3],
+    /// Eyes: xyz the eye's centre, w 1; zero elsewhere.
+    pub aux: [f32; 4],
+    /// Pattern channels as unorm bytes (cream, stripe, ear tip, blush).
+    pub pattern: [u8; 4],
+    /// Tail parameter for tail-space vertices.
+    pub tail_t: f32,
+    /// Space in the low 8 bits, material in the next 8.
+    pub space_material: u32,
+}
+
+impl SkinVertex {
+    /// The vertex attributes, matching `shaders/skin.wgsl`.
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+        0 => Float32x3,
+        1 => Float32x3,
+        2 => Float32x4,
+        3 => Unorm8x4,
+        4 => Float32,
+        5 => Uint32,
+    ];
+
+    /// A vertex of `material` in `space`.
+    pub fn new(position: Vec3, normal: Vec3, space: VertexSpace, material: Material) -> Self {
+        SkinVertex {
+            position: position.to_array(),
+            normal: normal.normalize_or(Vec3::Y).to_array(),
+            aux: [0.0; 4],
+            pattern: [0; 4],
+            tail_t: 0.0,
+            space_material: space as u32 | ((material as u32) << 8),
+        }
+    }
+}
+
+/// Triangles with 32-bit indices.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    /// The vertices.
+    pub vertices: Vec<SkinVertex>,
+    /// Three indices per triangle.
+    pub indices: Vec<u32>,
+}
+
+impl Mesh {
+    /// Appends a grid of `columns × rows` vertices made by `vertex(u, v)` with u, v in
+    /// [0, 1], joined into quads; `wrap_u` joins the last column to the first.
+    pub fn add_grid(
+        &mut self,
+        columns: u32,
+        rows: u32,
+        wrap_u: bool,
+        mut vertex: impl FnMut(f32, f32) -> SkinVertex,
+    ) {
+        let base = self.vertices.len() as u32;
+        let cols_in_row = if wrap_u { columns } else { columns + 1 };
+        for r in 0..=rows {
+            for c in 0..cols_in_row {
+                self.vertices
+                    .push(vertex(c as f32 / columns as f32, r as f32 / rows as f32));
+            }
+        }
+        for r in 0..rows {
+            for c in 0..columns {
+                let c1 = if wrap_u { (c + 1) % columns } else { c + 1 };
+                let i00 = base + r * cols_in_row + c;
+                let i10 = base + r * cols_in_row + c1;
+                let i01 = base + (r + 1) * cols_in_row + c;
+                let i11 = base + (r + 1) * cols_in_row + c1;
+                self.indices
+                    .extend_from_slice(&[i00, i01, i10, i10, i01, i11]);
+            }
+        }
+    }
+
+    /// Appends another mesh.
+    pub fn append(&mut self, other: &Mesh) {
+        let base = self.vertices.len() as u32;
+        self.vertices.extend_from_slice(&other.vertices);
+        self.indices.extend(other.indices.iter().map(|i| i + base));
+    }
+}
+
+/// A unit direction from sphere coordinates: `u` around (longitude), `v` from the south
+/// pole (0) to the north pole (1).
+pub fn sphere_direction(u: f32, v: f32) -> Vec3 {
+    let phi = u * std::f32::consts::TAU;
+    let theta = v * std::f32::consts::PI;
+    let ring = theta.sin();
+    Vec3::new(ring * phi.cos(), -theta.cos(), ring * phi.sin())
+}
+
+fn pattern_bytes(p: crate::groom::Pattern) -> [u8; 4] {
+    let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    [q(p.cream), q(p.stripe), q(p.ear_tip), q(p.blush)]
+}
+
+/// The creature's skin: head, body, paws and tail, each in its own space, with the coat
+/// pattern at every vertex. `detail` scales the tessellation (1 is the default).
+pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
+    let n = |base: f32| ((base * detail).round() as u32).max(4);
+    let mut mesh = Mesh::default();
+    let mut sphere_part = |part: Part, columns: u32, rows: u32, space: VertexSpace| {
+        mesh.add_grid(columns, rows, true, |u, v| {
+            let s = creature.surface(part, sphere_direction(u, v));
+            let mut vertex = SkinVertex::new(s.position, s.normal, space, Material::Coat);
+            vertex.pattern = pattern_bytes(pattern_at(creature, part, s.position, s.normal, 0.0));
+            vertex
+        });
+    };
+    sphere_part(Part::Head, n(112.0), n(72.0), VertexSpace::Head);
+    sphere_part(Part::Body, n(96.0), n(56.0), VertexSpace::Body);
+    for i in 0..4 {
+        sphere_part(Part::Paw(i), n(40.0), n(24.0), VertexSpace::Body);
+    }
+    mesh.add_grid(n(40.0), n(96.0), true, |u, v| {
+        let param = Vec2::new(v, u * std::f32::consts::TAU);
+        let s = creature.tail.surface(param);
+        let mut vertex = SkinVertex::new(s.position, s.normal, VertexSpace::Tail, Material::Coat);
+        vertex.pattern = pattern_bytes(pattern_at(creature, Part::Tail, s.position, s.normal, v));
+        vertex.tail_t = v;
+        vertex
+    });
+    mesh
+}
+
+/// An ellipsoid of `radii` (right, up, out) centred at `center`, its "out" axis along
+/// `out` and its "up" axis as near head-up as that allows, in head space.
+fn oriented_ellipsoid(center: Vec3, out: Vec3, radii: Vec3, material: Material, eye: bool) -> Mesh {
+    let out = out.normalize_or(Vec3::Z);
+    let right = Vec3::Y.cross(out).normalize_or(Vec3::X);
+    let up = out.cross(right);
+    let mut mesh = Mesh::default();
+    mesh.add_grid(32, 18, true, |u, v| {
+        let d = sphere_direction(u, v);
+        // Sphere axes: x right, y up, z out.
+        let local = Vec3::new(d.x * radii.x, d.y * radii.y, d.z * radii.z);
+        let p = center + right * local.x + up * local.y + out * local.z;
+        let ln = Vec3::new(d.x / radii.x, d.y / radii.y, d.z / radii.z);
+        let n = right * ln.x + up * ln.y + out * ln.z;
+        let mut vertex = SkinVertex::new(p, n, VertexSpace::Head, material);
+        if eye {
+            vertex.aux = [center.x, center.y, center.z, 1.0];
+        }
+        vertex
+    });
+    mesh
+}
+
+/// The eyes and the nose, in head space, standing out of the short fur around them.
+pub fn face(creature: &Creature, layout: &FaceLayout) -> Mesh {
+    let head = &creature.head;
+    let mut mesh = Mesh::default();
+    for &dir in &layout.eyes {
+        let s = head.surface(dir);
+        let center = s.position + s.normal * 0.012;
+        mesh.append(&oriented_ellipsoid(
+            center,
+            s.normal,
+            Vec3::new(0.042, 0.046, 0.026),
+            Material::Eye,
+            true,
+        ));
+    }
+    let s = head.surface(layout.nose);
+    mesh.append(&oriented_ellipsoid(
+        s.position + s.normal * 0.03,
+        s.normal,
+        Vec3::new(0.034, 0.022, 0.022),
+        Material::Nose,
+        false,
+    ));
+    mesh
+}
+
+/// The floor the solver keeps strands above: a disc at height `y`, world space.
+pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
+    let mut mesh = Mesh::default();
+    mesh.add_grid(64, 8, true, |u, v| {
+        let phi = u * std::f32::consts::TAU;
+        let r = radius * v;
+        let p = Vec3::new(center.x + r * phi.cos(), y, center.y + r * phi.sin());
+        SkinVertex::new(p, Vec3::Y, VertexSpace::World, Material::Floor)
+    });
+    mesh
+}

@@ -1,0 +1,115 @@
+//! The fur renderer: tapered camera-facing ribbons pulled straight from the solver's
+//! position buffer, hair shading, strand shadows with a deep opacity map, the skin and face
+//! of the analytic host, the hand, the diagnostic views, and PNG capture.
+//!
+//! # A frame
+//!
+//! 1. **Shadow maps** from the key light (orthographic, [`shadow::light_frame`]): the opaque
+//!    depth of skin, face and hand; the depth of the nearest hair; and the deep opacity map,
+//!    four cumulative hair densities in slabs behind that first hair
+//!    ([`shadow::SLAB_ENDS`]). Both hair passes draw the *deformed* ribbons at their true
+//!    width, so shadows follow every stroke of the hand.
+//! 2. **Surfaces**: the creature's skin tessellated from its analytic parts
+//!    ([`mesh::creature_skin`]) in their own spaces, so the GPU places them by the same
+//!    head, body and tail transforms as the roots; eyes and nose; the hand's capsules; the
+//!    floor. Shaded with the coat's palette and pattern channels, like the hair.
+//! 3. **Ribbons**: five quads per strand built in the vertex shader from the solver's
+//!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
+//!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
+//!    the 12 vertices of a strand are shared by its 10 triangles.
+//! 4. **Overlay** (`contact` only): proxy wireframes and the last ray hit.
+//!
+//! # Coverage without sorting
+//!
+//! 420k overlapping ribbons with soft edges and fading tips need order-independent
+//! transparency. Pelt draws them opaque into a 4× MSAA target and turns each fragment's
+//! opacity into a *sample mask* it writes itself: `round(α·4)` samples, dithered per pixel,
+//! and which samples chosen by a hash of the strand. Unlike hardware alpha-to-coverage,
+//! two overlapping half-opaque strands then cover about three quarters of the pixel rather
+//! than the same half, and the result is identical on every driver. Ribbons narrower than
+//! a pixel are drawn one pixel wide and proportionally fainter (the production renderers'
+//! rule), so far fur stays soft instead of shimmering. The cost is the MSAA target itself:
+//! one pass, no sorting, no per-pixel lists. Shading is linear HDR inside the shader and
+//! tone-mapped per sample before the resolve, which keeps bright highlights from aliasing
+//! and saves a 16-bit float target (8 bytes per sample).
+//!
+//! # Memory (beyond the solver's buffers)
+//!
+//! Per strand 16 bytes ([`ribbons::RibbonStrand`]): 6.7 MB at the full tier. Targets at
+//! 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB when asked for, tests
+//! only). Shadow maps at 1024²: 20 MB. Meshes under 2 MB. About 90 MB in all at the full
+//! tier; [`FurRenderer::memory_bytes`] and [`target::FrameTargets::bytes`] report it.
+
+pub mod camera;
+pub mod capture;
+pub mod debug;
+pub mod hair_bsdf;
+pub mod mesh;
+pub mod palette;
+mod pipelines;
+pub mod proxies;
+mod renderer;
+pub mod ribbons;
+pub mod shaders;
+pub mod shadow;
+pub mod shapes;
+pub mod target;
+pub mod uniforms;
+
+pub use camera::{Camera, CameraPreset};
+pub use capture::Image;
+pub use debug::{DebugMode, ids};
+pub use mesh::Material;
+pub use palette::{Lighting, Srgb};
+pub use renderer::{BACKGROUND, FurRenderer, PassTimings, RenderSettings, Scene};
+pub use ribbons::RibbonStrand;
+pub use shapes::DrawCapsule;
+pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
+
+use thiserror::Error;
+
+/// What went wrong drawing.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// A target of zero size or larger than the device allows.
+    #[error(
+        "a {width}×{height} target is not possible: width and height must be between 1 and {max} (this device's largest texture)"
+    )]
+    TargetSize {
+        /// Width asked for.
+        width: u32,
+        /// Height asked for.
+        height: u32,
+        /// The device's largest texture side.
+        max: u32,
+    },
+    /// A camera that cannot be drawn from.
+    #[error("bad camera: {0}")]
+    Camera(String),
+    /// A scene with a non-finite number or another impossibility.
+    #[error("bad scene: {0}")]
+    Scene(String),
+    /// Settings out of their range.
+    #[error(
+        "render settings out of range: {0} (widths and shares must be finite, in range, and the shadow map 16 to 8192 texels)"
+    )]
+    Settings(String),
+    /// Strands that do not match their buffers.
+    #[error("cannot draw these strands: {0}")]
+    Strands(String),
+    /// The GPU reported an error.
+    #[error("GPU error while rendering: {0}")]
+    Gpu(String),
+    /// The PNG encoder failed.
+    #[error("could not encode the PNG: {0}")]
+    Png(String),
+    /// A file could not be written.
+    #[error("could not write {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+}

@@ -1,0 +1,94 @@
+//! The coat's fixed colours (shared by skin and hair) and the scene's lighting.
+
+use glam::Vec3;
+
+/// One of the coat's fixed colours, as the seed gives them (sRGB hex).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Srgb(pub u32);
+
+impl Srgb {
+    /// The coat's main colour, `#f2903b`.
+    pub const MAIN: Srgb = Srgb(0xf2903b);
+    /// The cream of belly, muzzle and chest, `#fff3e2`.
+    pub const CREAM: Srgb = Srgb(0xfff3e2);
+    /// Stripes, ear tips and tail rings, `#c8521a`.
+    pub const STRIPE: Srgb = Srgb(0xc8521a);
+    /// The cheeks' blush, `#ff8b9c`.
+    pub const BLUSH: Srgb = Srgb(0xff8b9c);
+
+    /// The three 8-bit channels.
+    pub fn bytes(self) -> [u8; 3] {
+        [(self.0 >> 16) as u8, (self.0 >> 8) as u8, self.0 as u8]
+    }
+
+    /// The colour in linear light (what the shaders compute with).
+    pub fn linear(self) -> Vec3 {
+        let [r, g, b] = self.bytes();
+        Vec3::new(srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b))
+    }
+}
+
+/// One 8-bit sRGB channel to linear light.
+pub fn srgb_to_linear(c: u8) -> f32 {
+    let c = f32::from(c) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// The scene's lights: a key light that casts shadows, an unshadowed fill, and ambient
+/// light from the sky and the ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lighting {
+    /// Unit direction toward the key light (normalised when used).
+    pub key_direction: Vec3,
+    /// The key light's irradiance on a surface facing it. At π a white Lambertian
+    /// surface facing the light shows exactly white before ambient and tone mapping.
+    pub key_irradiance: f32,
+    /// The key light's linear colour.
+    pub key_color: Vec3,
+    /// Unit direction toward the fill light.
+    pub fill_direction: Vec3,
+    /// The fill light's irradiance.
+    pub fill_irradiance: f32,
+    /// Ambient radiance from above.
+    pub sky: Vec3,
+    /// Ambient radiance from below.
+    pub ground: Vec3,
+    /// Multiplies the linear result before tone mapping.
+    pub exposure: f32,
+}
+
+impl Default for Lighting {
+    fn default() -> Self {
+        Lighting {
+            key_direction: Vec3::new(0.55, 0.75, 0.45).normalize(),
+            key_irradiance: 2.6,
+            key_color: Vec3::new(1.0, 0.96, 0.9),
+            fill_direction: Vec3::new(-0.6, 0.25, 0.5).normalize(),
+            fill_irradiance: 0.55,
+            sky: Vec3::new(0.11, 0.12, 0.14),
+            ground: Vec3::new(0.05, 0.045, 0.04),
+            exposure: 1.0,
+        }
+    }
+}
+
+impl Lighting {
+    /// Whether every number is finite and the directions are not zero.
+    pub fn is_valid(&self) -> bool {
+        let finite = self.key_direction.is_finite()
+            && self.key_color.is_finite()
+            && self.fill_direction.is_finite()
+            && self.sky.is_finite()
+            && self.ground.is_finite()
+            && self.key_irradiance.is_finite()
+            && self.fill_irradiance.is_finite()
+            && self.exposure.is_finite();
+        finite
+            && self.key_direction.length_squared() > 1e-12
+            && self.fill_direction.length_squared() > 1e-12
+    }
+}

@@ -1,0 +1,992 @@
+//! [`FurRenderer`]: draws one frame of the creature (shadow maps, skin, ribbons, overlay)
+//! into targets the caller owns, from the solver's position buffers and a [`Scene`].
+
+use super::RenderError;
+use super::camera::Camera;
+use super::capture::{Image, read_image};
+use super::debug::DebugMode;
+use super::mesh::{Material, Mesh, creature_skin, face, floor};
+use super::palette::{Lighting, Srgb};
+use super::pipelines::{Layouts, Pipelines};
+use super::proxies::{LineVertex, hit_marker, proxy_lines};
+use super::ribbons::{INDICES_PER_STRAND, RibbonStrand, STRANDS_PER_BATCH, batch_indices};
+use super::shadow::{ShadowMaps, light_frame, slab_uniform};
+use super::shapes::{DrawCapsule, capsule_mesh};
+use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
+use super::uniforms::{
+    FrameUniforms, HandCapsuleUniform, MAX_HAND_CAPSULES, PassView, uniform_bytes,
+};
+use crate::creature::{Creature, CreaturePose, FaceLayout, RayHit};
+use crate::sim::{FurSim, POINTS_PER_STRAND};
+use encase::ShaderType;
+use glam::{Affine3A, Mat4, UVec4, Vec2, Vec3, Vec4};
+use wgpu::util::DeviceExt;
+
+/// Choices fixed when the renderer is built or rarely changed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// Texels along each side of the shadow maps.
+    pub shadow_map_size: u32,
+    /// Whether the hair casts shadows (on the skin and on itself).
+    pub hair_casts_shadows: bool,
+    /// Ribbon width at the root, metres (the seed's 0.0034).
+    pub root_width: f32,
+    /// Width at the tip as a share of the root's (the seed's 15%).
+    pub tip_width: f32,
+    /// Share of the length, at the tip, over which a strand fades out (the seed's 20%).
+    pub tip_fade: f32,
+    /// Narrowest drawn ribbon in pixels; narrower strands are drawn this wide and that
+    /// much fainter.
+    pub min_pixels: f32,
+    /// How much light one fully covering strand stops, in the deep opacity map.
+    pub hair_density: f32,
+    /// Distance over which the hand's occlusion fades, metres.
+    pub hand_occlusion_falloff: f32,
+}
+
+impl Default for RenderSettings {
+    fn default() -> Self {
+        RenderSettings {
+            shadow_map_size: 1024,
+            hair_casts_shadows: true,
+            root_width: 0.0034,
+            tip_width: 0.15,
+            tip_fade: 0.2,
+            min_pixels: 1.0,
+            hair_density: 0.35,
+            hand_occlusion_falloff: 0.06,
+        }
+    }
+}
+
+impl RenderSettings {
+    fn validate(&self) -> Result<(), RenderError> {
+        let ok = self.root_width.is_finite()
+            && self.root_width > 0.0
+            && self.tip_width.is_finite()
+            && (0.0..=1.0).contains(&self.tip_width)
+            && self.tip_fade.is_finite()
+            && (0.0..=1.0).contains(&self.tip_fade)
+            && self.min_pixels.is_finite()
+            && self.min_pixels >= 0.0
+            && self.hair_density.is_finite()
+            && self.hair_density >= 0.0
+            && self.hand_occlusion_falloff.is_finite()
+            && self.hand_occlusion_falloff > 0.0
+            && (16..=8192).contains(&self.shadow_map_size);
+        if ok {
+            Ok(())
+        } else {
+            Err(RenderError::Settings(format!("{self:?}")))
+        }
+    }
+}
+
+/// What one frame shows: camera, creature pose, lights, hand and diagnostics.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    /// The camera.
+    pub camera: Camera,
+    /// Where the head and body are (the pose of the solver's last step).
+    pub pose: CreaturePose,
+    /// Each tail bone's skinning transform (rest body space → world); `[pose.body; 5]`
+    /// when the tail does not swing.
+    pub tail: [Affine3A; 5],
+    /// Which view to draw.
+    pub mode: DebugMode,
+    /// The lights.
+    pub lighting: Lighting,
+    /// Capsules to draw in world space: the hand (its skin-material capsules also darken
+    /// the fur near them).
+    pub hand: &'a [DrawCapsule],
+    /// Strength of the hand's soft occlusion, 0 … 1.
+    pub hand_occlusion: f32,
+    /// How far the eyes are narrowed, 0 open … 1 nearly shut.
+    pub eye_narrowing: f32,
+    /// The last ray hit, drawn in the `contact` view.
+    pub ray_hit: Option<RayHit>,
+    /// Which of the solver's two position buffers holds the latest positions.
+    pub positions_index: usize,
+}
+
+impl<'a> Scene<'a> {
+    /// The creature at `pose` from `camera`, no hand, default lights, final view.
+    pub fn new(camera: Camera, pose: CreaturePose) -> Self {
+        Scene {
+            camera,
+            pose,
+            tail: [pose.body; 5],
+            mode: DebugMode::Final,
+            lighting: Lighting::default(),
+            hand: &[],
+            hand_occlusion: 0.0,
+            eye_narrowing: 0.0,
+            ray_hit: None,
+            positions_index: 0,
+        }
+    }
+
+    fn validate(&self) -> Result<(), RenderError> {
+        self.camera.validate()?;
+        if !self.lighting.is_valid() {
+            return Err(RenderError::Scene(format!(
+                "the lighting has a non-finite number or a zero direction: {:?}",
+                self.lighting
+            )));
+        }
+        let pose_ok = self.pose.head.is_finite()
+            && self.pose.body.is_finite()
+            && self.tail.iter().all(|t| t.is_finite());
+        if !pose_ok {
+            return Err(RenderError::Scene(
+                "the creature's pose is not finite".into(),
+            ));
+        }
+        if !(self.hand_occlusion.is_finite() && self.eye_narrowing.is_finite()) {
+            return Err(RenderError::Scene(
+                "hand occlusion or eye narrowing is not finite".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The strands bound for drawing.
+#[derive(Debug)]
+struct StrandBinding {
+    count: u32,
+    bind_groups: [wgpu::BindGroup; 2],
+    buffer: wgpu::Buffer,
+}
+
+/// A vertex and index buffer pair that grows as needed.
+#[derive(Debug)]
+struct DynamicMesh {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+}
+
+impl DynamicMesh {
+    fn new(device: &wgpu::Device, label: &str, vertex_bytes: u64, index_count: u64) -> Self {
+        DynamicMesh {
+            vertices: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: vertex_bytes.max(64),
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            indices: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (index_count * 4).max(64),
+                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            index_count: 0,
+        }
+    }
+
+    /// Uploads `mesh`, growing the buffers when it does not fit.
+    fn upload(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, mesh: &Mesh) {
+        let vertex_bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
+        let index_bytes: &[u8] = bytemuck::cast_slice(&mesh.indices);
+        if vertex_bytes.len() as u64 > self.vertices.size()
+            || index_bytes.len() as u64 > self.indices.size()
+        {
+            *self = DynamicMesh::new(
+                device,
+                "hand",
+                (vertex_bytes.len() as u64).next_power_of_two(),
+                (mesh.indices.len() as u64).next_power_of_two(),
+            );
+        }
+        queue.write_buffer(&self.vertices, 0, vertex_bytes);
+        queue.write_buffer(&self.indices, 0, index_bytes);
+        self.index_count = mesh.indices.len() as u32;
+    }
+}
+
+/// Optional GPU timestamps around the frame's three groups of passes.
+#[derive(Debug)]
+struct Timestamps {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    period_ns: f32,
+}
+
+/// Milliseconds the GPU spent in each group of passes of the last timed frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassTimings {
+    /// Shadow maps: opaque depth, first hair depth, deep opacity.
+    pub shadow_ms: f64,
+    /// Skin, face, hand and floor.
+    pub skin_ms: f64,
+    /// Ribbons (and the contact overlay).
+    pub ribbons_ms: f64,
+}
+
+/// The fur renderer. Built for one [`TargetLayout`] on a device; draws frames into targets
+/// the caller owns (a window's surface, or an [`OffscreenTarget`]). Frees its GPU resources
+/// when dropped.
+#[derive(Debug)]
+pub struct FurRenderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    layout: TargetLayout,
+    settings: RenderSettings,
+    layouts: Layouts,
+    pipelines: Pipelines,
+    frame_uniforms: wgpu::Buffer,
+    views: wgpu::Buffer,
+    view_stride: u64,
+    frame_group: wgpu::BindGroup,
+    shadows: ShadowMaps,
+    shadow_inputs: wgpu::BindGroup,
+    first_hair: wgpu::BindGroup,
+    batch_indices: wgpu::Buffer,
+    strands: Option<StrandBinding>,
+    surfaces: wgpu::Buffer,
+    surface_indices: wgpu::Buffer,
+    /// Index ranges of `surface_indices`: the creature and its face (cast shadows), the
+    /// floor.
+    creature_range: std::ops::Range<u32>,
+    floor_range: std::ops::Range<u32>,
+    hand: DynamicMesh,
+    proxies: wgpu::Buffer,
+    proxy_count: u32,
+    marker: wgpu::Buffer,
+    timestamps: Option<Timestamps>,
+    static_bytes: u64,
+}
+
+/// The linear colour behind the creature.
+pub const BACKGROUND: Vec3 = Vec3::new(0.030, 0.034, 0.044);
+
+fn mat4(a: &Affine3A) -> Mat4 {
+    Mat4::from(*a)
+}
+
+impl FurRenderer {
+    /// Builds the pipelines and the creature's meshes for frames of `layout`. GPU errors
+    /// (an adapter without storage buffers in vertex shaders, for one) are returned, not
+    /// raised.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        layout: TargetLayout,
+        creature: &Creature,
+        settings: RenderSettings,
+    ) -> Result<Self, RenderError> {
+        settings.validate()?;
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let layouts = Layouts::new(device);
+        let pipelines = Pipelines::new(device, &layouts, &layout);
+
+        let frame_uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("render: frame uniforms"),
+            size: FrameUniforms::min_size().get(),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
+        let view_size = PassView::min_size().get();
+        let view_stride = view_size.div_ceil(align) * align;
+        let views = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("render: pass views"),
+            size: view_stride * 2,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("render: frame"),
+            layout: &layouts.frame,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: frame_uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &views,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(view_size),
+                    }),
+                },
+            ],
+        });
+
+        let shadows = ShadowMaps::new(device, settings.shadow_map_size);
+        let shadow_inputs = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("render: shadow maps"),
+            layout: &layouts.shadow_inputs,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&shadows.skin_depth),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&shadows.first_hair),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&shadows.deep_opacity),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::Sampler(&shadows.compare),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::Sampler(&shadows.linear),
+                },
+            ],
+        });
+        let first_hair = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("render: first hair"),
+            layout: &layouts.first_hair,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&shadows.first_hair),
+            }],
+        });
+
+        let indices = batch_indices();
+        let batch_indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ribbons: batch indices"),
+            contents: bytemuck::cast_slice(&indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+
+        let mut mesh = creature_skin(creature, 1.0);
+        mesh.append(&face(creature, &FaceLayout::default()));
+        let creature_end = mesh.indices.len() as u32;
+        mesh.append(&floor(
+            crate::sim::FurParams::default().floor - 0.002,
+            Vec2::new(0.0, -0.4),
+            4.0,
+        ));
+        let floor_range = creature_end..mesh.indices.len() as u32;
+        let surfaces = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("skin: vertices"),
+            contents: bytemuck::cast_slice(&mesh.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let surface_indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("skin: indices"),
+            contents: bytemuck::cast_slice(&mesh.indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let hand = DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024);
+        let lines = proxy_lines(creature);
+        let proxies = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("contact: proxies"),
+            contents: bytemuck::cast_slice(&lines),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let marker = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("contact: ray hit"),
+            size: (6 * std::mem::size_of::<LineVertex>()) as u64,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let static_bytes = frame_uniforms.size()
+            + views.size()
+            + shadows.bytes
+            + batch_indices.size()
+            + surfaces.size()
+            + surface_indices.size()
+            + hand.vertices.size()
+            + hand.indices.size()
+            + proxies.size()
+            + marker.size();
+
+        let oom = pollster::block_on(memory.pop());
+        let invalid = pollster::block_on(validation.pop());
+        if let Some(e) = invalid.or(oom) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        Ok(FurRenderer {
+            device: device.clone(),
+            queue: queue.clone(),
+            layout,
+            settings,
+            layouts,
+            pipelines,
+            frame_uniforms,
+            views,
+            view_stride,
+            frame_group,
+            shadows,
+            shadow_inputs,
+            first_hair,
+            batch_indices,
+            strands: None,
+            surfaces,
+            surface_indices,
+            creature_range: 0..creature_end,
+            floor_range,
+            hand,
+            proxies,
+            proxy_count: lines.len() as u32,
+            marker,
+            timestamps: None,
+            static_bytes,
+        })
+    }
+
+    /// The layout frames are drawn for.
+    pub fn layout(&self) -> TargetLayout {
+        self.layout
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &RenderSettings {
+        &self.settings
+    }
+
+    /// Whether the hair casts shadows (a switch for comparisons; on by default).
+    pub fn set_hair_casts_shadows(&mut self, on: bool) {
+        self.settings.hair_casts_shadows = on;
+    }
+
+    /// Binds strands to draw: the solver's two position buffers (six `vec4` per strand,
+    /// used in turn; pass the same buffer twice if there is one) and one packed record per
+    /// strand. The ribbons read the positions straight from these buffers every frame.
+    pub fn set_strands(
+        &mut self,
+        positions: [&wgpu::Buffer; 2],
+        strands: &[RibbonStrand],
+    ) -> Result<(), RenderError> {
+        let needed = strands.len() as u64 * POINTS_PER_STRAND as u64 * 16;
+        if strands.is_empty() || positions.iter().any(|b| b.size() < needed) {
+            return Err(RenderError::Strands(format!(
+                "{} strands need position buffers of {needed} bytes; got {} and {}",
+                strands.len(),
+                positions[0].size(),
+                positions[1].size()
+            )));
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let buffer = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("ribbons: strands"),
+                contents: bytemuck::cast_slice(strands),
+                usage: wgpu::BufferUsages::STORAGE,
+            });
+        let group = |p: &wgpu::Buffer| {
+            self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("ribbons: strands"),
+                layout: &self.layouts.strands,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: p.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: buffer.as_entire_binding(),
+                    },
+                ],
+            })
+        };
+        let bind_groups = [group(positions[0]), group(positions[1])];
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        self.strands = Some(StrandBinding {
+            count: strands.len() as u32,
+            bind_groups,
+            buffer,
+        });
+        Ok(())
+    }
+
+    /// Binds the strands of a GPU-stepped [`FurSim`]. Errors for a CPU-stepped one (its
+    /// positions live on the host).
+    pub fn set_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
+        let gpu = sim.gpu().ok_or_else(|| {
+            RenderError::Strands(
+                "the renderer draws a GPU-stepped simulation; this one steps on the CPU".into(),
+            )
+        })?;
+        let [a, b] = gpu.position_buffers();
+        let strands = RibbonStrand::from_roots(sim.creature(), &sim.groom().roots);
+        self.set_strands([a, b], &strands)
+    }
+
+    /// Bytes of GPU memory the renderer holds besides the solver's buffers (targets not
+    /// included; see [`FrameTargets::bytes`]).
+    pub fn memory_bytes(&self) -> u64 {
+        self.static_bytes + self.strands.as_ref().map_or(0, |s| s.buffer.size())
+    }
+
+    /// Turns on GPU timestamps around the frame's passes, if the device has the
+    /// `TIMESTAMP_QUERY` feature. Returns whether it did.
+    pub fn enable_timing(&mut self) -> bool {
+        if !self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            return false;
+        }
+        let count = 6;
+        let queries = self.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("render timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        });
+        let size = u64::from(count) * 8;
+        let resolve = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("render timestamps"),
+            size,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        self.timestamps = Some(Timestamps {
+            queries,
+            resolve,
+            period_ns: self.queue.get_timestamp_period(),
+        });
+        true
+    }
+
+    /// The pass timings of the last frame rendered with timing on (waits for the GPU).
+    pub fn read_timings(&self) -> Result<Option<PassTimings>, RenderError> {
+        let Some(ts) = &self.timestamps else {
+            return Ok(None);
+        };
+        let bytes = crate::sim::read_buffer(&self.device, &self.queue, &ts.resolve)
+            .map_err(|e| RenderError::Gpu(e.to_string()))?;
+        let t: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
+        let ms =
+            |a: usize, b: usize| t[b].saturating_sub(t[a]) as f64 * f64::from(ts.period_ns) / 1e6;
+        Ok(Some(PassTimings {
+            shadow_ms: ms(0, 1),
+            skin_ms: ms(2, 3),
+            ribbons_ms: ms(4, 5),
+        }))
+    }
+
+    fn timestamp_writes(&self, pass: u32) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        self.timestamps
+            .as_ref()
+            .map(|ts| wgpu::RenderPassTimestampWrites {
+                query_set: &ts.queries,
+                beginning_of_pass_write_index: Some(2 * pass),
+                end_of_pass_write_index: Some(2 * pass + 1),
+            })
+    }
+
+    fn frame_uniforms(
+        &self,
+        scene: &Scene,
+        size: (u32, u32),
+    ) -> (FrameUniforms, PassView, PassView) {
+        let (w, h) = (size.0 as f32, size.1 as f32);
+        let camera = &scene.camera;
+        let view_proj = camera.view_proj(w / h);
+        let l = &scene.lighting;
+        let (light_view_proj, light_range, light_view) =
+            light_frame(l.key_direction, self.shadows.size);
+        let mut hand = [HandCapsuleUniform::default(); MAX_HAND_CAPSULES];
+        let mut hand_count = 0;
+        for c in scene
+            .hand
+            .iter()
+            .filter(|c| c.material == Material::Hand && c.is_valid())
+            .take(MAX_HAND_CAPSULES)
+        {
+            hand[hand_count] = HandCapsuleUniform {
+                a_radius: c.a.extend(c.radius),
+                b: c.b.extend(0.0),
+            };
+            hand_count += 1;
+        }
+        let s = &self.settings;
+        let strands = self.strands.as_ref().map_or(0, |b| b.count);
+        let frame = FrameUniforms {
+            view_proj,
+            light_view_proj,
+            eye: camera.eye.extend(1.0),
+            viewport: Vec4::new(w, h, 1.0 / w, 1.0 / h),
+            light_dir: l.key_direction.normalize().extend(l.key_irradiance),
+            light_color: l.key_color.extend(1.0),
+            fill_dir: l.fill_direction.normalize().extend(l.fill_irradiance),
+            sky: l.sky.extend(0.0),
+            ground: l.ground.extend(0.0),
+            shadow: Vec4::new(
+                2.0 * super::shadow::SHADOW_RADIUS / self.shadows.size as f32,
+                light_range,
+                s.hair_density,
+                0.006,
+            ),
+            slabs: slab_uniform(),
+            coat_main: Srgb::MAIN.linear().extend(1.0),
+            coat_cream: Srgb::CREAM.linear().extend(1.0),
+            coat_stripe: Srgb::STRIPE.linear().extend(1.0),
+            coat_blush: Srgb::BLUSH.linear().extend(1.0),
+            head: mat4(&scene.pose.head),
+            body: mat4(&scene.pose.body),
+            tail: scene.tail.map(|t| mat4(&t)),
+            hand,
+            hand_info: Vec4::new(
+                hand_count as f32,
+                scene.hand_occlusion.clamp(0.0, 1.0),
+                s.hand_occlusion_falloff,
+                0.0,
+            ),
+            face: Vec4::new(scene.eye_narrowing.clamp(0.0, 1.0), 0.0, 0.0, 0.0),
+            ribbon: Vec4::new(s.root_width, s.tip_width, s.tip_fade, s.min_pixels),
+            look: Vec4::new(l.exposure, 0.0, 0.0, 0.0),
+            background: BACKGROUND.extend(1.0),
+            counts: UVec4::new(
+                strands,
+                self.layout.samples,
+                u32::from(s.hair_casts_shadows),
+                0,
+            ),
+        };
+        let camera_view = PassView {
+            view_proj,
+            eye: camera.eye.extend(1.0),
+            forward: camera.forward().extend(camera.pixel_scale(size.1)),
+        };
+        (frame, camera_view, light_view)
+    }
+
+    /// Records one frame into `encoder`: shadow maps, then the surfaces and the hair into
+    /// `targets`, resolved into `output` (a view of the caller's surface or offscreen
+    /// texture, `targets.size` large, in the layout's colour format).
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &FrameTargets,
+        output: &wgpu::TextureView,
+        scene: &Scene,
+    ) -> Result<(), RenderError> {
+        scene.validate()?;
+        let (frame, camera_view, light_view) = self.frame_uniforms(scene, targets.size);
+        self.queue
+            .write_buffer(&self.frame_uniforms, 0, &uniform_bytes(&frame)?);
+        self.queue
+            .write_buffer(&self.views, 0, &uniform_bytes(&camera_view)?);
+        self.queue
+            .write_buffer(&self.views, self.view_stride, &uniform_bytes(&light_view)?);
+        let mode = scene.mode;
+        let hand_mesh = capsule_mesh(if mode.draws_surfaces() {
+            scene.hand
+        } else {
+            &[]
+        });
+        self.hand.upload(&self.device, &self.queue, &hand_mesh);
+        let marker = scene
+            .ray_hit
+            .map(|h| hit_marker(h.point, h.normal))
+            .unwrap_or_default();
+        if !marker.is_empty() {
+            self.queue
+                .write_buffer(&self.marker, 0, bytemuck::cast_slice(&marker));
+        }
+        let camera_offset = 0u32;
+        let light_offset = self.view_stride as u32;
+        let index_per_batch = STRANDS_PER_BATCH * INDICES_PER_STRAND;
+        let hair = self.strands.as_ref().map(|s| {
+            (
+                s,
+                s.count.div_ceil(STRANDS_PER_BATCH),
+                &s.bind_groups[scene.positions_index & 1],
+            )
+        });
+        let hair_shadows = self.settings.hair_casts_shadows;
+
+        // The key light's maps.
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow: opaque depth"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadows.skin_depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: self.timestamps.as_ref().map(|ts| {
+                    wgpu::RenderPassTimestampWrites {
+                        query_set: &ts.queries,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: None,
+                    }
+                }),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipelines.skin_depth);
+            pass.set_bind_group(0, &self.frame_group, &[light_offset]);
+            pass.set_vertex_buffer(0, self.surfaces.slice(..));
+            pass.set_index_buffer(self.surface_indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(self.creature_range.clone(), 0, 0..1);
+            if self.hand.index_count > 0 {
+                pass.set_vertex_buffer(0, self.hand.vertices.slice(..));
+                pass.set_index_buffer(self.hand.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(0..self.hand.index_count, 0, 0..1);
+            }
+        }
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow: first hair depth"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.shadows.first_hair,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadows.hair_depth,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if let (Some((_, batches, strands)), true) = (hair, hair_shadows) {
+                pass.set_pipeline(&self.pipelines.ribbon_hair_depth);
+                pass.set_bind_group(0, &self.frame_group, &[light_offset]);
+                pass.set_bind_group(1, strands, &[]);
+                pass.set_index_buffer(self.batch_indices.slice(..), wgpu::IndexFormat::Uint16);
+                pass.draw_indexed(0..index_per_batch, 0, 0..batches);
+            }
+        }
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow: deep opacity"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.shadows.deep_opacity,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: self.timestamps.as_ref().map(|ts| {
+                    wgpu::RenderPassTimestampWrites {
+                        query_set: &ts.queries,
+                        beginning_of_pass_write_index: None,
+                        end_of_pass_write_index: Some(1),
+                    }
+                }),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if let (Some((_, batches, strands)), true) = (hair, hair_shadows) {
+                pass.set_pipeline(&self.pipelines.ribbon_deep_opacity);
+                pass.set_bind_group(0, &self.frame_group, &[light_offset]);
+                pass.set_bind_group(1, strands, &[]);
+                pass.set_bind_group(2, &self.first_hair, &[]);
+                pass.set_index_buffer(self.batch_indices.slice(..), wgpu::IndexFormat::Uint16);
+                pass.draw_indexed(0..index_per_batch, 0, 0..batches);
+            }
+        }
+
+        // The camera's passes: surfaces, then hair and overlay, resolved into the output.
+        let msaa = targets.color.as_ref();
+        let color_view = msaa.unwrap_or(output);
+        let ids_view = targets.ids.as_ref();
+        let background = wgpu::Color {
+            r: f64::from(BACKGROUND.x),
+            g: f64::from(BACKGROUND.y),
+            b: f64::from(BACKGROUND.z),
+            a: 1.0,
+        };
+        let attachments = |clear: bool, last: bool| {
+            let color_load = if clear {
+                wgpu::LoadOp::Clear(background)
+            } else {
+                wgpu::LoadOp::Load
+            };
+            let id_load = if clear {
+                wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+            } else {
+                wgpu::LoadOp::Load
+            };
+            [
+                Some(wgpu::RenderPassColorAttachment {
+                    view: color_view,
+                    depth_slice: None,
+                    resolve_target: if last { msaa.map(|_| output) } else { None },
+                    ops: wgpu::Operations {
+                        load: color_load,
+                        store: if last && msaa.is_some() {
+                            wgpu::StoreOp::Discard
+                        } else {
+                            wgpu::StoreOp::Store
+                        },
+                    },
+                }),
+                ids_view.map(|view| wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: id_load,
+                        store: wgpu::StoreOp::Store,
+                    },
+                }),
+            ]
+        };
+        let depth = |clear: bool| wgpu::RenderPassDepthStencilAttachment {
+            view: &targets.depth,
+            depth_ops: Some(wgpu::Operations {
+                load: if clear {
+                    wgpu::LoadOp::Clear(0.0)
+                } else {
+                    wgpu::LoadOp::Load
+                },
+                store: wgpu::StoreOp::Store,
+            }),
+            stencil_ops: None,
+        };
+        {
+            let color = attachments(true, false);
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("surfaces"),
+                color_attachments: &color,
+                depth_stencil_attachment: Some(depth(true)),
+                timestamp_writes: self.timestamp_writes(1),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if mode.draws_surfaces() {
+                pass.set_pipeline(&self.pipelines.skin);
+                pass.set_bind_group(0, &self.frame_group, &[camera_offset]);
+                pass.set_bind_group(2, &self.shadow_inputs, &[]);
+                pass.set_vertex_buffer(0, self.surfaces.slice(..));
+                pass.set_index_buffer(self.surface_indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(self.creature_range.clone(), 0, 0..1);
+                pass.draw_indexed(self.floor_range.clone(), 0, 0..1);
+                if self.hand.index_count > 0 {
+                    pass.set_vertex_buffer(0, self.hand.vertices.slice(..));
+                    pass.set_index_buffer(self.hand.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..self.hand.index_count, 0, 0..1);
+                }
+            }
+        }
+        {
+            let color = attachments(false, true);
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("ribbons"),
+                color_attachments: &color,
+                depth_stencil_attachment: Some(depth(false)),
+                timestamp_writes: self.timestamp_writes(2),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if let (Some((_, batches, strands)), true) = (hair, mode.draws_hair()) {
+                pass.set_pipeline(if mode == DebugMode::Contact {
+                    &self.pipelines.ribbon_contact
+                } else {
+                    &self.pipelines.ribbon_final
+                });
+                pass.set_bind_group(0, &self.frame_group, &[camera_offset]);
+                pass.set_bind_group(1, strands, &[]);
+                pass.set_bind_group(2, &self.shadow_inputs, &[]);
+                pass.set_index_buffer(self.batch_indices.slice(..), wgpu::IndexFormat::Uint16);
+                pass.draw_indexed(0..index_per_batch, 0, 0..batches);
+            }
+            if mode == DebugMode::Contact {
+                pass.set_pipeline(&self.pipelines.lines);
+                pass.set_bind_group(0, &self.frame_group, &[camera_offset]);
+                pass.set_vertex_buffer(0, self.proxies.slice(..));
+                pass.draw(0..self.proxy_count, 0..1);
+                if !marker.is_empty() {
+                    pass.set_vertex_buffer(0, self.marker.slice(..));
+                    pass.draw(0..marker.len() as u32, 0..1);
+                }
+            }
+        }
+        if let (Some(pipeline), Some(drawn), Some(resolved)) = (
+            &self.pipelines.id_resolve,
+            targets.ids.as_ref(),
+            targets.ids_resolved.as_ref(),
+        ) {
+            let group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("ids"),
+                layout: &self.layouts.id_input,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(drawn),
+                }],
+            });
+            let view = resolved.create_view(&Default::default());
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("ids: sample 0"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, &group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+        if let Some(ts) = &self.timestamps {
+            encoder.resolve_query_set(&ts.queries, 0..6, &ts.resolve, 0);
+        }
+        Ok(())
+    }
+
+    /// Renders `scene` into a new offscreen target of `width × height` and reads it back.
+    /// The renderer's layout must use the offscreen colour format. Errors (before any GPU
+    /// work) on a zero size, one beyond the device's texture limit, or a bad scene.
+    pub fn render_image(
+        &mut self,
+        scene: &Scene,
+        width: u32,
+        height: u32,
+    ) -> Result<Image, RenderError> {
+        if self.layout.color_format != OFFSCREEN_FORMAT {
+            return Err(RenderError::Scene(format!(
+                "offscreen images need a renderer built for {OFFSCREEN_FORMAT:?}, not {:?}",
+                self.layout.color_format
+            )));
+        }
+        scene.validate()?;
+        let target = OffscreenTarget::new(&self.device, &self.layout, width, height)?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("render image"),
+            });
+        self.render(&mut encoder, &target.frame, &target.view, scene)?;
+        self.queue.submit(Some(encoder.finish()));
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::Gpu(e.to_string()));
+        }
+        read_image(&self.device, &self.queue, &target)
+    }
+}

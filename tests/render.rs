@@ -1,0 +1,463 @@
+//! The renderer, judged by image statistics on lavapipe at a reduced tier: each debug view
+//! draws what it should (read from the ID target, not guessed from colours), fur extends the
+//! host's silhouette, the coat's lit colour sits near its palette, one strand tapers and
+//! fades, the hair's shadow darkens the skin, moving the light moves the shadow, the same
+//! inputs give the same bytes, and bad targets are errors.
+
+use glam::{Affine3A, Vec3, Vec4};
+use pelt::creature::{Creature, CreaturePose};
+use pelt::gpu::GpuContext;
+use pelt::groom::{Pattern, StrandRoot};
+use pelt::render::{
+    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, RenderError,
+    RenderSettings, RibbonStrand, Scene, Srgb, TargetLayout, ids,
+};
+use pelt::sim::{FurConfig, FurSim};
+use wgpu::util::DeviceExt;
+
+const STRANDS: usize = 4096;
+
+fn gpu() -> GpuContext {
+    GpuContext::new().expect("a wgpu adapter (CI installs lavapipe: mesa-vulkan-drivers)")
+}
+
+/// A settled coat of the test tier and a renderer with an ID target bound to it.
+fn setup(ctx: &GpuContext, strands: usize) -> (FurSim, FurRenderer) {
+    let creature = Creature::default();
+    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 3), creature.clone(), ctx).unwrap();
+    sim.step(30).unwrap();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let mut renderer = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        layout,
+        &creature,
+        RenderSettings::default(),
+    )
+    .unwrap();
+    renderer.set_strands_from_sim(&sim).unwrap();
+    (sim, renderer)
+}
+
+fn scene<'a>(sim: &FurSim, camera: Camera, mode: DebugMode) -> Scene<'a> {
+    let mut s = Scene::new(camera, sim.pose_at(sim.time() as f32));
+    s.mode = mode;
+    s.positions_index = sim.gpu().unwrap().current_index();
+    s
+}
+
+fn count(image: &Image, wanted: &[u8]) -> usize {
+    image
+        .ids
+        .as_ref()
+        .expect("IDs drawn")
+        .iter()
+        .filter(|id| wanted.contains(id))
+        .count()
+}
+
+fn luminance(p: [u8; 4]) -> f32 {
+    0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
+}
+
+#[test]
+fn each_debug_view_draws_only_its_surfaces() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, STRANDS);
+    let camera = Camera::preset(CameraPreset::Front);
+    let (w, h) = (200, 120);
+    let skin = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Skin), w, h)
+        .unwrap();
+    let strands = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Strands), w, h)
+        .unwrap();
+    let fin = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Final), w, h)
+        .unwrap();
+    let contact = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Contact), w, h)
+        .unwrap();
+    let host = [ids::SKIN, ids::FACE];
+    let opaque = [ids::SKIN, ids::FACE, ids::HAND, ids::FLOOR];
+    eprintln!(
+        "skin: {} host, {} hair; strands: {} hair, {} opaque; final: {} host, {} hair",
+        count(&skin, &host),
+        count(&skin, &[ids::HAIR]),
+        count(&strands, &[ids::HAIR]),
+        count(&strands, &opaque),
+        count(&fin, &host),
+        count(&fin, &[ids::HAIR])
+    );
+    // At this tier and size a strand is a fifth of a pixel wide: hair covers sparsely.
+    assert_eq!(
+        count(&skin, &[ids::HAIR]),
+        0,
+        "hair pixels in the skin view"
+    );
+    assert!(count(&skin, &host) > 1500, "the skin view shows the host");
+    assert_eq!(
+        count(&strands, &opaque),
+        0,
+        "opaque pixels in the strands view"
+    );
+    assert!(
+        count(&strands, &[ids::HAIR]) > 500,
+        "the strands view shows hair"
+    );
+    assert!(count(&fin, &[ids::HAIR]) > 500 && count(&fin, &host) > 500);
+    // The contact view draws the strands and the host, and its overlay changes the colour.
+    assert!(count(&contact, &[ids::HAIR]) > 500);
+    assert_ne!(contact.rgba, fin.rgba);
+}
+
+#[test]
+fn fur_covers_the_silhouette_and_extends_it() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 16_384);
+    let camera = Camera::preset(CameraPreset::Side);
+    let (w, h) = (240, 150);
+    let skin = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Skin), w, h)
+        .unwrap();
+    let fin = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Final), w, h)
+        .unwrap();
+    let creature = [ids::SKIN, ids::FACE, ids::HAIR];
+    let mut host = 0;
+    let mut covered = 0;
+    for y in 0..h {
+        for x in 0..w {
+            if matches!(skin.id(x, y), ids::SKIN | ids::FACE) {
+                host += 1;
+                if creature.contains(&fin.id(x, y)) {
+                    covered += 1;
+                }
+            }
+        }
+    }
+    let creature_final = count(&fin, &creature);
+    eprintln!("host {host} px, covered in final {covered}, creature in final {creature_final}");
+    assert!(host > 2000);
+    assert_eq!(
+        covered, host,
+        "final leaves part of the host's silhouette empty"
+    );
+    // 13 cm of fur around a body 68 cm across: the silhouette grows by a good fifth.
+    assert!(
+        creature_final as f64 > 1.2 * host as f64,
+        "fur adds {creature_final} − {host} pixels"
+    );
+}
+
+/// Red, green and blue as shares of their sum.
+fn chromaticity(c: Vec3) -> Vec3 {
+    c / (c.x + c.y + c.z).max(1e-6)
+}
+
+#[test]
+fn lit_coat_sits_near_its_palette() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 16_384);
+    // The body's left flank (+X) is plain main colour (no chest, belly or dorsal stripe),
+    // facing the key light.
+    let flank = Vec3::new(0.40, -0.36, -0.30);
+    let camera = Camera::look_at(Vec3::new(2.6, 0.0, -0.3), flank, 30.0);
+    let (w, h) = (160, 120);
+    let image = renderer
+        .render_image(&scene(&sim, camera, DebugMode::Final), w, h)
+        .unwrap();
+    // Skin and hair share the palette; at this tier the skin shows between the strands.
+    let mut sum = Vec3::ZERO;
+    let (mut n, mut hair) = (0.0, 0.0);
+    for y in h / 2 - 8..h / 2 + 8 {
+        for x in w / 2 - 8..w / 2 + 8 {
+            let id = image.id(x, y);
+            assert!(
+                matches!(id, ids::HAIR | ids::SKIN),
+                "the flank's centre is coat"
+            );
+            let p = image.pixel(x, y);
+            sum += Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2]));
+            n += 1.0;
+            if id == ids::HAIR {
+                hair += 1.0;
+            }
+        }
+    }
+    assert!(hair > 0.3 * n, "mostly skin: {hair} of {n} pixels are hair");
+    let mean = sum / n;
+    let [r, g, b] = Srgb::MAIN.bytes();
+    let main = Vec3::new(f32::from(r), f32::from(g), f32::from(b));
+    let cream = {
+        let [r, g, b] = Srgb::CREAM.bytes();
+        Vec3::new(f32::from(r), f32::from(g), f32::from(b))
+    };
+    let off = (chromaticity(mean) - chromaticity(main)).length();
+    let off_cream = (chromaticity(mean) - chromaticity(cream)).length();
+    eprintln!(
+        "mean flank {mean:?} vs main {main:?}: chromaticity off by {off:.3} (cream {off_cream:.3})"
+    );
+    assert!(off < 0.05, "the lit coat's hue is off the palette by {off}");
+    assert!(
+        off < off_cream / 3.0,
+        "closer to the main colour than to cream"
+    );
+    let brightness = (mean.x + mean.y + mean.z) / (main.x + main.y + main.z);
+    assert!(
+        (0.55..1.25).contains(&brightness),
+        "lit coat brightness {brightness} of the palette's"
+    );
+}
+
+/// A renderer drawing one strand from an explicit position buffer.
+fn single_strand(ctx: &GpuContext, points: [Vec3; 6]) -> (FurRenderer, wgpu::Buffer) {
+    let positions: Vec<Vec4> = points.iter().map(|p| p.extend(0.0)).collect();
+    let buffer = ctx
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("one strand"),
+            contents: bytemuck::cast_slice(&positions),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+    let root = StrandRoot {
+        part: pelt::creature::Part::Body,
+        position: points[0],
+        normal: Vec3::Z,
+        flow: Vec3::X,
+        length: 0.12,
+        lift_root: 1.0,
+        lift_tip: 1.0,
+        random: 0.5,
+        pattern: Pattern::default(),
+    };
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let mut renderer = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        layout,
+        &Creature::default(),
+        RenderSettings::default(),
+    )
+    .unwrap();
+    renderer
+        .set_strands([&buffer, &buffer], &[RibbonStrand::new(&root, 0.0)])
+        .unwrap();
+    (renderer, buffer)
+}
+
+#[test]
+fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
+    let ctx = gpu();
+    // A straight 12 cm strand across the view, root at the left.
+    let points: [Vec3; 6] = std::array::from_fn(|i| Vec3::new(-0.06 + 0.024 * i as f32, 0.0, 0.0));
+    let (mut renderer, _buffer) = single_strand(&ctx, points);
+    // 0.4 mm per pixel: the root is 8.5 pixels wide, the tip 1.3.
+    let (w, h) = (360, 60);
+    let fov = 2.0 * (0.5 * 0.0004 * h as f32 / 0.3f32).atan();
+    let camera = Camera {
+        fov_y: fov,
+        ..Camera::look_at(Vec3::new(0.0, 0.0, 0.3), Vec3::ZERO, 1.0)
+    };
+    let pose = CreaturePose {
+        head: Affine3A::IDENTITY,
+        body: Affine3A::IDENTITY,
+    };
+    let mut s = Scene::new(camera, pose);
+    s.mode = DebugMode::Strands;
+    let image = renderer.render_image(&s, w, h).unwrap();
+    // Coverage of each column: hair samples (sample 0 is covered with the fragment's
+    // opacity, so the count along a column is the ribbon's width times its opacity).
+    let column = |x: u32| (0..h).filter(|&y| image.id(x, y) == ids::HAIR).count() as f32;
+    // Columns of the strand: x = 30 (root) … 330 (tip); `along` runs 0 … 1 over them.
+    let mean = |a: f32, b: f32| {
+        let (x0, x1) = ((30.0 + 300.0 * a) as u32, (30.0 + 300.0 * b) as u32);
+        (x0..x1).map(column).sum::<f32>() / (x1 - x0) as f32
+    };
+    let root = mean(0.02, 0.15);
+    let middle = mean(0.45, 0.55);
+    let before_fade = mean(0.65, 0.78);
+    let tip = mean(0.95, 1.0);
+    eprintln!(
+        "coverage: root {root:.2}, middle {middle:.2}, before fade {before_fade:.2}, tip {tip:.2}"
+    );
+    // Width 3.4 mm · (1 − 0.85 a): 8.0 px at a ≈ 0.085, 4.9 at 0.5, 2.9 at 0.715, each
+    // times the soft edge's mean opacity (0.8).
+    assert!(root > 4.5 && root < 8.5, "root coverage {root}");
+    let taper = root / before_fade;
+    assert!(
+        (2.0..3.6).contains(&taper),
+        "root/late ratio {taper} (expected ≈ 2.7)"
+    );
+    assert!(
+        root > middle && middle > before_fade,
+        "coverage does not shrink toward the tip"
+    );
+    // The last 20% fades: the last 5% keeps at most a fifth of the coverage before it.
+    assert!(
+        tip < 0.2 * before_fade,
+        "tip coverage {tip} vs {before_fade}"
+    );
+    // Soft edges: across the root, the middle row is brighter than the rows at the edge.
+    let x = 50;
+    let rows: Vec<u32> = (0..h).filter(|&y| image.id(x, y) == ids::HAIR).collect();
+    let (top, bottom) = (rows[0], rows[rows.len() - 1]);
+    let mid = (top + bottom) / 2;
+    assert!(
+        luminance(image.pixel(x, mid)) > luminance(image.pixel(x, top)),
+        "no soft edge across the ribbon"
+    );
+}
+
+fn mean_luminance(image: &Image, wanted: &[u8]) -> (f32, usize) {
+    let mut sum = 0.0;
+    let mut n = 0;
+    for y in 0..image.height {
+        for x in 0..image.width {
+            if wanted.contains(&image.id(x, y)) {
+                sum += luminance(image.pixel(x, y));
+                n += 1;
+            }
+        }
+    }
+    (sum / n.max(1) as f32, n)
+}
+
+/// The brightness of the skin the key light reaches, under the hair's shadow, as a share of
+/// its brightness with the hair casting none. Measured over the brighter half of the skin
+/// pixels of the unshadowed frame.
+fn lit_skin_under_hair(ctx: &GpuContext, strands: usize) -> f32 {
+    let (sim, mut renderer) = setup(ctx, strands);
+    let s = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Skin);
+    let with_hair = renderer.render_image(&s, 200, 120).unwrap();
+    renderer.set_hair_casts_shadows(false);
+    let without = renderer.render_image(&s, 200, 120).unwrap();
+    assert_eq!(
+        with_hair.ids, without.ids,
+        "the same skin pixels both times"
+    );
+    let (light, _) = mean_luminance(&without, &[ids::SKIN]);
+    let (mut dark_sum, mut light_sum) = (0.0, 0.0);
+    for y in 0..without.height {
+        for x in 0..without.width {
+            if without.id(x, y) == ids::SKIN && luminance(without.pixel(x, y)) > light {
+                dark_sum += luminance(with_hair.pixel(x, y));
+                light_sum += luminance(without.pixel(x, y));
+            }
+        }
+    }
+    dark_sum / light_sum
+}
+
+#[test]
+fn the_hair_casts_a_shadow_and_thicker_fur_a_deeper_one() {
+    let ctx = gpu();
+    let thin = lit_skin_under_hair(&ctx, 8192);
+    let thick = lit_skin_under_hair(&ctx, 65_536);
+    eprintln!("lit skin keeps {thin:.3} of its light under 8k strands, {thick:.3} under 64k");
+    assert!(thin < 0.97, "thin fur casts no shadow ({thin})");
+    assert!(
+        thick < 0.8,
+        "thick fur darkens the lit skin only to {thick}"
+    );
+    assert!(
+        thick < thin - 0.15,
+        "thick fur is not darker than thin ({thick} vs {thin})"
+    );
+}
+
+/// The mean x of floor pixels that are darker than `threshold` luminance.
+fn shadow_centroid_x(image: &Image, threshold: f32) -> f32 {
+    let mut sum = 0.0;
+    let mut n = 0.0;
+    for y in 0..image.height {
+        for x in 0..image.width {
+            if image.id(x, y) == ids::FLOOR && luminance(image.pixel(x, y)) < threshold {
+                sum += x as f32;
+                n += 1.0;
+            }
+        }
+    }
+    assert!(n > 50.0, "no shadow on the floor");
+    sum / n
+}
+
+#[test]
+fn moving_the_key_light_moves_the_shadow() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, STRANDS);
+    // From the front and above, the floor around the paws in view.
+    let camera = Camera::look_at(Vec3::new(0.0, 1.2, 2.8), Vec3::new(0.0, -0.6, -0.3), 40.0);
+    let mut s = scene(&sim, camera, DebugMode::Skin);
+    let mut shadow_x = |x: f32| {
+        s.lighting.key_direction = Vec3::new(x, 0.8, 0.2);
+        let image = renderer.render_image(&s, 200, 120).unwrap();
+        let (floor, _) = mean_luminance(&image, &[ids::FLOOR]);
+        shadow_centroid_x(&image, 0.6 * floor)
+    };
+    let light_right = shadow_x(0.6);
+    let light_left = shadow_x(-0.6);
+    eprintln!("shadow centroid: x = {light_right:.1} with the light right, {light_left:.1} left");
+    assert!(
+        light_left - light_right > 8.0,
+        "the shadow did not move against the light"
+    );
+}
+
+#[test]
+fn the_same_inputs_give_the_same_bytes() {
+    let ctx = gpu();
+    let render = || {
+        let (sim, mut renderer) = setup(&ctx, STRANDS);
+        renderer
+            .render_image(
+                &scene(
+                    &sim,
+                    Camera::preset(CameraPreset::Closeup),
+                    DebugMode::Final,
+                ),
+                160,
+                96,
+            )
+            .unwrap()
+    };
+    let a = render();
+    let b = render();
+    assert!(a.rgba == b.rgba && a.ids == b.ids, "two renders differ");
+}
+
+#[test]
+fn bad_targets_and_cameras_are_errors() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 256);
+    let s = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
+    let max = ctx.device.limits().max_texture_dimension_2d;
+    for (w, h) in [(0, 10), (10, 0), (max + 1, 4), (4, u32::MAX)] {
+        match renderer.render_image(&s, w, h) {
+            Err(RenderError::TargetSize { width, height, .. }) => {
+                assert_eq!((width, height), (w, h));
+            }
+            other => panic!("{w}×{h}: expected a size error, got {other:?}"),
+        }
+    }
+    let mut bad = s.clone();
+    bad.camera.eye.x = f32::NAN;
+    assert!(matches!(
+        renderer.render_image(&bad, 8, 8),
+        Err(RenderError::Camera(_))
+    ));
+    let mut bad = s.clone();
+    bad.camera.target = bad.camera.eye;
+    assert!(matches!(
+        renderer.render_image(&bad, 8, 8),
+        Err(RenderError::Camera(_))
+    ));
+    let mut bad = s.clone();
+    bad.lighting.key_direction = Vec3::ZERO;
+    assert!(matches!(
+        renderer.render_image(&bad, 8, 8),
+        Err(RenderError::Scene(_))
+    ));
+    // The renderer still works after refusing them.
+    assert!(renderer.render_image(&s, 8, 8).is_ok());
+}
