@@ -1,4 +1,5 @@
-//! The `pelt` command line: adapter info, headless simulation, VRM export and import.
+//! The `pelt` command line: adapter info, headless simulation, VRM export, import and
+//! spring traces.
 //! With no subcommand it runs the default program (see [`commands::run`]).
 
 mod app;
@@ -23,10 +24,15 @@ enum Command {
     Info,
     /// Run the strand solver headless and write the positions as a NumPy .npy file.
     Simulate(commands::simulate::SimulateArgs),
-    /// Write the creature's rig and spring chains as a GLB with VRMC_springBone.
+    /// Write the creature's rig and tail spring as a GLB with VRMC_springBone (--vrm: a
+    /// full VRM 1.0 avatar).
     Export(commands::export::ExportArgs),
-    /// Read the spring chains of a GLB or VRM file and print them.
+    /// Read the springs of a GLB or VRM file and print them, per joint.
     Import(commands::import::ImportArgs),
+    /// Drive springs with a motion of the scene root at 60 fps and write every joint's world
+    /// position per frame as CSV (to compare Pelt with other VRM tools).
+    #[command(long_about = commands::tail_trace::LONG_ABOUT)]
+    TailTrace(commands::tail_trace::TailTraceArgs),
     /// Grow and settle the coat, then save one rendered frame as a PNG.
     Render(commands::render::RenderArgs),
     /// Pet the creature in a window (the default when a display is available).
@@ -60,6 +66,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Simulate(a)) => commands::simulate::run(&a),
         Some(Command::Export(a)) => commands::export::run(&a),
         Some(Command::Import(a)) => commands::import::run(&a),
+        Some(Command::TailTrace(a)) => commands::tail_trace::run(&a),
         Some(Command::Render(a)) => commands::render::run(&a),
         Some(Command::Demo(a)) => commands::demo::run(&a),
     }

@@ -8,7 +8,7 @@
 //! frame time, orbit your camera only while [`Interaction::orbit_enabled`], and record
 //! [`SimulatedFur::render`] into your frame's encoder.
 
-use crate::creature::{Creature, CreaturePose, Ray, RayHit};
+use crate::creature::{Creature, CreaturePose, CreatureTail, Ray, RayHit, TailSettings};
 use crate::gpu::GpuContext;
 use crate::hand::{CreatureProxies, GestureState, Hand, HandMaterial, PointerButton};
 use crate::render::{
@@ -18,9 +18,8 @@ use crate::render::{
 use crate::sim::{
     FIXED_STEP_HZ, FurConfig, FurParams, FurSim, MAX_FRAME_SECONDS, SimError, StepClock, TimeMode,
 };
-use crate::spring::creature_tail::CreatureTail;
-use crate::spring::{Frame, SpringError, SpringSettings};
-use glam::{Affine3A, Quat, Vec2, Vec3};
+use crate::spring::SpringError;
+use glam::Vec2;
 use thiserror::Error;
 
 /// What went wrong in the petting creature.
@@ -94,7 +93,6 @@ pub struct SimulatedFur {
     renderer: FurRenderer,
     hand: Hand,
     tail: CreatureTail,
-    tail_rest: Vec<Vec3>,
     mode: DebugMode,
     lighting: Lighting,
     now: f64,
@@ -129,14 +127,12 @@ impl SimulatedFur {
             options.render,
         )?;
         renderer.set_strands_from_sim(&sim)?;
-        let tail = CreatureTail::new(&creature, SpringSettings::default())?;
-        let tail_rest = tail.positions().to_vec();
+        let tail = CreatureTail::new(&creature, TailSettings::default())?;
         Ok(SimulatedFur {
             hand: Hand::new(creature, options.seed),
             sim,
             renderer,
             tail,
-            tail_rest,
             mode: DebugMode::Final,
             lighting: Lighting::default(),
             now: 0.0,
@@ -171,26 +167,14 @@ impl SimulatedFur {
         Ok(due)
     }
 
-    /// The tail follows the body, and swishes as the creature's pleasure asks; the coat's
+    /// The tail follows the body and wags as the creature's pleasure asks; the coat's
     /// tail roots ride its bones.
     fn swing_tail(&mut self, dt: f32) -> Result<(), SimError> {
-        let pose = self.pose();
-        let swish = Quat::from_rotation_y(self.hand.response().tail_swish_angle());
-        let body = Frame::from_affine(&(pose.body * Affine3A::from_quat(swish)));
-        let anchor = Frame {
-            translation: body.point(self.sim.creature().body.center),
-            rotation: body.rotation,
-        };
-        self.tail.advance(dt, anchor);
-        let frames = self.tail.bone_frames();
-        let mut skinning = [pose.body; crate::creature::TAIL_BONES];
-        for (b, slot) in skinning.iter_mut().enumerate() {
-            if let (Some(frame), Some(rest)) = (frames.get(b), self.tail_rest.get(b)) {
-                *slot = Affine3A::from_rotation_translation(frame.rotation, frame.translation)
-                    * Affine3A::from_translation(-*rest);
-            }
-        }
-        self.sim.set_tail_pose(Some(skinning))
+        let body = self.pose().body;
+        self.tail
+            .set_swish(self.hand.response().tail_swish_amplitude());
+        self.tail.advance(dt, body);
+        self.sim.set_tail_pose(Some(self.tail.skinning()))
     }
 
     /// The creature's pose now (the pose of the coat's last step).

@@ -46,35 +46,43 @@ fn simulated_droop(settings: SpringSettings, len: f32) -> f32 {
     (-d.y).atan2(d.x)
 }
 
-/// three-vrm's `VRMSpringBoneJoint.update` for one bone under a fixed parent: inertia times
-/// `1 − dragForce`, `stiffness·dt` along the rest axis, `gravityPower·dt` along gravityDir,
-/// then the bone length.
-struct VrmJoint {
-    head: Vec3,
-    axis: Vec3,
-    len: f32,
-    cur: Vec3,
-    prev: Vec3,
-}
-
-impl VrmJoint {
-    fn new(head: Vec3, tail: Vec3) -> Self {
-        Self {
-            head,
-            axis: (tail - head).normalize(),
-            len: (tail - head).length(),
-            cur: tail,
-            prev: tail,
-        }
+/// The converted parameters on a level VRM bone of `len` metres, run by `VrmSpring` (VRM's
+/// own rule) for `steps` frames; returns its angle below level.
+fn vrm_settled_droop(p: &pelt::vrm::convert::VrmJointParams, len: f32, steps: usize) -> f32 {
+    use glam::Affine3A;
+    use pelt::spring::{
+        ChainEnd, NodeTransform, Skeleton, SkeletonNode, VrmChain, VrmJoint, VrmSpring,
+        VrmSpringRig,
+    };
+    let node = |name: &str, parent, x| SkeletonNode {
+        name: name.into(),
+        parent,
+        rest: NodeTransform::from_translation(Vec3::new(x, 0.0, 0.0)),
+    };
+    let rig = VrmSpringRig {
+        skeleton: Skeleton::new(vec![node("head", None, 0.0), node("tail", Some(0), len)]).unwrap(),
+        chains: vec![VrmChain {
+            name: "level".into(),
+            joints: vec![VrmJoint {
+                node: 0,
+                stiffness: p.stiffness,
+                gravity_power: p.gravity_power,
+                gravity_dir: p.gravity_dir,
+                drag_force: p.drag_force,
+                hit_radius: 0.0,
+            }],
+            end: ChainEnd::Node(1),
+            collider_groups: vec![],
+            center: None,
+        }],
+        ..Default::default()
+    };
+    let mut s = VrmSpring::new(rig, Affine3A::IDENTITY).unwrap();
+    for _ in 0..steps {
+        s.step(Affine3A::IDENTITY);
     }
-    fn update(&mut self, p: &pelt::vrm::convert::VrmJointParams, dt: f32) {
-        let next = self.cur
-            + (self.cur - self.prev) * (1.0 - p.drag_force)
-            + self.axis * p.stiffness * dt
-            + p.gravity_dir * p.gravity_power * dt;
-        self.prev = self.cur;
-        self.cur = self.head + (next - self.head).normalize() * self.len;
-    }
+    let d = s.joint_positions()[0][1];
+    (-d.y).atan2(d.x)
 }
 
 #[test]
@@ -103,13 +111,8 @@ fn level_droop_matches_vrm_closed_form_after_conversion() {
             (closed - simulated).abs() < 2.0e-3,
             "VRM closed form {closed} vs ours {simulated}"
         );
-        // A reference of three-vrm's update at 60 fps settles on its closed form.
-        let mut j = VrmJoint::new(Vec3::ZERO, Vec3::new(len, 0.0, 0.0));
-        for _ in 0..60 * 60 {
-            j.update(&v, 1.0 / 60.0);
-        }
-        let d = j.cur - j.head;
-        let vrm_settled = (-d.y).atan2(d.x);
+        // VRM's own rule at 60 fps settles on its closed form.
+        let vrm_settled = vrm_settled_droop(&v, len, 60 * 60);
         assert!(
             (vrm_settled - closed).abs() < 1.0e-3,
             "VRM reference settles at {vrm_settled}, closed form {closed}"

@@ -1,151 +1,227 @@
-//! The creature's tail chain: built from the tail's centerline, driven by the body, and the
-//! skinning that lets tail fur follow it.
+//! The creature's tail under VRM's rule: built along the tail's centreline, skinning that
+//! is the identity at rest and carries fur with the bones, a lively swing that settles, a
+//! swish that wags it.
 
-use glam::Vec3;
-use pelt::creature::Creature;
-use pelt::spring::creature_tail::{
-    CreatureTail, TAIL_BONES, body_rest_frame, creature_spring_rig, tail_chain_spec,
+use glam::{Affine3A, Quat, Vec3};
+use pelt::creature::{
+    Creature, CreatureTail, TAIL_BONES, TailSettings, creature_skeleton, creature_spring_rig,
+    tail_joint_names,
 };
-use pelt::spring::{Frame, SpringSettings};
+use pelt::spring::ChainEnd;
+
+const DT: f32 = 1.0 / 60.0;
 
 #[test]
-fn chain_follows_the_centerline_and_the_rig_is_valid() {
+fn the_tail_spring_follows_the_centerline_with_per_bone_parameters() {
     let c = Creature::default();
-    let spec = tail_chain_spec(&c, SpringSettings::default());
-    assert_eq!(spec.joints.len(), TAIL_BONES + 1);
-    let rest = spec.rest_positions();
-    let anchor = body_rest_frame(&c);
-    for (i, r) in rest.iter().enumerate() {
+    let settings = TailSettings::default();
+    let rig = creature_spring_rig(&c, &settings).unwrap();
+    let chain = &rig.chains[0];
+    assert_eq!(chain.joints.len(), TAIL_BONES);
+    let rest = rig.skeleton.rest_world(Affine3A::IDENTITY);
+    let names = tail_joint_names();
+    for (i, name) in names.iter().enumerate() {
+        let n = rig.skeleton.index_of(name).unwrap();
         let want = c.tail.centerline(i as f32 / TAIL_BONES as f32);
-        assert!((anchor.point(*r) - want).length() < 1.0e-5);
+        assert!(
+            (Vec3::from(rest[n].translation) - want).length() < 1.0e-5,
+            "{name}"
+        );
+        if i < TAIL_BONES {
+            assert_eq!(chain.joints[i].node, n);
+            assert_eq!(chain.joints[i].stiffness, settings.stiffness[i]);
+        } else {
+            assert_eq!(chain.end, ChainEnd::Node(n));
+        }
     }
-    assert!(
-        creature_spring_rig(&c, SpringSettings::default())
-            .validate()
-            .is_ok()
-    );
+    // The skeleton a VRM humanoid needs is there too.
+    let sk = creature_skeleton(&c).unwrap();
+    for bone in [
+        "hips",
+        "spine",
+        "chest",
+        "neck",
+        "head",
+        "leftHand",
+        "rightFoot",
+    ] {
+        assert!(sk.index_of(bone).is_some(), "{bone}");
+    }
 }
 
 #[test]
-fn skinning_is_identity_at_rest_and_tracks_the_tip() {
+fn skinning_is_the_identity_at_rest_and_carries_points_with_the_bones() {
     let c = Creature::default();
-    let mut tail = CreatureTail::new(&c, SpringSettings::default()).unwrap();
+    let mut tail = CreatureTail::new(&c, TailSettings::default()).unwrap();
+    for m in tail.skinning() {
+        assert!(m.abs_diff_eq(Affine3A::IDENTITY, 1.0e-6), "{m:?}");
+    }
     for i in 0..=20 {
         let t = i as f32 / 20.0;
         let p = c.tail.centerline(t) + Vec3::new(0.0, c.tail.radius(t), 0.0);
         assert!((tail.deform(p, t) - p).length() < 1.0e-5);
     }
-    // Swing the body; the rest tip skinned by the last bone lands on the chain's end point.
+    // Swing the body about; the rest joints skinned by their bones land on the live joints,
+    // and deform is exactly the blend of the skinning matrices.
+    let mut worst = 0.0f32;
     for f in 0..200 {
         let x = (f as f32 * 0.1).sin() * 0.4;
-        tail.advance(
-            1.0 / 60.0,
-            Frame::from_translation(c.body.center + Vec3::X * x),
+        let body = Affine3A::from_rotation_translation(
+            Quat::from_rotation_y(x * 0.5),
+            Vec3::new(x, 0.0, 0.0),
         );
-        let tip = tail.deform(c.tail.centerline(1.0), 1.0);
-        assert!(
-            (tip - *tail.positions().last().unwrap()).length() < 1.0e-3,
-            "frame {f}: {tip} vs {}",
-            tail.positions().last().unwrap()
-        );
-        let root = tail.deform(c.tail.centerline(0.0), 0.0);
-        assert!((root - tail.positions()[0]).length() < 1.0e-3);
+        tail.advance(DT, body);
+        let skin = tail.skinning();
+        for (b, m) in skin.iter().enumerate() {
+            let rest = c.tail.centerline(b as f32 / TAIL_BONES as f32);
+            worst = worst.max((m.transform_point3(rest) - tail.positions()[b]).length());
+        }
+        let end = skin[TAIL_BONES - 1].transform_point3(c.tail.centerline(1.0));
+        worst = worst.max((end - tail.positions()[TAIL_BONES]).length());
+        let (t, p) = (0.5, c.tail.centerline(0.5) + Vec3::X * 0.05);
+        let blend = skin[2].transform_point3(p); // u = 0.5·5 − 0.5 = 2: bone 2 alone
+        assert!((tail.deform(p, t) - blend).length() < 1.0e-5);
     }
-}
-
-#[test]
-fn weightless_tail_moves_rigidly_with_the_body() {
-    let c = Creature::default();
-    let s = SpringSettings {
-        gravity: Vec3::ZERO,
-        ..SpringSettings::default()
+    assert!(
+        worst < 1.0e-4,
+        "skinned rest joints miss the live ones by {worst} m"
+    );
+    // Moved rigidly with no swing (no gravity, settled), every entry is the body transform.
+    let still = TailSettings {
+        gravity_power: [0.0; TAIL_BONES],
+        ..TailSettings::default()
     };
-    let mut tail = CreatureTail::new(&c, s).unwrap();
-    let shift = Vec3::new(0.3, 0.1, -0.2);
-    for _ in 0..900 {
-        tail.advance(1.0 / 60.0, Frame::from_translation(c.body.center + shift));
-    }
-    for i in 0..=10 {
-        let t = i as f32 / 10.0;
-        let p = c.tail.centerline(t);
-        assert!(
-            (tail.deform(p, t) - (p + shift)).length() < 2.0e-3,
-            "t = {t}"
-        );
+    let mut tail = CreatureTail::new(&c, still).unwrap();
+    let body =
+        Affine3A::from_rotation_translation(Quat::from_rotation_y(0.7), Vec3::new(0.3, 0.1, -0.2));
+    tail.reset(body);
+    for m in tail.skinning() {
+        assert!(m.abs_diff_eq(body, 1.0e-5), "{m:?}");
     }
 }
 
-#[test]
-fn sideways_run_swings_the_tail_and_it_calms_down() {
-    // The seed's comparison: run sideways at 3 m/s for half a second and stop.
+/// Stands still 10 s, then runs sideways at 3 m/s for half a second and stops; returns the
+/// standing droop of the tip and the tip's sideways offset relative to the body per frame
+/// after the stop.
+fn run_and_stop(settings: TailSettings) -> (f32, Vec<f32>) {
     let c = Creature::default();
-    let mut tail = CreatureTail::new(&c, SpringSettings::default()).unwrap();
-    let mut body = c.body.center;
+    let mut tail = CreatureTail::new(&c, settings).unwrap();
+    let tip0 = tail.positions()[TAIL_BONES];
     for _ in 0..600 {
-        tail.advance(1.0 / 60.0, Frame::from_translation(body));
+        tail.advance(DT, Affine3A::IDENTITY);
     }
-    let x0 = tail.positions().last().unwrap().x - body.x;
-    let (mut max_swing, mut around_2s, mut late) = (0.0f32, 0.0f32, 0.0f32);
-    for frame in 1..=30 + 600 {
-        if frame <= 30 {
-            body.x += 3.0 / 60.0;
+    let droop = tip0.y - tail.positions()[TAIL_BONES].y;
+    let mut x = 0.0;
+    let mut after = Vec::new();
+    for f in 1..=30 + 300 {
+        if f <= 30 {
+            x += 3.0 * DT;
         }
-        tail.advance(1.0 / 60.0, Frame::from_translation(body));
-        let rel = (tail.positions().last().unwrap().x - body.x - x0).abs();
-        if frame > 30 {
-            max_swing = max_swing.max(rel);
+        tail.advance(DT, Affine3A::from_translation(Vec3::new(x, 0.0, 0.0)));
+        if f > 30 {
+            after.push(tail.positions()[TAIL_BONES].x - x);
         }
-        if (30 + 90..=30 + 150).contains(&frame) {
-            around_2s = around_2s.max(rel);
-        }
-        if frame > 30 + 540 {
-            late = late.max(rel);
+    }
+    (droop, after)
+}
+
+#[test]
+fn the_default_tail_is_lively_it_droops_a_little_swings_and_settles() {
+    let (droop, after) = run_and_stop(TailSettings::default());
+    let swing = after.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    // Half swings past 1 cm, and when the last one ended.
+    let mut half_swings = 0;
+    let mut sign = 0.0f32;
+    let mut settled_at = 0;
+    for (f, x) in after.iter().enumerate() {
+        if x.abs() > 0.01 {
+            settled_at = f + 1;
+            if x.signum() != sign {
+                half_swings += 1;
+                sign = x.signum();
+            }
         }
     }
     println!(
-        "ours: max swing after the stop {max_swing:.4} m, around 2 s {around_2s:.4} m, 9-10 s {late:.4} m"
+        "default tail: droop {droop:.4} m, swing after a 3 m/s stop {swing:.3} m, {half_swings} half swings over 1 cm, settled within 1 cm after {:.2} s",
+        settled_at as f32 / 60.0
+    );
+    assert!((0.02..0.08).contains(&droop), "droop {droop}");
+    assert!(swing > 0.2 && swing < 0.6, "swing {swing}");
+    assert!(
+        half_swings >= 4,
+        "a lively tail rings a few times ({half_swings})"
     );
     assert!(
-        max_swing > 0.05,
-        "the run should swing the tail ({max_swing})"
+        settled_at < 150,
+        "it settles within 2.5 s ({settled_at} frames)"
     );
+    // A stiffer, draggier tail swings less: the parameters are what moves it.
+    let stiff = TailSettings::uniform(20.0, 0.2, 0.5, 0.04);
+    let (_, after) = run_and_stop(stiff);
+    let stiff_swing = after.iter().fold(0.0f32, |m, x| m.max(x.abs()));
     assert!(
-        late < 0.5 * max_swing,
-        "the swing should die down ({late} vs {max_swing})"
+        stiff_swing < 0.6 * swing,
+        "stiff {stiff_swing} vs default {swing}"
     );
 }
 
 #[test]
-fn rig_gives_each_chain_the_colliders_of_its_groups_in_world_space() {
-    use pelt::spring::{Collider, ColliderGroup, ColliderShape, WorldCollider};
+fn swish_wags_the_tail_side_to_side_and_stops() {
     let c = Creature::default();
-    let mut rig = creature_spring_rig(&c, SpringSettings::default());
-    rig.colliders.push(Collider {
-        bone: "head".into(),
-        shape: ColliderShape::Sphere {
-            offset: Vec3::new(0.0, 0.1, 0.0),
-            radius: 0.2,
-        },
-    });
-    rig.groups.push(ColliderGroup {
-        name: "head".into(),
-        colliders: vec![1],
-    });
-    assert!(rig.validate().is_ok());
-    let body_frame = Frame {
-        rotation: glam::Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
-        translation: Vec3::new(1.0, 0.0, 0.0),
-    };
-    let frames = |name: &str| (name == "body").then_some(body_frame);
-    let world = rig.world_colliders_for(0, frames);
-    assert_eq!(world.len(), 1, "the tail meets the body group only");
-    let WorldCollider::Capsule { a, b, .. } = world[0] else {
-        panic!("the body collider is a capsule")
-    };
-    // The capsule's axis (body-local Z) turns to world X under a quarter turn about Y.
-    assert!((a - b).normalize().abs().abs_diff_eq(Vec3::X, 1.0e-5));
-    assert!(((a + b) * 0.5 - Vec3::new(1.0, 0.0, 0.0)).length() < 1.0e-5);
-    // A group index past the end is an error.
-    rig.chains[0].collider_groups.push(9);
-    assert!(rig.validate().is_err());
+    let mut tail = CreatureTail::new(&c, TailSettings::default()).unwrap();
+    for _ in 0..300 {
+        tail.advance(DT, Affine3A::IDENTITY);
+    }
+    let still = tail.positions()[TAIL_BONES].x;
+    assert!(still.abs() < 1.0e-4);
+    tail.set_swish(0.35);
+    assert_eq!(tail.swish_target(), 0.35);
+    let mut xs = Vec::new();
+    for _ in 0..240 {
+        tail.advance(DT, Affine3A::IDENTITY);
+        xs.push(tail.positions()[TAIL_BONES].x);
+    }
+    let late = &xs[120..]; // the last two seconds: eased in
+    let amp = late.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let crossings = late
+        .windows(2)
+        .filter(|w| w[0].signum() != w[1].signum())
+        .count();
+    println!("swish 0.35 rad: tip amplitude {amp:.3} m, {crossings} zero crossings in 2 s");
+    assert!(amp > 0.15, "the tip wags ({amp} m)");
+    // 1.5 Hz: three periods in two seconds, two crossings each.
+    assert!((5..=7).contains(&crossings), "{crossings} crossings");
+    tail.set_swish(0.0);
+    for _ in 0..300 {
+        tail.advance(DT, Affine3A::IDENTITY);
+    }
+    let end = tail.positions()[TAIL_BONES].x;
+    assert!(
+        end.abs() < 0.01,
+        "it comes to rest after the swish stops ({end})"
+    );
+}
+
+#[test]
+fn bone_frames_and_local_rotations_follow_the_swing() {
+    let c = Creature::default();
+    let mut tail = CreatureTail::new(&c, TailSettings::default()).unwrap();
+    for f in 0..=60 {
+        let body = Affine3A::from_translation(Vec3::new((f as f32 * 0.2).sin() * 0.3, 0.0, 0.0));
+        tail.advance(DT, body);
+    }
+    let frames = tail.bone_frames();
+    assert_eq!(frames.len(), TAIL_BONES);
+    for (f, p) in frames.iter().zip(tail.positions()) {
+        assert!((f.translation - *p).length() < 1.0e-5);
+    }
+    assert!(
+        frames
+            .iter()
+            .any(|f| f.rotation.angle_between(Quat::IDENTITY) > 0.05)
+    );
+    let rots = tail.local_rotations();
+    assert_eq!(rots.len(), TAIL_BONES + 1);
+    assert!(rots.iter().any(|q| q.angle_between(Quat::IDENTITY) > 0.05));
 }

@@ -358,17 +358,16 @@ impl Running {
                 }
             }
             PanelAction::ExportGlb => {
-                let path = PathBuf::from("creature.glb");
-                let body = pelt::vrm::creature_body(
-                    self.fur.creature(),
-                    pelt::spring::SpringSettings::default(),
-                    self.panel.seed,
-                );
-                let result = pelt::vrm::write_glb(&body)
-                    .map_err(anyhow::Error::from)
-                    .and_then(|bytes| std::fs::write(&path, bytes).map_err(anyhow::Error::from));
+                let path = PathBuf::from("creature.vrm");
+                let options = pelt::creature::CreatureExport {
+                    seed: self.panel.seed,
+                    vrm: true,
+                    ..Default::default()
+                };
+                let result =
+                    pelt::creature::write_creature_file(&path, self.fur.creature(), &options);
                 self.panel.note = Some(match result {
-                    Ok(()) => format!("Exported {}", path.display()),
+                    Ok(bytes) => format!("Exported {} ({bytes} bytes)", path.display()),
                     Err(e) => format!("Export failed: {e:#}"),
                 });
             }

@@ -1,34 +1,38 @@
-//! `pelt export`: writes the creature's rigged body with its tail spring as a GLB.
+//! `pelt export`: writes the creature's rig with its tail spring as a GLB (or, with
+//! `--vrm`, a full VRM 1.0 avatar).
 
 use anyhow::Context;
 
-use pelt::creature::Creature;
-use pelt::spring::SpringSettings;
-use pelt::vrm::{creature_body, write_glb};
+use pelt::creature::{Creature, CreatureExport, write_creature_file};
 
 /// Arguments of `pelt export`.
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
-    /// Where to write the GLB.
+    /// Where to write the file.
     #[arg(long)]
     pub out: std::path::PathBuf,
-    /// Seed for every random choice (recorded in the file's generator string; the rig
-    /// itself has no random part).
+    /// Seed recorded in the file's generator string (the rig itself has no random part).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also write VRMC_vrm (meta with license fields and a humanoid map over the creature's
+    /// skeleton), so full VRM loaders accept the file, not only spring-bone plugins.
+    #[arg(long)]
+    pub vrm: bool,
 }
 
 /// Runs `pelt export`.
 pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
-    let body = creature_body(&Creature::default(), SpringSettings::default(), args.seed);
-    let bytes = write_glb(&body).context("building the GLB")?;
-    std::fs::write(&args.out, &bytes).with_context(|| format!("writing {}", args.out.display()))?;
+    let options = CreatureExport {
+        seed: args.seed,
+        vrm: args.vrm,
+        ..Default::default()
+    };
+    let size = write_creature_file(&args.out, &Creature::default(), &options)
+        .with_context(|| format!("exporting the creature to {}", args.out.display()))?;
     println!(
-        "wrote {} ({} bytes): {} bones, {} spring chain(s), VRMC_springBone + PELT_spring_chains",
+        "wrote {} ({size} bytes): the creature's skeleton, mesh and tail spring (VRMC_springBone{})",
         args.out.display(),
-        bytes.len(),
-        body.bones.len(),
-        body.springs.chains.len()
+        if args.vrm { " + VRMC_vrm" } else { "" }
     );
     Ok(())
 }

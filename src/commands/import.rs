@@ -1,40 +1,129 @@
-//! `pelt import`: reads a GLB or VRM and prints the spring chains it found.
+//! `pelt import`: reads a GLB or VRM and prints the springs it holds, per joint.
 
 use anyhow::Context;
 
-use pelt::spring::ColliderShape;
-use pelt::vrm::{SpringSource, read_glb};
+use pelt::spring::{ChainEnd, ColliderShape, VrmColliderShape};
+use pelt::vrm::{SpringSource, read_glb_from};
 
 /// Arguments of `pelt import`.
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
-    /// The GLB or VRM file to read.
+    /// The GLB or VRM file to read (only its header and JSON chunk are read: at most
+    /// 32 MiB, whatever the file's size).
     pub file: std::path::PathBuf,
+}
+
+/// Reads the springs of `path`: the header and JSON chunk only, and checks a regular file
+/// is as long as its header says.
+pub fn read_file(path: &std::path::Path) -> anyhow::Result<pelt::vrm::ImportedSprings> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let (found, declared) = read_glb_from(std::io::BufReader::new(file))
+        .with_context(|| format!("reading {}", path.display()))?;
+    if let Some(size) = size
+        && size < declared as u64
+    {
+        anyhow::bail!(
+            "reading {}: file truncated: the header says {declared} bytes, the file has {size}; export it again",
+            path.display()
+        );
+    }
+    Ok(found)
 }
 
 /// Runs `pelt import`.
 pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
-    let bytes =
-        std::fs::read(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
-    let found = read_glb(&bytes).with_context(|| format!("parsing {}", args.file.display()))?;
+    let found = read_file(&args.file)?;
     let source = match found.source {
-        SpringSource::Pelt => "PELT_spring_chains (exact)",
-        SpringSource::VrmcSpringBone => "VRMC_springBone 1.0 (converted)",
-        SpringSource::Vrm0 => "VRM 0.x secondaryAnimation (converted)",
+        SpringSource::VrmcSpringBone => "VRMC_springBone 1.0",
+        SpringSource::Vrm0 => "VRM 0.x secondaryAnimation",
         SpringSource::None => "none",
     };
     let rig = &found.springs;
-    println!("{}: springs from {source}", args.file.display());
-    for c in &rig.chains {
+    let sk = &rig.skeleton;
+    let name = |n: usize| sk.nodes()[n].name.as_str();
+    println!(
+        "{}: {} nodes{}; VRM springs from {source}",
+        args.file.display(),
+        sk.len(),
+        if found.is_vrm {
+            ", a VRM 1.0 avatar"
+        } else {
+            ""
+        }
+    );
+    for (i, c) in rig.chains.iter().enumerate() {
+        let end = match c.end {
+            ChainEnd::Node(n) => name(n).to_string(),
+            ChainEnd::Virtual => "a 7 cm tail".to_string(),
+        };
+        let approx = if found.approximations.contains(&i) {
+            " (approximates an anchored chain below)"
+        } else {
+            ""
+        };
+        println!(
+            "spring `{}`{approx}: {} joints to {end}, collider groups {:?}{}",
+            c.name,
+            c.joints.len(),
+            c.collider_groups,
+            c.center
+                .map(|n| format!(", center `{}`", name(n)))
+                .unwrap_or_default()
+        );
+        for j in &c.joints {
+            println!(
+                "  `{}`: stiffness {}, gravityPower {}, gravityDir [{}, {}, {}], dragForce {}, hitRadius {}",
+                name(j.node),
+                j.stiffness,
+                j.gravity_power,
+                j.gravity_dir.x,
+                j.gravity_dir.y,
+                j.gravity_dir.z,
+                j.drag_force,
+                j.hit_radius
+            );
+        }
+    }
+    for (i, c) in rig.colliders.iter().enumerate() {
+        let shape = match c.shape {
+            VrmColliderShape::Sphere {
+                offset,
+                radius,
+                inside,
+            } => format!(
+                "{}sphere at {offset} radius {radius}",
+                if inside { "inside " } else { "" }
+            ),
+            VrmColliderShape::Capsule {
+                offset,
+                tail,
+                radius,
+                inside,
+            } => format!(
+                "{}capsule {offset} to {tail} radius {radius}",
+                if inside { "inside " } else { "" }
+            ),
+            VrmColliderShape::Plane { offset, normal } => {
+                format!("plane through {offset} facing {normal}")
+            }
+        };
+        println!("collider {i} on `{}`: {shape}", name(c.node));
+    }
+    for g in &rig.groups {
+        println!("collider group `{}`: {:?}", g.name, g.colliders);
+    }
+    let anchored = &found.chains;
+    for c in &anchored.chains {
         let s = &c.settings;
         println!(
-            "chain `{}` on `{}`: {} joints [{}]",
+            "anchored chain `{}` on `{}` (PELT_spring_chains, exact): {} joints [{}]",
             c.name,
-            if c.anchor.is_empty() {
-                "(world)"
-            } else {
-                &c.anchor
-            },
+            c.anchor,
             c.joints.len(),
             c.joints
                 .iter()
@@ -53,11 +142,11 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
             c.collider_groups
         );
     }
-    for (i, c) in rig.colliders.iter().enumerate() {
+    for (i, c) in anchored.colliders.iter().enumerate() {
         match c.shape {
             ColliderShape::Sphere { offset, radius } => {
                 println!(
-                    "collider {i} on `{}`: sphere at {offset} radius {radius}",
+                    "anchored collider {i} on `{}`: sphere at {offset} radius {radius}",
                     c.bone
                 )
             }
@@ -66,13 +155,10 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
                 tail,
                 radius,
             } => println!(
-                "collider {i} on `{}`: capsule {offset} to {tail} radius {radius}",
+                "anchored collider {i} on `{}`: capsule {offset} to {tail} radius {radius}",
                 c.bone
             ),
         }
-    }
-    for g in &rig.groups {
-        println!("collider group `{}`: {:?}", g.name, g.colliders);
     }
     for n in &found.notes {
         println!("note: {n}");

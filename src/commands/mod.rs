@@ -8,3 +8,4 @@ pub mod info;
 pub mod render;
 pub mod run;
 pub mod simulate;
+pub mod tail_trace;

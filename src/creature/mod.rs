@@ -11,6 +11,7 @@ mod face;
 mod head;
 mod pose;
 mod ray;
+mod rig;
 mod skinning;
 mod tail;
 
@@ -19,6 +20,11 @@ pub use face::FaceLayout;
 pub use head::{Bump, RadialHead};
 pub use pose::{CreaturePose, IdleMotion, tail_whip, wrapped_phase};
 pub use ray::{Ray, RayHit};
+pub use rig::{
+    BODY_BONE, CreatureExport, CreatureTail, ROOT_NODE, TAIL_BASE, TailSettings, body_collider,
+    creature_body, creature_glb, creature_humanoid, creature_skeleton, creature_spring_rig,
+    tail_joint_names, write_creature_file,
+};
 pub use skinning::{
     CREATURE_POSE_WGSL, GpuCreaturePose, place_direction, place_point, root_transform, space_code,
 };

@@ -18,6 +18,19 @@ impl Default for Frame {
     }
 }
 
+impl From<Affine3A> for Frame {
+    /// The rigid part of an affine transform (see [`Frame::from_affine`]).
+    fn from(a: Affine3A) -> Self {
+        Frame::from_affine(&a)
+    }
+}
+
+impl From<Frame> for Affine3A {
+    fn from(f: Frame) -> Self {
+        Affine3A::from_rotation_translation(f.rotation, f.translation)
+    }
+}
+
 impl Frame {
     /// The world frame itself.
     pub const IDENTITY: Frame = Frame {

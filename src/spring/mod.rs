@@ -1,33 +1,61 @@
-//! Spring chains: anchored Verlet chains at 120 Hz, follow-the-leader chains, cloth grids of
-//! chains, and the sphere and capsule colliders they meet (seeds 000, 001 and 002).
+//! Spring chains: VRM's own spring rule ([`VrmSpring`]), and Pelt's models (anchored Verlet
+//! chains at 120 Hz, follow-the-leader chains, cloth grids of chains), with the colliders
+//! they meet (seeds 000, 001 and 002).
 //!
-//! The model here is what [`crate::vrm`] writes to `PELT_spring_chains` exactly and converts
-//! to `VRMC_springBone` for other engines.
+//! Which model to use:
+//! - **[`VrmSpring`]** (on a [`VrmSpringRig`]) for anything that goes to a VRM tool: it IS
+//!   the `VRMC_springBone` 1.0 rule, stepped at 60 Hz, so a tail tuned here swings the same
+//!   in three-vrm (checked within 1 mm per joint by `tests/vrm-conformance/`). Each joint
+//!   bends from its parent's current rotation, so bends add up down a chain and a long chain
+//!   rings in a slow whole-chain mode. The creature's tail uses it. Files keep it exactly
+//!   (`VRMC_springBone`, per joint).
+//! - **[`SpringChain`]** (anchored Verlet) when every point should be pulled toward a place
+//!   fixed in the anchor's frame: it holds its shape under gravity whatever its length and
+//!   does not depend on the frame rate. VRM cannot express it; files keep it exactly in
+//!   `PELT_spring_chains`, with an approximate `VRMC_springBone` beside it (see
+//!   [`crate::vrm::convert`] for how far apart they are).
+//! - **[`FollowChain`]** for a trail that follows a leader, and **[`ClothGrid`]** for cloth
+//!   made of chains side by side (side springs, triangle collision so colliders cannot slip
+//!   between chains). Neither has a VRM form.
 //!
 //! ```
-//! use glam::Vec3;
-//! use pelt::spring::{ChainSpec, Frame, JointSpec, SpringChain, SpringSettings};
-//!
-//! // A level chain of three 10 cm segments hanging from the origin.
-//! let joints = (0..4)
-//!     .map(|i| JointSpec {
-//!         name: format!("j{i}"),
-//!         offset: if i == 0 { Vec3::ZERO } else { Vec3::X * 0.1 },
-//!     })
-//!     .collect();
-//! let spec = ChainSpec {
-//!     name: "strand".into(),
-//!     anchor: "root".into(),
-//!     joints,
-//!     settings: SpringSettings::default(),
-//!     collider_groups: vec![],
+//! use glam::{Affine3A, Quat, Vec3};
+//! use pelt::spring::{
+//!     ChainEnd, NodeTransform, Skeleton, SkeletonNode, VrmChain, VrmJoint, VrmSpring,
+//!     VrmSpringRig,
 //! };
-//! let mut chain = SpringChain::new(spec, Frame::IDENTITY)?;
+//!
+//! // A root and a chain of three 10 cm bones pointing along +X.
+//! let node = |name: &str, parent: Option<usize>, x: f32| SkeletonNode {
+//!     name: name.into(),
+//!     parent,
+//!     rest: NodeTransform::from_translation(Vec3::new(x, 0.0, 0.0)),
+//! };
+//! let skeleton = Skeleton::new(vec![
+//!     node("root", None, 0.0),
+//!     node("a", Some(0), 0.0),
+//!     node("b", Some(1), 0.1),
+//!     node("c", Some(2), 0.1),
+//!     node("end", Some(3), 0.1),
+//! ])?;
+//! let joint = |n| VrmJoint { gravity_power: 0.5, ..VrmJoint::new(n) };
+//! let rig = VrmSpringRig {
+//!     skeleton,
+//!     chains: vec![VrmChain {
+//!         name: "strand".into(),
+//!         joints: vec![joint(1), joint(2), joint(3)],
+//!         end: ChainEnd::Node(4),
+//!         collider_groups: vec![],
+//!         center: None,
+//!     }],
+//!     ..Default::default()
+//! };
+//! let mut spring = VrmSpring::new(rig, Affine3A::IDENTITY)?;
 //! for _ in 0..120 {
-//!     chain.advance(1.0 / 60.0, Frame::IDENTITY, &[]);
+//!     spring.step(Affine3A::IDENTITY); // 1/60 s each
 //! }
-//! let tip = chain.positions()[3];
-//! assert!(tip.y < 0.0, "gravity bends it down");
+//! let tip = spring.joint_positions()[0][3];
+//! assert!(tip.y < -0.05, "gravity bends it down");
 //! assert!((tip.length() - 0.3).abs() < 0.05);
 //! # Ok::<(), pelt::spring::SpringError>(())
 //! ```
@@ -35,17 +63,28 @@
 pub mod chain;
 pub mod cloth;
 pub mod collider;
-pub mod creature_tail;
 pub mod follow;
 pub mod frame;
+pub mod motion;
 pub mod rig;
+pub mod skeleton;
+pub mod vrm_collider;
+pub mod vrm_rig;
+pub mod vrm_spring;
 
 pub use chain::{ChainSpec, JointSpec, STEP_HZ, SpringChain, SpringSettings};
 pub use cloth::{ClothGrid, ClothSettings};
 pub use collider::{Collider, ColliderGroup, ColliderShape, WorldCollider};
 pub use follow::{FollowChain, FollowVector};
 pub use frame::Frame;
+pub use motion::{Keyframe, RootMotion};
 pub use rig::SpringRig;
+pub use skeleton::{NodeTransform, Skeleton, SkeletonNode};
+pub use vrm_collider::VrmColliderShape;
+pub use vrm_rig::{
+    ChainEnd, VIRTUAL_TAIL_LENGTH, VrmChain, VrmCollider, VrmColliderGroup, VrmJoint, VrmSpringRig,
+};
+pub use vrm_spring::{VRM_STEP, VRM_STEP_HZ, VrmSpring};
 
 /// What can be wrong with a spring description handed to this module.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -75,6 +114,29 @@ pub enum SpringError {
     /// A cloth grid needs at least two warps side by side.
     #[error("a cloth grid needs at least 2 warps with 2 points each, got {0}")]
     TooFewWarps(usize),
+    /// A skeleton's nodes do not form a forest of uniquely named nodes.
+    #[error("bad skeleton: {0}")]
+    BadSkeleton(String),
+    /// More of something than Pelt accepts.
+    #[error("{1} {0} is more than the limit {2}")]
+    TooMany(&'static str, usize, usize),
+    /// A chain's joints are not each a strict descendant of the one before.
+    #[error(
+        "chain `{0}`: joint {1} is not below joint {2}; list joints root to tip, each below the last"
+    )]
+    JointOrder(String, usize, usize),
+    /// Two chains claim the same node, which the VRM specification forbids.
+    #[error(
+        "node `{node}` belongs to both chain `{first}` and chain `{second}`; a node may be in one chain only"
+    )]
+    SharedJoint {
+        /// The node.
+        node: String,
+        /// The chain that has it first.
+        first: String,
+        /// The chain that has it again.
+        second: String,
+    },
 }
 
 /// Checks that a parameter is finite and within `[min, max]`.

@@ -1,4 +1,7 @@
-//! Conversion between our spring model and VRM's (`VRMC_springBone`), seed 000.
+//! Conversion between Pelt's anchored chain ([`crate::spring::SpringChain`]) and VRM's rule,
+//! for the `VRMC_springBone` copy written beside `PELT_spring_chains` (seed 000). VRM's own
+//! springs ([`crate::spring::VrmSpring`]) need no conversion: they are written per joint as
+//! they are; use them for anything meant to swing the same in VRM tools.
 //!
 //! - Drag: ours keeps `1 − damping` of the velocity per SECOND, VRM keeps `1 − dragForce`
 //!   per FRAME: `dragForce = 1 − (1 − damping)^(1/60)`, exact at 60 frames a second.
@@ -11,20 +14,18 @@
 //!   one step: the gravity drop balances the pull). Equating the two angles gives
 //!   `stiffness_vrm = k·L / (60·(1 − k)·h²)`, independent of gravity, per segment length.
 //!
-//! Where the models still differ (not fixed by any conversion):
+//! Where the models still differ (no conversion fixes it, which is why VRM springs exist):
 //! - VRM's restoring push is constant, ours grows with the bend, so swings away from the
-//!   matched droop come back at different speeds (VRM's do not ring as ours do).
+//!   matched droop come back at different speeds.
 //! - VRM bends each joint from its parent's CURRENT direction, so the bends add up down
-//!   the chain; ours pulls every point toward its own rest place in the anchor's frame, so
-//!   they do not. A long chain therefore droops MORE in VRM than in ours once each segment
-//!   is matched (measured on the creature's five-bone tail at our defaults: the tip settles
-//!   4.3 cm lower in ours, 32 cm lower in three-vrm 3.5.5), the opposite of what seed 000
-//!   reports for its own model. A sideways run at 3 m/s for 0.5 s then a stop swings our
-//!   tip 16 cm (1 cm two seconds later), three-vrm's 59 cm (45 cm two seconds later).
+//!   the chain and a long chain rings in a slow whole-chain mode; ours pulls every point
+//!   toward its own rest place in the anchor's frame. Measured (issue 3) on an anchored
+//!   chain along the creature's 5-bone tail at `SpringSettings::default()`: standing, the
+//!   tip settles 4.3 cm lower in ours and 32 cm lower in three-vrm 3.5.5; after a 3 m/s
+//!   sideways run for 0.5 s our tip swings 16 cm (1 cm two seconds later), three-vrm's
+//!   59 cm (45 cm two seconds later).
 //! - VRM steps once per rendered frame, so its motion depends on the frame rate; ours is
 //!   fixed at 120 Hz. The formulas are exact at 60 frames a second only.
-//! - VRM's `hitRadius` and colliders are spheres and capsules as ours are; VRM gives each
-//!   spring collider groups, so do we.
 
 use glam::Vec3;
 

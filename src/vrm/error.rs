@@ -49,4 +49,23 @@ pub enum VrmError {
     /// An extension's content does not match its schema.
     #[error("extension {0} is malformed: {1}")]
     BadExtension(&'static str, String),
+    /// A version Pelt does not read.
+    #[error("{what} is version {found}; Pelt reads {expected}")]
+    UnsupportedVersion {
+        /// What carries the version.
+        what: &'static str,
+        /// The version found.
+        found: String,
+        /// The version Pelt reads.
+        expected: &'static str,
+    },
+    /// A node's transform is unusable.
+    #[error("node {0}: {1}")]
+    BadNode(usize, String),
+    /// The file lists more than the reader keeps (see [`super::read::MAX_PARSED_BYTES`]).
+    #[error("the file lists more than Pelt reads: its lists would take over {0} MiB")]
+    TooLarge(usize),
+    /// Reading or writing a file failed.
+    #[error("{0}")]
+    Io(String),
 }

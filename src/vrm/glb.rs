@@ -1,12 +1,18 @@
-//! The GLB container: a 12-byte header, a JSON chunk and an optional BIN chunk.
+//! The GLB container: a 12-byte header, a JSON chunk and an optional BIN chunk; and a
+//! bounded read of the header and JSON chunk from a stream (springs live in the JSON, so a
+//! reader never needs the rest of a large avatar).
+
+use std::io::Read;
 
 use super::VrmError;
 
 const MAGIC: [u8; 4] = *b"glTF";
 const CHUNK_JSON: u32 = 0x4E4F_534A;
 const CHUNK_BIN: u32 = 0x004E_4942;
-/// Largest GLB Pelt reads (256 MiB): larger is surely not a spring rig.
+/// Largest GLB Pelt reads in memory (256 MiB): larger is surely not a spring rig.
 pub const MAX_GLB_BYTES: usize = 256 << 20;
+/// Largest JSON chunk Pelt parses (32 MiB; a VRM avatar's is usually well under 2 MiB).
+pub const MAX_JSON_BYTES: usize = 32 << 20;
 
 /// Packs a JSON document and a binary buffer into GLB bytes (both padded to 4 bytes: the
 /// JSON with spaces, the buffer with zeros).
@@ -115,5 +121,92 @@ pub fn unpack(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), VrmError> {
         }
     }
     let json = json.ok_or_else(|| VrmError::BadChunk("no JSON chunk".into()))?;
+    if json.len() > MAX_JSON_BYTES {
+        return Err(VrmError::TooMany(
+            "JSON chunk length".into(),
+            json.len(),
+            MAX_JSON_BYTES,
+        ));
+    }
     Ok((json, bin))
+}
+
+/// Reads a GLB's header and JSON chunk from `input` and returns the JSON and the length the
+/// header declares for the whole file. Reads at most 20 bytes plus [`MAX_JSON_BYTES`],
+/// whatever `input` holds (an endless stream is an error, not a hang), and nothing past
+/// the JSON chunk.
+pub fn read_json_chunk(input: impl Read) -> Result<(Vec<u8>, usize), VrmError> {
+    let mut input = input;
+    let mut head = [0u8; 20];
+    let mut got = 0;
+    while got < head.len() {
+        match input.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(VrmError::Io(e.to_string())),
+        }
+        // Reject a wrong magic as soon as it is known.
+        if got >= 4 && head[0..4] != MAGIC {
+            let mut magic = [0u8; 4];
+            magic.copy_from_slice(&head[0..4]);
+            return Err(VrmError::BadMagic(magic));
+        }
+    }
+    if got < 12 {
+        return Err(VrmError::Truncated(format!(
+            "{got} bytes, a GLB header alone is 12"
+        )));
+    }
+    let version = read_u32(&head, 4)?;
+    if version != 2 {
+        return Err(VrmError::BadVersion(version));
+    }
+    let total = read_u32(&head, 8)? as usize;
+    if got < 20 {
+        return Err(VrmError::Truncated(format!(
+            "{got} bytes, the JSON chunk header ends at 20"
+        )));
+    }
+    let len = read_u32(&head, 12)? as usize;
+    if read_u32(&head, 16)? != CHUNK_JSON {
+        return Err(VrmError::BadChunk("the first chunk is not JSON".into()));
+    }
+    if len > MAX_JSON_BYTES {
+        return Err(VrmError::TooMany(
+            "JSON chunk length".into(),
+            len,
+            MAX_JSON_BYTES,
+        ));
+    }
+    if 20 + len > total {
+        return Err(VrmError::BadChunk(format!(
+            "the JSON chunk ({len} bytes) runs past the file length the header gives ({total})"
+        )));
+    }
+    // Grows as bytes arrive, never past `len`: a header that lies about its length
+    // allocates nothing big, and the buffer holds at most 1.5 × `len` while it grows.
+    let mut json: Vec<u8> = Vec::new();
+    let mut block = [0u8; 64 << 10];
+    while json.len() < len {
+        let want = (len - json.len()).min(block.len());
+        let n = match input.read(&mut block[..want]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(VrmError::Io(e.to_string())),
+        };
+        if json.len() + n > json.capacity() {
+            let grow = json.capacity().max(block.len()).min(len - json.len());
+            json.reserve_exact(grow.max(n));
+        }
+        json.extend_from_slice(&block[..n]);
+    }
+    if json.len() < len {
+        return Err(VrmError::Truncated(format!(
+            "the JSON chunk says {len} bytes, the file has {}",
+            json.len()
+        )));
+    }
+    Ok((json, total))
 }

@@ -1,172 +1,90 @@
-//! `read_glb`: springs back from a GLB. Our `PELT_spring_chains` comes back bit for bit;
-//! a file with only `VRMC_springBone` (a VRM made elsewhere) or VRM 0.x
-//! `secondaryAnimation` goes through the inverse conversion.
+//! `read_glb`: springs back from a GLB, one to one. `VRMC_springBone` 1.0 comes back per
+//! joint (with the extended colliders and `center`), VRM 0.x `secondaryAnimation` as VRM
+//! tools run it (every descendant of each root bone, branches as chains of their own, the
+//! 7 cm tail on leaves, each group's `center`), and our `PELT_spring_chains` bit for bit.
+//!
+//! The reader is bounded: the JSON chunk is at most [`MAX_JSON_BYTES`], every array it keeps
+//! draws on a [`MAX_PARSED_BYTES`] budget as it is parsed (so a small file of empty objects
+//! cannot make it allocate gigabytes), node, chain and joint counts are capped, and
+//! [`read_glb_from`] reads at most the header and the JSON chunk of a stream.
 
 use std::collections::HashMap;
 
-use glam::{Mat4, Quat, Vec3};
-use gltf_json as json;
+use glam::{Affine3A, Mat4, Quat, Vec3};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::VrmError;
-use super::convert::{VrmJointParams, from_vrm};
+use super::bounded::ParseBudget;
 use super::ext::{
-    PELT_EXT, PELT_VERSION, PeltRecord, VRM0_EXT, VRMC_EXT, Vrm0Secondary, VrmcSpringBone,
+    EXTENDED_COLLIDER_EXT, GltfDoc, GltfNode, PELT_EXT, PELT_VERSION, PeltRecord, VRM_SPEC_VERSION,
+    VRM0_EXT, VRMC_EXT, Vrm0Extension, Vrm0Secondary, VrmcSpringBone,
 };
+pub use super::glb::MAX_JSON_BYTES;
 use crate::spring::{
-    ChainSpec, Collider, ColliderGroup, ColliderShape, JointSpec, SpringRig, SpringSettings,
+    ChainEnd, ChainSpec, Collider, ColliderGroup, ColliderShape, JointSpec, NodeTransform,
+    Skeleton, SkeletonNode, SpringRig, SpringSettings, VrmChain, VrmCollider, VrmColliderGroup,
+    VrmColliderShape, VrmJoint, VrmSpringRig,
 };
 
+/// Bytes the arrays one read keeps may hold (16 MiB; 65,536 nodes take 11 MiB).
+pub const MAX_PARSED_BYTES: usize = 16 << 20;
 /// Most nodes a file may have.
-pub const MAX_NODES: usize = 1 << 16;
+pub const MAX_NODES: usize = Skeleton::MAX_NODES;
 /// Most joints one chain may have.
-pub const MAX_JOINTS: usize = 1024;
-/// Most chains, colliders or groups a file may have.
-pub const MAX_ITEMS: usize = 4096;
+pub const MAX_JOINTS: usize = crate::spring::vrm_rig::MAX_CHAIN_JOINTS;
+/// Most springs, chains, colliders or groups a file may have.
+pub const MAX_ITEMS: usize = crate::spring::vrm_rig::MAX_RIG_ITEMS;
+/// Most notes one read records (the rest are counted in a last note).
+const MAX_NOTES: usize = 64;
 
-/// Which record the springs came from.
+/// Which record the VRM springs came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpringSource {
-    /// `PELT_spring_chains`: exact.
-    Pelt,
-    /// `VRMC_springBone` 1.0, converted.
+    /// `VRMC_springBone` 1.0.
     VrmcSpringBone,
-    /// VRM 0.x `secondaryAnimation`, converted.
+    /// VRM 0.x `secondaryAnimation`.
     Vrm0,
-    /// The file has no springs.
+    /// The file has no VRM springs.
     None,
 }
 
 /// The springs found in a file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportedSprings {
-    /// Where they came from.
+    /// Every node of the file, and the VRM springs and colliders as the file gives them.
+    pub springs: VrmSpringRig,
+    /// Where `springs` came from.
     pub source: SpringSource,
-    /// The springs in our model.
-    pub springs: SpringRig,
-    /// What the conversion had to approximate or skip.
+    /// Indices into `springs.chains` of the springs that approximate Pelt's anchored chains
+    /// (which `chains` holds exactly).
+    pub approximations: Vec<usize>,
+    /// Pelt's anchored chains, exactly, from `PELT_spring_chains`.
+    pub chains: SpringRig,
+    /// True when the file is a full VRM 1.0 (it has `VRMC_vrm`).
+    pub is_vrm: bool,
+    /// What the reader could not keep, or kept differently from some tool.
     pub notes: Vec<String>,
 }
 
-/// The node tree of a file: names, parents, rest world transforms.
-struct Nodes {
-    names: Vec<String>,
-    parent: Vec<Option<usize>>,
-    children: Vec<Vec<usize>>,
-    world: Vec<Mat4>,
-}
+struct Notes(Vec<String>, usize);
 
-impl Nodes {
-    fn build(root: &json::Root) -> Result<Self, VrmError> {
-        let n = root.nodes.len();
-        if n > MAX_NODES {
-            return Err(VrmError::TooMany("node count".into(), n, MAX_NODES));
-        }
-        let mut parent = vec![None; n];
-        let mut children = vec![Vec::new(); n];
-        for (i, node) in root.nodes.iter().enumerate() {
-            for c in node.children.iter().flatten() {
-                let c = c.value();
-                if c >= n {
-                    return Err(VrmError::IndexOutOfRange {
-                        what: format!("node {i} child"),
-                        index: c,
-                        len: n,
-                    });
-                }
-                if parent[c].is_some() || c == i {
-                    return Err(VrmError::Hierarchy(format!(
-                        "node {c} has two parents or is its own child"
-                    )));
-                }
-                parent[c] = Some(i);
-                children[i].push(c);
-            }
-        }
-        // Walk down from the roots; nodes never reached hang in a cycle.
-        let mut world = vec![Mat4::IDENTITY; n];
-        let mut seen = vec![false; n];
-        let mut stack: Vec<usize> = (0..n).filter(|&i| parent[i].is_none()).collect();
-        while let Some(i) = stack.pop() {
-            seen[i] = true;
-            let local = local_matrix(&root.nodes[i]);
-            world[i] = match parent[i] {
-                Some(p) => world[p] * local,
-                None => local,
-            };
-            stack.extend(children[i].iter().copied());
-        }
-        if let Some(i) = seen.iter().position(|s| !s) {
-            return Err(VrmError::Hierarchy(format!(
-                "node {i} is part of a cycle of parents"
-            )));
-        }
-        // Names: the node's own, `node_<i>` when absent, `<name>#<i>` when repeated.
-        let mut count: HashMap<String, usize> = HashMap::new();
-        for node in &root.nodes {
-            if let Some(name) = &node.name {
-                *count.entry(name.clone()).or_default() += 1;
-            }
-        }
-        let names = root
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, node)| match &node.name {
-                Some(name) if count.get(name) == Some(&1) => name.clone(),
-                Some(name) => format!("{name}#{i}"),
-                None => format!("node_{i}"),
-            })
-            .collect();
-        Ok(Self {
-            names,
-            parent,
-            children,
-            world,
-        })
-    }
-
-    fn check(&self, what: &str, i: usize) -> Result<usize, VrmError> {
-        if i < self.names.len() {
-            Ok(i)
+impl Notes {
+    fn push(&mut self, n: String) {
+        if self.0.len() < MAX_NOTES {
+            self.0.push(n);
         } else {
-            Err(VrmError::IndexOutOfRange {
-                what: what.to_string(),
-                index: i,
-                len: self.names.len(),
-            })
+            self.1 += 1;
         }
     }
 
-    fn is_descendant(&self, node: usize, ancestor: usize) -> bool {
-        let mut cur = self.parent[node];
-        while let Some(p) = cur {
-            if p == ancestor {
-                return true;
-            }
-            cur = self.parent[p];
+    fn finish(mut self) -> Vec<String> {
+        if self.1 > 0 {
+            self.0
+                .push(format!("... and {} more notes like these", self.1));
         }
-        false
+        self.0
     }
-
-    fn position(&self, i: usize) -> Vec3 {
-        self.world[i].w_axis.truncate()
-    }
-}
-
-fn local_matrix(node: &json::Node) -> Mat4 {
-    if let Some(m) = node.matrix {
-        let m = Mat4::from_cols_array(&m);
-        return if m.is_finite() { m } else { Mat4::IDENTITY };
-    }
-    let t = node.translation.map(Vec3::from_array).unwrap_or(Vec3::ZERO);
-    let r = node
-        .rotation
-        .map(|q| Quat::from_array(q.0).normalize())
-        .filter(|q| q.is_finite())
-        .unwrap_or(Quat::IDENTITY);
-    let s = node.scale.map(Vec3::from_array).unwrap_or(Vec3::ONE);
-    let m = Mat4::from_scale_rotation_translation(s, r, t);
-    if m.is_finite() { m } else { Mat4::IDENTITY }
 }
 
 fn check_count(what: &str, n: usize, max: usize) -> Result<(), VrmError> {
@@ -177,77 +95,316 @@ fn check_count(what: &str, n: usize, max: usize) -> Result<(), VrmError> {
     }
 }
 
-/// Reads the springs of a GLB. Errors on a malformed container, JSON, node hierarchy or
+fn node_index(what: &str, i: i64, len: usize) -> Result<usize, VrmError> {
+    usize::try_from(i)
+        .ok()
+        .filter(|&u| u < len)
+        .ok_or_else(|| VrmError::IndexOutOfRange {
+            what: what.to_string(),
+            index: i.max(0) as usize,
+            len,
+        })
+}
+
+/// Reads the springs of GLB bytes. Errors on a malformed container, JSON, node hierarchy or
 /// extension; never panics.
 pub fn read_glb(bytes: &[u8]) -> Result<ImportedSprings, VrmError> {
-    let (json_bytes, _bin) = super::glb::unpack(bytes)?;
-    let root = json::Root::from_slice(json_bytes).map_err(|e| VrmError::Json(e.to_string()))?;
-    let nodes = Nodes::build(&root)?;
-    let others = root.extensions.as_ref().map(|e| &e.others);
-    if let Some(v) = others.and_then(|o| o.get(PELT_EXT)) {
-        let record: PeltRecord = serde_json::from_value(v.clone())
-            .map_err(|e| VrmError::BadExtension(PELT_EXT, e.to_string()))?;
-        return read_pelt(&record, &nodes);
+    let (json, _bin) = super::glb::unpack(bytes)?;
+    read_gltf_json(json)
+}
+
+/// Reads the springs of a GLB from a stream (a file, a pipe), reading only its header and
+/// JSON chunk: at most 20 bytes plus [`MAX_JSON_BYTES`]. Returns the springs and the file
+/// length the header declares (compare it with the real length to catch a truncated file).
+pub fn read_glb_from(input: impl std::io::Read) -> Result<(ImportedSprings, usize), VrmError> {
+    let (json, total) = super::glb::read_json_chunk(input)?;
+    Ok((read_gltf_json(&json)?, total))
+}
+
+/// Reads the springs of a glTF JSON document (the JSON chunk of a GLB).
+pub fn read_gltf_json(json: &[u8]) -> Result<ImportedSprings, VrmError> {
+    if json.len() > MAX_JSON_BYTES {
+        return Err(VrmError::TooMany(
+            "JSON length".into(),
+            json.len(),
+            MAX_JSON_BYTES,
+        ));
     }
-    if let Some(v) = others.and_then(|o| o.get(VRMC_EXT)) {
-        let ext: VrmcSpringBone = serde_json::from_value(v.clone())
-            .map_err(|e| VrmError::BadExtension(VRMC_EXT, e.to_string()))?;
-        return read_vrmc(&ext, &nodes);
+    let budget = ParseBudget::new(MAX_PARSED_BYTES);
+    let spent = |e: VrmError| {
+        if budget.spent() {
+            VrmError::TooLarge(MAX_PARSED_BYTES >> 20)
+        } else {
+            e
+        }
+    };
+    let doc: GltfDoc =
+        serde_json::from_slice(json).map_err(|e| spent(VrmError::Json(e.to_string())))?;
+    let GltfDoc {
+        asset,
+        nodes,
+        extensions_used,
+        extensions,
+    } = doc;
+    if !asset.version.starts_with("2.") {
+        return Err(VrmError::UnsupportedVersion {
+            what: "the glTF asset",
+            found: asset.version,
+            expected: "2.0",
+        });
     }
-    if let Some(v) = others
-        .and_then(|o| o.get(VRM0_EXT))
-        .and_then(|v| v.get("secondaryAnimation"))
-    {
-        let sec: Vrm0Secondary = serde_json::from_value(v.clone())
-            .map_err(|e| VrmError::BadExtension("VRM.secondaryAnimation", e.to_string()))?;
-        return read_vrm0(&sec, &nodes);
+    // The parsed nodes, the biggest list, are consumed (and freed) building the skeleton.
+    let skeleton = build_skeleton(nodes.0)?;
+    let ext = extensions.unwrap_or_default();
+    let mut notes = Notes(Vec::new(), 0);
+    let used = |name: &str| extensions_used.iter().any(|u| u == name);
+
+    let (chains, pelt_springs) = match ext.pelt {
+        Some(raw) => {
+            let record: PeltRecord = parse_ext(PELT_EXT, raw).map_err(spent)?;
+            read_pelt(&record, &skeleton)?
+        }
+        None => (SpringRig::default(), Vec::new()),
+    };
+
+    let (springs, source, spring_to_chain) = if let Some(raw) = ext.vrmc_spring_bone {
+        if !used(VRMC_EXT) {
+            notes.push(format!(
+                "{VRMC_EXT} is not listed in extensionsUsed; three-vrm would ignore it"
+            ));
+        }
+        if ext.vrm0.is_some() {
+            notes.push("the file also has VRM 0.x springs; the VRM 1.0 ones are read".into());
+        }
+        let spring: VrmcSpringBone = parse_ext(VRMC_EXT, raw).map_err(spent)?;
+        let (rig, map) = read_vrmc(&spring, skeleton, &mut notes)?;
+        (rig, SpringSource::VrmcSpringBone, map)
+    } else if let Some(raw) = ext.vrm0 {
+        let v0: Vrm0Extension = parse_ext(VRM0_EXT, raw).map_err(spent)?;
+        match v0.secondary_animation {
+            Some(raw) => {
+                let sec: Vrm0Secondary = parse_ext("VRM.secondaryAnimation", raw).map_err(spent)?;
+                (
+                    read_vrm0(&sec, skeleton, &mut notes)?,
+                    SpringSource::Vrm0,
+                    Vec::new(),
+                )
+            }
+            None => (empty_rig(skeleton), SpringSource::None, Vec::new()),
+        }
+    } else {
+        (empty_rig(skeleton), SpringSource::None, Vec::new())
+    };
+    let mut approximations = Vec::new();
+    for s in pelt_springs {
+        match spring_to_chain.get(s).copied().flatten() {
+            Some(c) => approximations.push(c),
+            None => {
+                return Err(VrmError::BadExtension(
+                    PELT_EXT,
+                    format!("vrmcSprings names spring {s}, which the file does not have"),
+                ));
+            }
+        }
+    }
+    if source == SpringSource::None && chains.chains.is_empty() {
+        notes.push("the file has no spring extension".into());
     }
     Ok(ImportedSprings {
-        source: SpringSource::None,
-        springs: SpringRig::default(),
-        notes: vec!["the file has no spring extension".into()],
+        springs,
+        source,
+        approximations,
+        chains,
+        is_vrm: ext.vrmc_vrm.is_some(),
+        notes: notes.finish(),
     })
 }
 
-fn read_pelt(r: &PeltRecord, nodes: &Nodes) -> Result<ImportedSprings, VrmError> {
-    if r.version != PELT_VERSION {
-        return Err(VrmError::BadExtension(
-            PELT_EXT,
-            format!("version {} is not {PELT_VERSION}", r.version),
+fn empty_rig(skeleton: Skeleton) -> VrmSpringRig {
+    VrmSpringRig {
+        skeleton,
+        ..Default::default()
+    }
+}
+
+fn parse_ext<'a, T: Deserialize<'a>>(name: &'static str, raw: &'a RawValue) -> Result<T, VrmError> {
+    serde_json::from_str(raw.get()).map_err(|e| VrmError::BadExtension(name, e.to_string()))
+}
+
+/// The file's node tree as a skeleton: names made unique (`node_<i>` when absent,
+/// `<name>#<i>` when repeated), rest transforms from TRS or a matrix.
+fn build_skeleton(mut nodes: Vec<GltfNode>) -> Result<Skeleton, VrmError> {
+    let n = nodes.len();
+    check_count("node count", n, MAX_NODES)?;
+    let mut parent: Vec<Option<usize>> = vec![None; n];
+    for (i, node) in nodes.iter().enumerate() {
+        for &c in node.children.iter() {
+            if c >= n {
+                return Err(VrmError::IndexOutOfRange {
+                    what: format!("node {i} child"),
+                    index: c,
+                    len: n,
+                });
+            }
+            if parent[c].is_some() || c == i {
+                return Err(VrmError::Hierarchy(format!(
+                    "node {c} has two parents or is its own child"
+                )));
+            }
+            parent[c] = Some(i);
+        }
+    }
+    // Which names repeat (counted on borrowed names, so nothing is copied).
+    let repeated: Vec<bool> = {
+        let mut count: HashMap<&str, usize> = HashMap::new();
+        for node in &nodes {
+            if let Some(name) = node.name.as_deref().filter(|s| !s.is_empty()) {
+                *count.entry(name).or_default() += 1;
+            }
+        }
+        nodes
+            .iter()
+            .map(|node| {
+                node.name
+                    .as_deref()
+                    .is_some_and(|s| count.get(s).is_some_and(|&c| c > 1))
+            })
+            .collect()
+    };
+    let mut names: Vec<String> = nodes
+        .iter_mut()
+        .enumerate()
+        .map(
+            |(i, node)| match node.name.take().filter(|s| !s.is_empty()) {
+                Some(name) if !repeated[i] => name,
+                Some(name) => format!("{name}#{i}"),
+                None => format!("node_{i}"),
+            },
+        )
+        .collect();
+    // A made-up name can still meet a real one (a node really called `node_3`).
+    let mut seen = std::collections::HashSet::with_capacity(n);
+    if !names.iter().all(|s| seen.insert(s.as_str())) {
+        drop(seen);
+        for (i, s) in names.iter_mut().enumerate() {
+            s.push_str(&format!("#{i}"));
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    for (i, (node, name)) in nodes.iter().zip(names).enumerate() {
+        out.push(SkeletonNode {
+            name,
+            parent: parent[i],
+            rest: node_transform(i, node)?,
+        });
+    }
+    Skeleton::new(out).map_err(|e| match e {
+        crate::spring::SpringError::BadSkeleton(m) => VrmError::Hierarchy(m),
+        other => VrmError::Spring(other),
+    })
+}
+
+fn node_transform(i: usize, node: &GltfNode) -> Result<NodeTransform, VrmError> {
+    let bad = |m: &str| VrmError::BadNode(i, m.to_string());
+    if let Some(m) = node.matrix {
+        let m = Mat4::from_cols_array(&m);
+        if !m.is_finite() {
+            return Err(bad("its matrix has a non-finite number"));
+        }
+        let (scale, rotation, translation) = Affine3A::from_mat4(m).to_scale_rotation_translation();
+        if !scale.is_finite() || !rotation.is_finite() || rotation.length() < 1.0e-6 {
+            return Err(bad("its matrix is not a rotation, scale and translation"));
+        }
+        return Ok(NodeTransform {
+            translation,
+            rotation: rotation.normalize(),
+            scale,
+        });
+    }
+    let translation = Vec3::from_array(node.translation.unwrap_or([0.0; 3]));
+    let q = Quat::from_array(node.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]));
+    let scale = Vec3::from_array(node.scale.unwrap_or([1.0; 3]));
+    if !translation.is_finite() || !q.is_finite() || !scale.is_finite() {
+        return Err(bad(
+            "its translation, rotation or scale has a non-finite number",
         ));
+    }
+    if q.length() < 1.0e-6 {
+        return Err(bad("its rotation is the zero quaternion"));
+    }
+    // Kept as written when it is a unit quaternion to rounding (three.js uses it as is).
+    let rotation = if (q.length() - 1.0).abs() < 1.0e-4 {
+        q
+    } else {
+        q.normalize()
+    };
+    Ok(NodeTransform {
+        translation,
+        rotation,
+        scale,
+    })
+}
+
+fn read_pelt(r: &PeltRecord, skeleton: &Skeleton) -> Result<(SpringRig, Vec<usize>), VrmError> {
+    if r.version != PELT_VERSION {
+        return Err(VrmError::UnsupportedVersion {
+            what: "PELT_spring_chains",
+            found: r.version.to_string(),
+            expected: "1",
+        });
     }
     check_count("chain count", r.chains.len(), MAX_ITEMS)?;
     check_count("collider count", r.colliders.len(), MAX_ITEMS)?;
     check_count("collider group count", r.collider_groups.len(), MAX_ITEMS)?;
+    let nodes = skeleton.nodes();
     let named = |what: &str, node: usize, name: &str| -> Result<usize, VrmError> {
-        let i = nodes.check(what, node)?;
-        if nodes.names[i] != name {
+        let n = nodes.get(node).ok_or_else(|| VrmError::IndexOutOfRange {
+            what: what.to_string(),
+            index: node,
+            len: nodes.len(),
+        })?;
+        if n.name != name {
             return Err(VrmError::BadExtension(
                 PELT_EXT,
                 format!(
-                    "{what}: node {i} is `{}`, the record says `{name}`",
-                    nodes.names[i]
+                    "{what}: node {node} is `{}`, the record says `{name}`",
+                    n.name
                 ),
             ));
         }
-        Ok(i)
+        Ok(node)
     };
-    let mut springs = SpringRig::default();
-    for c in &r.chains {
+    let mut rig = SpringRig::default();
+    for c in r.chains.iter() {
         check_count("joint count", c.joints.len(), MAX_JOINTS)?;
         let mut prev: Option<usize> = None;
         for (k, j) in c.joints.iter().enumerate() {
             let i = named("chain joint", j.node, &j.name)?;
             let parent_ok = match prev {
-                Some(p) => nodes.parent[i] == Some(p),
-                None => nodes.parent[i].map(|p| nodes.names[p].as_str()) == Some(&c.anchor),
+                Some(p) => nodes[i].parent == Some(p),
+                None => nodes[i].parent.map(|p| nodes[p].name.as_str()) == Some(&c.anchor),
             };
             if !parent_ok {
                 return Err(VrmError::JointOrder(c.name.clone(), k, k.saturating_sub(1)));
             }
+            // The record must agree with the nodes it names (the chain's offsets are the
+            // nodes' translations, with no rest rotation or scale), as the writer makes it.
+            let rest = nodes[i].rest;
+            if rest.translation.to_array() != j.offset
+                || rest.rotation != Quat::IDENTITY
+                || rest.scale != Vec3::ONE
+            {
+                return Err(VrmError::BadExtension(
+                    PELT_EXT,
+                    format!(
+                        "chain `{}`: joint `{}` disagrees with its node's rest transform",
+                        c.name, j.name
+                    ),
+                ));
+            }
             prev = Some(i);
         }
-        springs.chains.push(ChainSpec {
+        rig.chains.push(ChainSpec {
             name: c.name.clone(),
             anchor: c.anchor.clone(),
             joints: c
@@ -264,13 +421,13 @@ fn read_pelt(r: &PeltRecord, nodes: &Nodes) -> Result<ImportedSprings, VrmError>
                 gravity: Vec3::from_array(c.gravity),
                 radius: c.radius,
             },
-            collider_groups: c.collider_groups.clone(),
+            collider_groups: c.collider_groups.0.clone(),
         });
     }
-    for c in &r.colliders {
+    for c in r.colliders.iter() {
         named("collider", c.node, &c.bone)?;
         let offset = Vec3::from_array(c.offset);
-        springs.colliders.push(Collider {
+        rig.colliders.push(Collider {
             bone: c.bone.clone(),
             shape: match c.tail {
                 None => ColliderShape::Sphere {
@@ -285,241 +442,311 @@ fn read_pelt(r: &PeltRecord, nodes: &Nodes) -> Result<ImportedSprings, VrmError>
             },
         });
     }
-    for g in &r.collider_groups {
-        springs.groups.push(ColliderGroup {
+    for g in r.collider_groups.iter() {
+        rig.groups.push(ColliderGroup {
             name: g.name.clone(),
-            colliders: g.colliders.clone(),
+            colliders: g.colliders.0.clone(),
         });
     }
-    springs.validate()?;
-    Ok(ImportedSprings {
-        source: SpringSource::Pelt,
-        springs,
-        notes: Vec::new(),
-    })
-}
-
-/// Builds a chain over `joint_nodes` (root to tip, each a descendant of the one before)
-/// from per-bone VRM parameters (`params[k]` for the bone from joint k to joint k+1).
-fn chain_from_vrm(
-    name: String,
-    joint_nodes: &[usize],
-    params: &[VrmJointParams],
-    collider_groups: Vec<usize>,
-    nodes: &Nodes,
-    notes: &mut Vec<String>,
-) -> Result<ChainSpec, VrmError> {
-    let first = joint_nodes[0];
-    let (anchor, anchor_world) = match nodes.parent[first] {
-        Some(p) => (nodes.names[p].clone(), nodes.world[p]),
-        None => (String::new(), Mat4::IDENTITY),
-    };
-    let (_, anchor_rot, anchor_pos) = anchor_world.to_scale_rotation_translation();
-    let inv = anchor_rot.normalize().inverse();
-    let mut prev = anchor_pos;
-    let mut joints = Vec::with_capacity(joint_nodes.len());
-    for &i in joint_nodes {
-        let p = nodes.position(i);
-        joints.push(JointSpec {
-            name: nodes.names[i].clone(),
-            offset: inv * (p - prev),
-        });
-        prev = p;
-    }
-    // Each bone converts with its own length; the chain keeps the mean.
-    let mut sum = SpringSettings {
-        stiffness: 0.0,
-        damping: 0.0,
-        gravity: Vec3::ZERO,
-        radius: 0.0,
-    };
-    let count = params.len().max(1) as f32;
-    for (k, p) in params.iter().enumerate() {
-        let len = joints.get(k + 1).map(|j| j.offset.length()).unwrap_or(0.1);
-        let s = from_vrm(p, len);
-        sum.stiffness += s.stiffness / count;
-        sum.damping += s.damping / count;
-        sum.gravity += s.gravity / count;
-        sum.radius += s.radius / count;
-    }
-    if params.windows(2).any(|w| w[0] != w[1]) {
-        notes.push(format!(
-            "spring `{name}`: joints have different parameters; Pelt keeps their mean"
+    rig.validate()?;
+    let springs = r
+        .vrmc_springs
+        .as_ref()
+        .map(|v| v.0.clone())
+        .unwrap_or_default();
+    if !springs.is_empty() && springs.len() != rig.chains.len() {
+        return Err(VrmError::BadExtension(
+            PELT_EXT,
+            format!(
+                "vrmcSprings lists {} springs for {} chains",
+                springs.len(),
+                rig.chains.len()
+            ),
         ));
     }
-    // Guard the sums against non-finite input (the validation below reports it).
-    let spec = ChainSpec {
-        name,
-        anchor,
-        joints,
-        settings: sum,
-        collider_groups,
-    };
-    spec.validate()?;
-    Ok(spec)
+    Ok((rig, springs))
 }
 
-fn read_vrmc(ext: &VrmcSpringBone, nodes: &Nodes) -> Result<ImportedSprings, VrmError> {
+fn check_node(what: &str, i: usize, skeleton: &Skeleton) -> Result<usize, VrmError> {
+    if i < skeleton.len() {
+        Ok(i)
+    } else {
+        Err(VrmError::IndexOutOfRange {
+            what: what.to_string(),
+            index: i,
+            len: skeleton.len(),
+        })
+    }
+}
+
+/// `VRMC_springBone` as it is: per joint, every collider kind, `center`. Returns the rig and,
+/// per spring of the file, the chain it became (`None` for a spring that swings nothing).
+fn read_vrmc(
+    ext: &VrmcSpringBone,
+    skeleton: Skeleton,
+    notes: &mut Notes,
+) -> Result<(VrmSpringRig, Vec<Option<usize>>), VrmError> {
+    if ext.spec_version != VRM_SPEC_VERSION {
+        return Err(VrmError::UnsupportedVersion {
+            what: "VRMC_springBone",
+            found: ext.spec_version.clone(),
+            expected: VRM_SPEC_VERSION,
+        });
+    }
     check_count("spring count", ext.springs.len(), MAX_ITEMS)?;
     check_count("collider count", ext.colliders.len(), MAX_ITEMS)?;
     check_count("collider group count", ext.collider_groups.len(), MAX_ITEMS)?;
-    let mut springs = SpringRig::default();
-    let mut notes = Vec::new();
-    for c in &ext.colliders {
-        let i = nodes.check("collider node", c.node)?;
-        let shape = match (&c.shape.sphere, &c.shape.capsule) {
-            (Some(s), None) => ColliderShape::Sphere {
-                offset: Vec3::from_array(s.offset),
-                radius: s.radius,
-            },
-            (None, Some(cap)) => ColliderShape::Capsule {
-                offset: Vec3::from_array(cap.offset),
-                tail: Vec3::from_array(cap.tail),
-                radius: cap.radius,
-            },
-            _ => {
-                return Err(VrmError::BadExtension(
-                    VRMC_EXT,
-                    "a collider shape must be exactly one of sphere and capsule".into(),
+    let mut rig = VrmSpringRig {
+        skeleton,
+        ..Default::default()
+    };
+    let v3 = Vec3::from_array;
+    for (k, c) in ext.colliders.iter().enumerate() {
+        let node = check_node("collider node", c.node, &rig.skeleton)?;
+        let extended = c.extensions.as_ref().and_then(|e| e.extended.as_ref());
+        let mut shape = None;
+        if let Some(x) = extended {
+            if x.spec_version != VRM_SPEC_VERSION {
+                notes.push(format!(
+                    "collider {k}: {EXTENDED_COLLIDER_EXT} version `{}` is not {VRM_SPEC_VERSION}; its fallback shape is used, as three-vrm does",
+                    x.spec_version
                 ));
+            } else if let Some(s) = &x.shape {
+                shape = Some(match (&s.sphere, &s.capsule, &s.plane) {
+                    (Some(s), None, None) => VrmColliderShape::Sphere {
+                        offset: v3(s.offset),
+                        radius: s.radius,
+                        inside: s.inside,
+                    },
+                    (None, Some(c), None) => VrmColliderShape::Capsule {
+                        offset: v3(c.offset),
+                        tail: v3(c.tail),
+                        radius: c.radius,
+                        inside: c.inside,
+                    },
+                    (None, None, Some(p)) => VrmColliderShape::Plane {
+                        offset: v3(p.offset),
+                        normal: v3(p.normal),
+                    },
+                    _ => {
+                        return Err(VrmError::BadExtension(
+                            EXTENDED_COLLIDER_EXT,
+                            format!("collider {k}: give exactly one of sphere, capsule and plane"),
+                        ));
+                    }
+                });
             }
+        }
+        let shape = match shape {
+            Some(s) => s,
+            None => match (&c.shape.sphere, &c.shape.capsule) {
+                (Some(s), None) => VrmColliderShape::sphere(v3(s.offset), s.radius),
+                (None, Some(cap)) => {
+                    VrmColliderShape::capsule(v3(cap.offset), v3(cap.tail), cap.radius)
+                }
+                _ => {
+                    return Err(VrmError::BadExtension(
+                        VRMC_EXT,
+                        format!("collider {k}: a shape must be exactly one of sphere and capsule"),
+                    ));
+                }
+            },
         };
-        springs.colliders.push(Collider {
-            bone: nodes.names[i].clone(),
-            shape,
-        });
+        rig.colliders.push(VrmCollider { node, shape });
     }
     for (k, g) in ext.collider_groups.iter().enumerate() {
-        springs.groups.push(ColliderGroup {
+        rig.groups.push(VrmColliderGroup {
             name: g.name.clone().unwrap_or_else(|| format!("group_{k}")),
-            colliders: g.colliders.clone(),
+            colliders: g.colliders.0.clone(),
         });
     }
+    let mut map = Vec::with_capacity(ext.springs.len());
     for (s_i, s) in ext.springs.iter().enumerate() {
-        check_count("joint count", s.joints.len(), MAX_JOINTS)?;
+        check_count("joint count", s.joints.len(), MAX_JOINTS + 1)?;
         let name = s.name.clone().unwrap_or_else(|| format!("spring_{s_i}"));
-        let mut joint_nodes = Vec::with_capacity(s.joints.len());
-        for (k, j) in s.joints.iter().enumerate() {
-            let i = nodes.check("spring joint node", j.node)?;
-            if let Some(&p) = joint_nodes.last()
-                && !nodes.is_descendant(i, p)
-            {
-                return Err(VrmError::JointOrder(name, k, k - 1));
-            }
-            joint_nodes.push(i);
-        }
-        if joint_nodes.len() < 2 {
-            // VRM allows one joint whose tail is its first child; follow it if present.
-            match joint_nodes.first().and_then(|&i| nodes.children[i].first()) {
-                Some(&c) => joint_nodes.push(c),
-                None => {
-                    notes.push(format!("spring `{name}` has a single leaf joint; skipped"));
-                    continue;
-                }
-            }
-        }
-        if s.center.is_some() {
-            notes.push(format!(
-                "spring `{name}`: `center` is ignored (Pelt simulates in world space)"
-            ));
-        }
-        let params: Vec<VrmJointParams> = s.joints[..joint_nodes.len() - 1]
+        let nodes: Vec<usize> = s
+            .joints
             .iter()
-            .map(|j| VrmJointParams {
+            .map(|j| check_node("spring joint node", j.node, &rig.skeleton))
+            .collect::<Result<_, _>>()?;
+        if nodes.len() < 2 {
+            notes.push(format!(
+                "spring `{name}` has {} joint(s); a VRM spring needs two to swing anything, so it is skipped",
+                nodes.len()
+            ));
+            map.push(None);
+            continue;
+        }
+        let center = match s.center {
+            Some(c) => {
+                let c = check_node("spring center", c, &rig.skeleton)?;
+                if c != nodes[0] && !rig.skeleton.is_ancestor(c, nodes[0]) {
+                    notes.push(format!(
+                        "spring `{name}`: `center` is not its first joint or an ancestor of it, as the specification asks; kept, as three-vrm keeps it"
+                    ));
+                }
+                Some(c)
+            }
+            None => None,
+        };
+        let joints = s.joints[..s.joints.len() - 1]
+            .iter()
+            .map(|j| VrmJoint {
+                node: j.node,
                 stiffness: j.stiffness,
                 gravity_power: j.gravity_power,
-                gravity_dir: Vec3::from_array(j.gravity_dir),
+                gravity_dir: v3(j.gravity_dir),
                 drag_force: j.drag_force,
                 hit_radius: j.hit_radius,
             })
             .collect();
-        springs.chains.push(chain_from_vrm(
+        map.push(Some(rig.chains.len()));
+        rig.chains.push(VrmChain {
             name,
-            &joint_nodes,
-            &params,
-            s.collider_groups.clone(),
-            nodes,
-            &mut notes,
-        )?);
+            joints,
+            end: ChainEnd::Node(nodes[nodes.len() - 1]),
+            collider_groups: s.collider_groups.0.clone(),
+            center,
+        });
     }
-    springs.validate()?;
-    Ok(ImportedSprings {
-        source: SpringSource::VrmcSpringBone,
-        springs,
-        notes,
-    })
+    rig.validate()?;
+    Ok((rig, map))
 }
 
-fn read_vrm0(sec: &Vrm0Secondary, nodes: &Nodes) -> Result<ImportedSprings, VrmError> {
+/// VRM 0.x `secondaryAnimation` as three-vrm runs it: every node below each listed bone
+/// swings, pointing at its first child (a leaf at the 7 cm tail); each branch becomes a
+/// chain of its own, hanging from the joint it branches off.
+fn read_vrm0(
+    sec: &Vrm0Secondary,
+    skeleton: Skeleton,
+    notes: &mut Notes,
+) -> Result<VrmSpringRig, VrmError> {
     check_count("bone group count", sec.bone_groups.len(), MAX_ITEMS)?;
     check_count("collider group count", sec.collider_groups.len(), MAX_ITEMS)?;
-    let mut springs = SpringRig::default();
-    let mut notes = vec!["VRM 0.x: each root bone follows its first child to a leaf".to_string()];
+    let n = skeleton.len();
+    let mut rig = VrmSpringRig {
+        skeleton,
+        ..Default::default()
+    };
+    let mut collider_nodes = Vec::new();
     for (k, g) in sec.collider_groups.iter().enumerate() {
-        let i = nodes.check("collider group node", g.node)?;
+        let node = node_index("collider group node", g.node, n)?;
+        collider_nodes.push(node);
         check_count(
             "collider count",
-            springs.colliders.len() + g.colliders.len(),
+            rig.colliders.len() + g.colliders.len(),
             MAX_ITEMS,
         )?;
         let mut ids = Vec::new();
-        for c in &g.colliders {
-            ids.push(springs.colliders.len());
-            springs.colliders.push(Collider {
-                bone: nodes.names[i].clone(),
-                // VRM 0.x stores z mirrored (Unity's axes), as three-vrm reads it.
-                shape: ColliderShape::Sphere {
-                    offset: Vec3::new(c.offset.x, c.offset.y, -c.offset.z),
-                    radius: c.radius,
-                },
+        for c in g.colliders.iter() {
+            ids.push(rig.colliders.len());
+            // VRM 0.x stores z mirrored (Unity's axes); three-vrm flips it back.
+            let z = if c.offset.z != 0.0 { -c.offset.z } else { 0.0 };
+            rig.colliders.push(VrmCollider {
+                node,
+                shape: VrmColliderShape::sphere(Vec3::new(c.offset.x, c.offset.y, z), c.radius),
             });
         }
-        springs.groups.push(ColliderGroup {
+        rig.groups.push(VrmColliderGroup {
             name: format!("group_{k}"),
             colliders: ids,
         });
     }
+    let mut claimed = vec![false; n];
+    let mut repeated = 0usize;
     for (g_i, g) in sec.bone_groups.iter().enumerate() {
         let dir = g
             .gravity_dir
             .map(|d| Vec3::new(d.x, d.y, d.z))
             .unwrap_or(Vec3::NEG_Y);
-        let p = VrmJointParams {
-            stiffness: g.stiffness,
-            gravity_power: g.gravity_power,
-            gravity_dir: dir,
-            drag_force: g.drag_force,
-            hit_radius: g.hit_radius,
+        let groups = g
+            .collider_groups
+            .iter()
+            .map(|&i| node_index("bone group collider group", i, rig.groups.len()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let center = match g.center {
+            Some(c) if c >= 0 => Some(node_index("bone group center", c, n)?),
+            _ => None,
         };
+        let base = g.comment.clone().unwrap_or_else(|| format!("group_{g_i}"));
         for (b_i, &b) in g.bones.iter().enumerate() {
-            let mut chain = vec![nodes.check("bone group bone", b)?];
-            while let Some(&c) = chain.last().and_then(|&l| nodes.children[l].first()) {
-                chain.push(c);
-                check_count("joint count", chain.len(), MAX_JOINTS)?;
+            let root = node_index("bone group bone", b, n)?;
+            // Chains still to walk, as (first node, name); branches depth first, in order.
+            let mut starts = vec![(root, format!("{base}_{b_i}"))];
+            let mut branch = 0usize;
+            while let Some((start, name)) = starts.pop() {
+                if claimed[start] {
+                    repeated += 1;
+                    continue;
+                }
+                let mut joints = Vec::new();
+                let mut branches = Vec::new();
+                let mut cur = start;
+                let end = loop {
+                    if claimed[cur] {
+                        // Met a bone another group already swings: stop before it.
+                        repeated += 1;
+                        break ChainEnd::Node(cur);
+                    }
+                    claimed[cur] = true;
+                    joints.push(VrmJoint {
+                        node: cur,
+                        stiffness: g.stiffness,
+                        gravity_power: g.gravity_power,
+                        gravity_dir: dir,
+                        drag_force: g.drag_force,
+                        hit_radius: g.hit_radius,
+                    });
+                    check_count("joint count", joints.len(), MAX_JOINTS)?;
+                    let kids = rig.skeleton.children(cur);
+                    branches.extend(kids.iter().skip(1).copied());
+                    match kids.first() {
+                        Some(&k) => cur = k,
+                        None => break ChainEnd::Virtual,
+                    }
+                };
+                let named: Vec<(usize, String)> = branches
+                    .iter()
+                    .map(|&k| {
+                        branch += 1;
+                        (k, format!("{base}_{b_i}.{branch}"))
+                    })
+                    .collect();
+                starts.extend(named.into_iter().rev());
+                check_count("chain count", rig.chains.len() + 1, MAX_ITEMS)?;
+                rig.chains.push(VrmChain {
+                    name,
+                    joints,
+                    end,
+                    collider_groups: groups.clone(),
+                    center,
+                });
             }
-            if chain.len() < 2 {
-                notes.push(format!("bone group {g_i} bone {b_i} is a leaf; skipped"));
-                continue;
-            }
-            let name = match &g.comment {
-                Some(c) => format!("{c}_{b_i}"),
-                None => format!("group_{g_i}_{b_i}"),
-            };
-            let params = vec![p; chain.len() - 1];
-            springs.chains.push(chain_from_vrm(
-                name,
-                &chain,
-                &params,
-                g.collider_groups.clone(),
-                nodes,
-                &mut notes,
-            )?);
         }
     }
-    springs.validate()?;
-    Ok(ImportedSprings {
-        source: SpringSource::Vrm0,
-        springs,
-        notes,
-    })
+    if repeated > 0 {
+        notes.push(format!(
+            "VRM 0.x: {repeated} bone(s) are listed under more than one bone group; Pelt swings each with its first group only"
+        ));
+    }
+    for (k, &node) in collider_nodes.iter().enumerate() {
+        if claimed[node] {
+            notes.push(format!(
+                "VRM 0.x: collider group {k} sits on a swinging bone; three-vrm also swings its collider objects there, Pelt does not"
+            ));
+        }
+    }
+    for c in &rig.chains {
+        if let Some(center) = c.center {
+            let first = c.joints[0].node;
+            if center != first && !rig.skeleton.is_ancestor(center, first) {
+                notes.push(format!(
+                    "VRM 0.x: chain `{}` has a center that is not above it; kept, as three-vrm keeps it",
+                    c.name
+                ));
+            }
+        }
+    }
+    rig.validate()?;
+    Ok(rig)
 }

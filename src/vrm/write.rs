@@ -1,44 +1,129 @@
-//! `write_glb`: a rigged body as a glTF 2.0 binary with `VRMC_springBone` 1.0 and
-//! `PELT_spring_chains`, built with the `gltf-json` crate.
+//! `write_glb`: a [`RiggedBody`] as a glTF 2.0 binary, built with the `gltf-json` crate:
+//! every skeleton node with its rest transform, an optional skinned mesh,
+//! `VRMC_springBone` 1.0 with each joint's own parameters (plus
+//! `VRMC_springBone_extended_collider` for inside and plane colliders), Pelt's anchored
+//! chains exactly in `PELT_spring_chains` (approximated in `VRMC_springBone` beside them),
+//! and with an avatar `VRMC_vrm` (meta and humanoid), which makes the file a full VRM 1.0.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use glam::{Mat4, Vec3};
+use glam::{Quat, Vec3};
 use gltf_json as json;
 use json::validation::Checked::Valid;
 use json::validation::USize64;
 
 use super::VrmError;
-use super::body::RiggedBody;
+use super::bounded::Bounded;
 use super::convert::to_vrm;
 use super::ext::{
-    PELT_EXT, PELT_VERSION, PeltChain, PeltCollider, PeltGroup, PeltJoint, PeltRecord, VRMC_EXT,
-    VrmcCapsule, VrmcCollider, VrmcColliderGroup, VrmcJoint, VrmcShape, VrmcSphere, VrmcSpring,
-    VrmcSpringBone,
+    EXTENDED_COLLIDER_EXT, ExtendedCapsule, ExtendedCollider, ExtendedPlane, ExtendedShape,
+    ExtendedSphere, PELT_EXT, PELT_VERSION, PeltChain, PeltCollider, PeltGroup, PeltJoint,
+    PeltRecord, VRM_SPEC_VERSION, VRMC_EXT, VRMC_VRM_EXT, VrmcCapsule, VrmcCollider,
+    VrmcColliderExtensions, VrmcColliderGroup, VrmcHumanBone, VrmcHumanoid, VrmcJoint, VrmcShape,
+    VrmcSphere, VrmcSpring, VrmcSpringBone, VrmcVrm,
 };
-use crate::spring::ColliderShape;
+use super::model::{HUMAN_BONES, REQUIRED_HUMAN_BONES, RiggedBody, SkinnedMesh};
+use crate::spring::{
+    ChainEnd, ColliderShape, NodeTransform, Skeleton, SkeletonNode, VIRTUAL_TAIL_LENGTH,
+    VrmColliderShape, VrmSpringRig,
+};
 
-/// Checks the rig is consistent: parents before children, unique names, the mesh in range,
-/// every chain's joints consecutive children of its anchor with offsets equal to the bones'
-/// translations, every collider on a bone.
+/// Checks the body is consistent: the springs valid, the anchored chains on existing nodes
+/// (consecutive children, identity rest rotation and unit scale, offsets equal to the
+/// nodes' translations), colliders on existing nodes, the mesh in range, and an avatar's
+/// humanoid complete and in hierarchy order.
 pub fn validate_body(body: &RiggedBody) -> Result<(), VrmError> {
     let bad = |m: String| Err(VrmError::BadRig(m));
-    let mut names = HashSet::new();
-    for (i, b) in body.bones.iter().enumerate() {
-        if b.name.is_empty() || !names.insert(b.name.as_str()) {
-            return bad(format!(
-                "bone {i} has an empty or duplicate name `{}`",
-                b.name
-            ));
-        }
-        if b.parent.is_some_and(|p| p >= i) {
-            return bad(format!("bone `{}` must come after its parent", b.name));
-        }
-        if !b.translation.is_finite() {
-            return bad(format!("bone `{}` has a non-finite translation", b.name));
+    body.springs.validate()?;
+    let sk = &body.springs.skeleton;
+    body.chains.validate()?;
+    let node_of = |what: &str, name: &str| {
+        sk.index_of(name).ok_or_else(|| {
+            VrmError::BadRig(format!(
+                "{what} names `{name}`, which is not a node of the skeleton"
+            ))
+        })
+    };
+    for c in &body.chains.chains {
+        let mut parent = node_of(&format!("chain `{}` anchor", c.name), &c.anchor)?;
+        for j in &c.joints {
+            let i = node_of(&format!("chain `{}` joint", c.name), &j.name)?;
+            let node = &sk.nodes()[i];
+            if node.parent != Some(parent) {
+                return bad(format!(
+                    "chain `{}`: node `{}` is not the child of the joint before it",
+                    c.name, j.name
+                ));
+            }
+            if node.rest.translation.to_array() != j.offset.to_array()
+                || node.rest.rotation != Quat::IDENTITY
+                || node.rest.scale != Vec3::ONE
+            {
+                return bad(format!(
+                    "chain `{}`: node `{}` must have the joint's offset as translation, no rotation and unit scale",
+                    c.name, j.name
+                ));
+            }
+            parent = i;
         }
     }
-    let m = &body.mesh;
+    for c in &body.chains.colliders {
+        node_of("a collider", &c.bone)?;
+    }
+    if let Some(m) = &body.mesh {
+        validate_mesh(m, sk.len())?;
+    }
+    if let Some(a) = &body.avatar {
+        if a.meta.name.is_empty() || a.meta.authors.is_empty() {
+            return bad("VRM meta needs a name and at least one author".into());
+        }
+        let mut bones: HashMap<&str, usize> = HashMap::new();
+        for (name, node) in &a.humanoid {
+            if !HUMAN_BONES.iter().any(|(h, _)| h == name) {
+                return bad(format!("`{name}` is not a VRM 1.0 human bone"));
+            }
+            if *node >= sk.len() {
+                return bad(format!(
+                    "human bone `{name}` is on node {node}, past the last"
+                ));
+            }
+            if bones.insert(name, *node).is_some() {
+                return bad(format!("human bone `{name}` is mapped twice"));
+            }
+        }
+        if let Some(missing) = REQUIRED_HUMAN_BONES
+            .iter()
+            .find(|b| !bones.contains_key(*b))
+        {
+            return bad(format!("the humanoid lacks the required bone `{missing}`"));
+        }
+        let mut nodes: Vec<usize> = bones.values().copied().collect();
+        nodes.sort_unstable();
+        if nodes.windows(2).any(|w| w[0] == w[1]) {
+            return bad("two human bones are on the same node".into());
+        }
+        for (name, node) in &bones {
+            // The nearest present bone up the humanoid tree must be an ancestor.
+            let mut up = HUMAN_BONES
+                .iter()
+                .find(|(h, _)| h == name)
+                .and_then(|b| b.1);
+            while let Some(p) = up {
+                if let Some(&pn) = bones.get(p) {
+                    if !sk.is_ancestor(pn, *node) {
+                        return bad(format!("human bone `{name}` is not below `{p}`"));
+                    }
+                    break;
+                }
+                up = HUMAN_BONES.iter().find(|(h, _)| *h == p).and_then(|b| b.1);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_mesh(m: &SkinnedMesh, nodes: usize) -> Result<(), VrmError> {
+    let bad = |m: &str| Err(VrmError::BadRig(m.to_string()));
     let n = m.positions.len();
     if n == 0
         || m.normals.len() != n
@@ -47,17 +132,13 @@ pub fn validate_body(body: &RiggedBody) -> Result<(), VrmError> {
         || m.indices.is_empty()
         || !m.indices.len().is_multiple_of(3)
     {
-        return bad("mesh attributes differ in length, or there are no triangles".into());
+        return bad("mesh attributes differ in length, or there are no triangles");
     }
     if m.indices.iter().any(|&i| i as usize >= n) {
-        return bad("a mesh index is past the last vertex".into());
+        return bad("a mesh index is past the last vertex");
     }
-    if m.joints
-        .iter()
-        .flatten()
-        .any(|&j| j as usize >= body.bones.len())
-    {
-        return bad("a vertex refers to a bone that does not exist".into());
+    if m.joints.iter().flatten().any(|&j| j as usize >= nodes) {
+        return bad("a vertex refers to a node that does not exist");
     }
     if m.positions.iter().chain(&m.normals).any(|p| !p.is_finite())
         || m.weights
@@ -65,41 +146,42 @@ pub fn validate_body(body: &RiggedBody) -> Result<(), VrmError> {
             .flatten()
             .any(|w| !w.is_finite() || *w < 0.0)
     {
-        return bad("the mesh has non-finite positions, normals or weights".into());
-    }
-    body.springs.validate()?;
-    for c in &body.springs.chains {
-        let mut parent = body.bone_index(&c.anchor).ok_or_else(|| {
-            VrmError::BadRig(format!("chain `{}`: no anchor `{}`", c.name, c.anchor))
-        })?;
-        for j in &c.joints {
-            let i = body.bone_index(&j.name).ok_or_else(|| {
-                VrmError::BadRig(format!("chain `{}`: no bone `{}`", c.name, j.name))
-            })?;
-            if body.bones[i].parent != Some(parent) {
-                return bad(format!(
-                    "chain `{}`: bone `{}` is not the child of the joint before it",
-                    c.name, j.name
-                ));
-            }
-            if body.bones[i].translation.to_array() != j.offset.to_array() {
-                return bad(format!(
-                    "chain `{}`: joint `{}` offset differs from the bone's translation",
-                    c.name, j.name
-                ));
-            }
-            parent = i;
-        }
-    }
-    for c in &body.springs.colliders {
-        if body.bone_index(&c.bone).is_none() {
-            return bad(format!(
-                "a collider is on `{}`, which is not a bone",
-                c.bone
-            ));
-        }
+        return bad("the mesh has non-finite positions, normals or weights");
     }
     Ok(())
+}
+
+/// VRM 1.0 has no virtual tail: a VRM 0.x leaf's 7 cm tail becomes a node of its own.
+fn with_tail_nodes(rig: &VrmSpringRig) -> Result<VrmSpringRig, VrmError> {
+    if rig.chains.iter().all(|c| c.end != ChainEnd::Virtual) {
+        return Ok(rig.clone());
+    }
+    let mut nodes: Vec<SkeletonNode> = rig.skeleton.nodes().to_vec();
+    let mut names: HashSet<String> = nodes.iter().map(|n| n.name.clone()).collect();
+    let mut chains = rig.chains.clone();
+    for c in &mut chains {
+        if c.end != ChainEnd::Virtual {
+            continue;
+        }
+        let last = c.joints[c.joints.len() - 1].node;
+        let t = nodes[last].rest.translation.normalize_or_zero() * VIRTUAL_TAIL_LENGTH;
+        let mut name = format!("{}_tail", nodes[last].name);
+        while !names.insert(name.clone()) {
+            name.push('_');
+        }
+        c.end = ChainEnd::Node(nodes.len());
+        nodes.push(SkeletonNode {
+            name,
+            parent: Some(last),
+            rest: NodeTransform::from_translation(t),
+        });
+    }
+    Ok(VrmSpringRig {
+        skeleton: Skeleton::new(nodes)?,
+        chains,
+        colliders: rig.colliders.clone(),
+        groups: rig.groups.clone(),
+    })
 }
 
 /// Appends `data` to `bin` (4-byte aligned) and returns its buffer view.
@@ -126,16 +208,14 @@ fn push_view(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn push_accessor(
     root: &mut json::Root,
     view: json::Index<json::buffer::View>,
     count: usize,
-    component: json::accessor::ComponentType,
-    type_: json::accessor::Type,
-    min: Option<serde_json::Value>,
-    max: Option<serde_json::Value>,
+    (component, type_): (json::accessor::ComponentType, json::accessor::Type),
+    bounds: Option<(serde_json::Value, serde_json::Value)>,
 ) -> json::Index<json::accessor::Accessor> {
+    let (min, max) = bounds.unzip();
     root.push(json::Accessor {
         buffer_view: Some(view),
         byte_offset: None,
@@ -156,61 +236,42 @@ fn to_value<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, VrmError> {
     serde_json::to_value(v).map_err(|e| VrmError::Json(e.to_string()))
 }
 
-/// Writes `body` as GLB bytes: nodes for every bone (consecutive joints parent and child,
-/// the end point included so the last real bone rotates), a skinned mesh, a material, and
-/// both spring extensions (`VRMC_springBone` with every joint parameter written, and
-/// `PELT_spring_chains` with our exact chains), both listed in `extensionsUsed`.
-pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
+/// Writes the mesh, its material and skin; returns the node that carries them.
+fn write_mesh(
+    root: &mut json::Root,
+    bin: &mut Vec<u8>,
+    m: &SkinnedMesh,
+    skeleton: &Skeleton,
+) -> json::Index<json::Node> {
     use json::accessor::{ComponentType as C, Type as T};
-    validate_body(body)?;
-    let mut root = json::Root {
-        asset: json::Asset {
-            generator: Some(body.generator.clone()),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let mut bin: Vec<u8> = Vec::new();
-    let m = &body.mesh;
+    use json::buffer::Target::{ArrayBuffer, ElementArrayBuffer};
     let n = m.positions.len();
-
-    // Vertex data.
     let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
     for p in &m.positions {
         lo = lo.min(*p);
         hi = hi.max(*p);
     }
-    let pos_bytes: Vec<u8> = bytemuck::cast_slice(&m.positions).to_vec();
     let v = push_view(
-        &mut root,
-        &mut bin,
-        &pos_bytes,
-        Some(json::buffer::Target::ArrayBuffer),
+        root,
+        bin,
+        bytemuck::cast_slice(&m.positions),
+        Some(ArrayBuffer),
     );
-    let positions = push_accessor(
-        &mut root,
-        v,
-        n,
-        C::F32,
-        T::Vec3,
-        Some(serde_json::json!(lo.to_array())),
-        Some(serde_json::json!(hi.to_array())),
+    let bounds = (
+        serde_json::json!(lo.to_array()),
+        serde_json::json!(hi.to_array()),
     );
+    let positions = push_accessor(root, v, n, (C::F32, T::Vec3), Some(bounds));
     let normals: Vec<Vec3> = m.normals.iter().map(|v| v.normalize_or(Vec3::Y)).collect();
+    let v = push_view(root, bin, bytemuck::cast_slice(&normals), Some(ArrayBuffer));
+    let normals = push_accessor(root, v, n, (C::F32, T::Vec3), None);
     let v = push_view(
-        &mut root,
-        &mut bin,
-        bytemuck::cast_slice(&normals),
-        Some(json::buffer::Target::ArrayBuffer),
-    );
-    let normals = push_accessor(&mut root, v, n, C::F32, T::Vec3, None, None);
-    let v = push_view(
-        &mut root,
-        &mut bin,
+        root,
+        bin,
         bytemuck::cast_slice(&m.joints),
-        Some(json::buffer::Target::ArrayBuffer),
+        Some(ArrayBuffer),
     );
-    let joints = push_accessor(&mut root, v, n, C::U16, T::Vec4, None, None);
+    let joints = push_accessor(root, v, n, (C::U16, T::Vec4), None);
     // Weights normalised to sum 1 exactly as the validator asks.
     let weights: Vec<[f32; 4]> = m
         .weights
@@ -224,43 +285,22 @@ pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
             }
         })
         .collect();
+    let v = push_view(root, bin, bytemuck::cast_slice(&weights), Some(ArrayBuffer));
+    let weights = push_accessor(root, v, n, (C::F32, T::Vec4), None);
     let v = push_view(
-        &mut root,
-        &mut bin,
-        bytemuck::cast_slice(&weights),
-        Some(json::buffer::Target::ArrayBuffer),
-    );
-    let weights = push_accessor(&mut root, v, n, C::F32, T::Vec4, None, None);
-    let v = push_view(
-        &mut root,
-        &mut bin,
+        root,
+        bin,
         bytemuck::cast_slice(&m.indices),
-        Some(json::buffer::Target::ElementArrayBuffer),
+        Some(ElementArrayBuffer),
     );
-    let indices = push_accessor(&mut root, v, m.indices.len(), C::U32, T::Scalar, None, None);
-
-    // Bones.
-    let rest = body.rest_world();
-    let ibm: Vec<[f32; 16]> = rest
+    let indices = push_accessor(root, v, m.indices.len(), (C::U32, T::Scalar), None);
+    let ibm: Vec<[f32; 16]> = skeleton
+        .rest_world(glam::Affine3A::IDENTITY)
         .iter()
-        .map(|p| Mat4::from_translation(-*p).to_cols_array())
+        .map(|w| glam::Mat4::from(w.inverse()).to_cols_array())
         .collect();
-    let v = push_view(&mut root, &mut bin, bytemuck::cast_slice(&ibm), None);
-    let ibm = push_accessor(&mut root, v, ibm.len(), C::F32, T::Mat4, None, None);
-    let mut children: Vec<Vec<json::Index<json::Node>>> = vec![Vec::new(); body.bones.len()];
-    for (i, b) in body.bones.iter().enumerate() {
-        if let Some(p) = b.parent {
-            children[p].push(json::Index::new(i as u32));
-        }
-    }
-    for (b, kids) in body.bones.iter().zip(children) {
-        root.push(json::Node {
-            name: Some(b.name.clone()),
-            translation: (b.translation != Vec3::ZERO).then(|| b.translation.to_array()),
-            children: (!kids.is_empty()).then_some(kids),
-            ..Default::default()
-        });
-    }
+    let v = push_view(root, bin, bytemuck::cast_slice(&ibm), None);
+    let ibm = push_accessor(root, v, ibm.len(), (C::F32, T::Mat4), None);
     let material = root.push(json::Material {
         name: Some("coat".into()),
         double_sided: true,
@@ -278,7 +318,7 @@ pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
     attributes.insert(Valid(json::mesh::Semantic::Joints(0)), joints);
     attributes.insert(Valid(json::mesh::Semantic::Weights(0)), weights);
     let mesh = root.push(json::Mesh {
-        name: Some("creature".into()),
+        name: Some("body".into()),
         primitives: vec![json::mesh::Primitive {
             attributes,
             indices: Some(indices),
@@ -294,115 +334,295 @@ pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
     });
     let skin = root.push(json::Skin {
         inverse_bind_matrices: Some(ibm),
-        joints: (0..body.bones.len() as u32).map(json::Index::new).collect(),
+        joints: (0..skeleton.len() as u32).map(json::Index::new).collect(),
         name: Some("skeleton".into()),
         skeleton: None,
         extensions: None,
         extras: Default::default(),
     });
-    let mesh_node = root.push(json::Node {
-        name: Some("creature_mesh".into()),
+    root.push(json::Node {
+        name: Some("mesh".into()),
         mesh: Some(mesh),
         skin: Some(skin),
         ..Default::default()
-    });
-    let mut scene_nodes: Vec<json::Index<json::Node>> = body
-        .bones
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.parent.is_none())
-        .map(|(i, _)| json::Index::new(i as u32))
+    })
+}
+
+/// `VRMC_springBone` for one collider shape, with its extension (and a harmless fallback,
+/// as the extended collider specification advises) when only the extension can say it.
+fn vrmc_collider(node: usize, shape: &VrmColliderShape) -> VrmcCollider {
+    let sphere = |offset: Vec3, radius| VrmcShape {
+        sphere: Some(VrmcSphere {
+            offset: offset.to_array(),
+            radius,
+        }),
+        capsule: None,
+    };
+    let (base, extended) = match *shape {
+        VrmColliderShape::Sphere {
+            offset,
+            radius,
+            inside: false,
+        } => (sphere(offset, radius), None),
+        VrmColliderShape::Capsule {
+            offset,
+            tail,
+            radius,
+            inside: false,
+        } => (
+            VrmcShape {
+                sphere: None,
+                capsule: Some(VrmcCapsule {
+                    offset: offset.to_array(),
+                    radius,
+                    tail: tail.to_array(),
+                }),
+            },
+            None,
+        ),
+        // Inside shapes: a point-sized sphere far away, ignored where unsupported.
+        VrmColliderShape::Sphere { offset, radius, .. } => (
+            sphere(Vec3::new(0.0, -10_000.0, 0.0), 0.0),
+            Some(ExtendedShape {
+                sphere: Some(ExtendedSphere {
+                    offset: offset.to_array(),
+                    radius,
+                    inside: true,
+                }),
+                ..Default::default()
+            }),
+        ),
+        VrmColliderShape::Capsule {
+            offset,
+            tail,
+            radius,
+            ..
+        } => (
+            sphere(Vec3::new(0.0, -10_000.0, 0.0), 0.0),
+            Some(ExtendedShape {
+                capsule: Some(ExtendedCapsule {
+                    offset: offset.to_array(),
+                    radius,
+                    tail: tail.to_array(),
+                    inside: true,
+                }),
+                ..Default::default()
+            }),
+        ),
+        // A plane: a 1 km sphere touching it from behind approximates it.
+        VrmColliderShape::Plane { offset, normal } => {
+            let n = normal.normalize_or(Vec3::Z);
+            (
+                sphere(offset - n * 1000.0, 1000.0),
+                Some(ExtendedShape {
+                    plane: Some(ExtendedPlane {
+                        offset: offset.to_array(),
+                        normal: normal.to_array(),
+                    }),
+                    ..Default::default()
+                }),
+            )
+        }
+    };
+    VrmcCollider {
+        node,
+        shape: base,
+        extensions: extended.map(|shape| VrmcColliderExtensions {
+            extended: Some(ExtendedCollider {
+                spec_version: VRM_SPEC_VERSION.into(),
+                shape: Some(shape),
+            }),
+        }),
+    }
+}
+
+/// Writes `body` as GLB bytes (see the module docs). Every node a spring, collider or
+/// human bone names must exist; an unknown name is an error.
+pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
+    validate_body(body)?;
+    let rig = with_tail_nodes(&body.springs)?;
+    let sk = &rig.skeleton;
+    let mut root = json::Root {
+        asset: json::Asset {
+            generator: Some(body.generator.clone()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut bin: Vec<u8> = Vec::new();
+
+    let mut children: Vec<Vec<json::Index<json::Node>>> = vec![Vec::new(); sk.len()];
+    for (i, n) in sk.nodes().iter().enumerate() {
+        if let Some(p) = n.parent {
+            children[p].push(json::Index::new(i as u32));
+        }
+    }
+    for (n, kids) in sk.nodes().iter().zip(children) {
+        let r = n.rest;
+        root.push(json::Node {
+            name: Some(n.name.clone()),
+            translation: (r.translation != Vec3::ZERO).then(|| r.translation.to_array()),
+            rotation: (r.rotation != Quat::IDENTITY)
+                .then(|| json::scene::UnitQuaternion(r.rotation.to_array())),
+            scale: (r.scale != Vec3::ONE).then(|| r.scale.to_array()),
+            children: (!kids.is_empty()).then_some(kids),
+            ..Default::default()
+        });
+    }
+    let mut scene_nodes: Vec<json::Index<json::Node>> = (0..sk.len())
+        .filter(|&i| sk.parent(i).is_none())
+        .map(|i| json::Index::new(i as u32))
         .collect();
-    scene_nodes.push(mesh_node);
+    if let Some(m) = &body.mesh {
+        scene_nodes.push(write_mesh(&mut root, &mut bin, m, sk));
+    }
     let scene = root.push(json::Scene {
-        name: Some("creature".into()),
+        name: Some("scene".into()),
         nodes: scene_nodes,
         extensions: None,
         extras: Default::default(),
     });
     root.scene = Some(scene);
-    root.push(json::Buffer {
-        byte_length: USize64::from(bin.len()),
-        name: None,
-        uri: None,
-        extensions: None,
-        extras: Default::default(),
-    });
+    if !bin.is_empty() {
+        root.push(json::Buffer {
+            byte_length: USize64::from(bin.len()),
+            name: None,
+            uri: None,
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
 
-    // Springs.
-    let index: HashMap<&str, usize> = body
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.name.as_str(), i))
-        .collect();
-    let node_of = |name: &str| index.get(name).copied().unwrap_or(0);
-    let rig = &body.springs;
+    let mut used = Vec::new();
+    let mut ext = json::extensions::Root::default();
+    let anchored = &body.chains;
+    if !rig.chains.is_empty() || !anchored.chains.is_empty() {
+        let (vrmc, approximations) = vrmc_springs(&rig, body)?;
+        if vrmc.colliders.iter().any(|c| c.extensions.is_some()) {
+            used.push(EXTENDED_COLLIDER_EXT.to_string());
+        }
+        ext.others.insert(VRMC_EXT.into(), to_value(&vrmc)?);
+        used.push(VRMC_EXT.into());
+        if !anchored.chains.is_empty() {
+            ext.others.insert(
+                PELT_EXT.into(),
+                to_value(&pelt_record(body, approximations)?)?,
+            );
+            used.push(PELT_EXT.into());
+        }
+    }
+    if let Some(a) = &body.avatar {
+        let vrm = VrmcVrm {
+            spec_version: VRM_SPEC_VERSION.into(),
+            meta: a.meta.clone(),
+            humanoid: VrmcHumanoid {
+                human_bones: a
+                    .humanoid
+                    .iter()
+                    .map(|(name, node)| (name.clone(), VrmcHumanBone { node: *node }))
+                    .collect(),
+            },
+        };
+        ext.others.insert(VRMC_VRM_EXT.into(), to_value(&vrm)?);
+        used.push(VRMC_VRM_EXT.into());
+    }
+    if !ext.others.is_empty() {
+        root.extensions = Some(ext);
+    }
+    used.sort();
+    root.extensions_used = used;
+
+    let text = root.to_vec().map_err(|e| VrmError::Json(e.to_string()))?;
+    Ok(super::glb::pack(&text, &bin))
+}
+
+/// The `VRMC_springBone` object: the VRM springs as they are, then Pelt's anchored chains
+/// converted (their colliders and groups after the VRM ones). Returns it and the spring
+/// index of each converted chain.
+fn vrmc_springs(
+    rig: &VrmSpringRig,
+    body: &RiggedBody,
+) -> Result<(VrmcSpringBone, Vec<usize>), VrmError> {
+    let sk = &rig.skeleton;
     let mut vrmc = VrmcSpringBone {
-        spec_version: "1.0".into(),
-        ..Default::default()
-    };
-    let mut pelt = PeltRecord {
-        version: PELT_VERSION,
-        chains: Vec::new(),
-        colliders: Vec::new(),
-        collider_groups: Vec::new(),
+        spec_version: VRM_SPEC_VERSION.into(),
+        colliders: Bounded::default(),
+        collider_groups: Bounded::default(),
+        springs: Bounded::default(),
     };
     for c in &rig.colliders {
-        let node = node_of(&c.bone);
-        let (shape, pc) = match c.shape {
-            ColliderShape::Sphere { offset, radius } => (
-                VrmcShape {
-                    sphere: Some(VrmcSphere {
-                        offset: offset.to_array(),
-                        radius,
-                    }),
-                    capsule: None,
-                },
-                PeltCollider {
-                    bone: c.bone.clone(),
-                    node,
-                    offset: offset.to_array(),
-                    tail: None,
-                    radius,
-                },
-            ),
+        vrmc.colliders.0.push(vrmc_collider(c.node, &c.shape));
+    }
+    for g in &rig.groups {
+        vrmc.collider_groups.0.push(VrmcColliderGroup {
+            name: Some(g.name.clone()),
+            colliders: g.colliders.clone().into(),
+        });
+    }
+    for c in &rig.chains {
+        let mut joints: Vec<VrmcJoint> = c
+            .joints
+            .iter()
+            .map(|j| VrmcJoint {
+                node: j.node,
+                hit_radius: j.hit_radius,
+                stiffness: j.stiffness,
+                gravity_power: j.gravity_power,
+                gravity_dir: j.gravity_dir.to_array(),
+                drag_force: j.drag_force,
+            })
+            .collect();
+        // The end node closes the chain; its parameters are unused, copied from the last.
+        let ChainEnd::Node(end) = c.end else {
+            return Err(VrmError::BadRig(format!(
+                "chain `{}` has no end node",
+                c.name
+            )));
+        };
+        let mut last = joints[joints.len() - 1].clone();
+        last.node = end;
+        joints.push(last);
+        vrmc.springs.0.push(VrmcSpring {
+            name: Some(c.name.clone()),
+            joints: joints.into(),
+            collider_groups: c.collider_groups.clone().into(),
+            center: c.center,
+        });
+    }
+    // Anchored chains, approximated.
+    let anchored = &body.chains;
+    let collider_base = vrmc.colliders.len();
+    let group_base = vrmc.collider_groups.len();
+    let node_of = |name: &str| {
+        sk.index_of(name)
+            .ok_or_else(|| VrmError::BadRig(format!("`{name}` is not a node of the skeleton")))
+    };
+    for c in &anchored.colliders {
+        let shape = match c.shape {
+            ColliderShape::Sphere { offset, radius } => VrmColliderShape::sphere(offset, radius),
             ColliderShape::Capsule {
                 offset,
                 tail,
                 radius,
-            } => (
-                VrmcShape {
-                    sphere: None,
-                    capsule: Some(VrmcCapsule {
-                        offset: offset.to_array(),
-                        radius,
-                        tail: tail.to_array(),
-                    }),
-                },
-                PeltCollider {
-                    bone: c.bone.clone(),
-                    node,
-                    offset: offset.to_array(),
-                    tail: Some(tail.to_array()),
-                    radius,
-                },
-            ),
+            } => VrmColliderShape::capsule(offset, tail, radius),
         };
-        vrmc.colliders.push(VrmcCollider { node, shape });
-        pelt.colliders.push(pc);
+        vrmc.colliders
+            .0
+            .push(vrmc_collider(node_of(&c.bone)?, &shape));
     }
-    for g in &rig.groups {
-        vrmc.collider_groups.push(VrmcColliderGroup {
+    for g in &anchored.groups {
+        vrmc.collider_groups.0.push(VrmcColliderGroup {
             name: Some(g.name.clone()),
-            colliders: g.colliders.clone(),
-        });
-        pelt.collider_groups.push(PeltGroup {
-            name: g.name.clone(),
-            colliders: g.colliders.clone(),
+            colliders: g
+                .colliders
+                .iter()
+                .map(|&i| i + collider_base)
+                .collect::<Vec<_>>()
+                .into(),
         });
     }
-    for c in &rig.chains {
+    let mut approximations = Vec::new();
+    for c in &anchored.chains {
         let lengths = c.segment_lengths();
         let joints = c
             .joints
@@ -416,47 +636,92 @@ pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
                     .copied()
                     .unwrap_or(0.1);
                 let p = to_vrm(&c.settings, len);
-                VrmcJoint {
-                    node: node_of(&j.name),
+                Ok(VrmcJoint {
+                    node: node_of(&j.name)?,
                     hit_radius: p.hit_radius,
                     stiffness: p.stiffness,
                     gravity_power: p.gravity_power,
                     gravity_dir: p.gravity_dir.to_array(),
                     drag_force: p.drag_force,
-                }
+                })
             })
-            .collect();
-        vrmc.springs.push(VrmcSpring {
+            .collect::<Result<Vec<_>, VrmError>>()?;
+        approximations.push(vrmc.springs.len());
+        vrmc.springs.0.push(VrmcSpring {
             name: Some(c.name.clone()),
-            joints,
-            collider_groups: c.collider_groups.clone(),
+            joints: joints.into(),
+            collider_groups: c
+                .collider_groups
+                .iter()
+                .map(|&g| g + group_base)
+                .collect::<Vec<_>>()
+                .into(),
             center: None,
         });
-        pelt.chains.push(PeltChain {
+    }
+    Ok((vrmc, approximations))
+}
+
+/// `PELT_spring_chains` for the body's anchored chains.
+fn pelt_record(body: &RiggedBody, approximations: Vec<usize>) -> Result<PeltRecord, VrmError> {
+    let sk = &body.springs.skeleton;
+    let node_of = |name: &str| {
+        sk.index_of(name)
+            .ok_or_else(|| VrmError::BadRig(format!("`{name}` is not a node of the skeleton")))
+    };
+    let rig = &body.chains;
+    let mut record = PeltRecord {
+        version: PELT_VERSION,
+        chains: Bounded::default(),
+        colliders: Bounded::default(),
+        collider_groups: Bounded::default(),
+        vrmc_springs: Some(approximations.into()),
+    };
+    for c in &rig.colliders {
+        let (offset, tail, radius) = match c.shape {
+            ColliderShape::Sphere { offset, radius } => (offset, None, radius),
+            ColliderShape::Capsule {
+                offset,
+                tail,
+                radius,
+            } => (offset, Some(tail.to_array()), radius),
+        };
+        record.colliders.0.push(PeltCollider {
+            bone: c.bone.clone(),
+            node: node_of(&c.bone)?,
+            offset: offset.to_array(),
+            tail,
+            radius,
+        });
+    }
+    for g in &rig.groups {
+        record.collider_groups.0.push(PeltGroup {
+            name: g.name.clone(),
+            colliders: g.colliders.clone().into(),
+        });
+    }
+    for c in &rig.chains {
+        record.chains.0.push(PeltChain {
             name: c.name.clone(),
             anchor: c.anchor.clone(),
             joints: c
                 .joints
                 .iter()
-                .map(|j| PeltJoint {
-                    name: j.name.clone(),
-                    node: node_of(&j.name),
-                    offset: j.offset.to_array(),
+                .map(|j| {
+                    Ok(PeltJoint {
+                        name: j.name.clone(),
+                        node: node_of(&j.name)?,
+                        offset: j.offset.to_array(),
+                    })
                 })
-                .collect(),
+                .collect::<Result<Vec<_>, VrmError>>()?
+                .into(),
             stiffness: c.settings.stiffness,
             damping: c.settings.damping,
             gravity: c.settings.gravity.to_array(),
             radius: c.settings.radius,
-            collider_groups: c.collider_groups.clone(),
+            collider_groups: c.collider_groups.clone().into(),
         });
     }
-    let mut ext = json::extensions::Root::default();
-    ext.others.insert(VRMC_EXT.into(), to_value(&vrmc)?);
-    ext.others.insert(PELT_EXT.into(), to_value(&pelt)?);
-    root.extensions = Some(ext);
-    root.extensions_used = vec![VRMC_EXT.into(), PELT_EXT.into()];
-
-    let text = root.to_vec().map_err(|e| VrmError::Json(e.to_string()))?;
-    Ok(super::glb::pack(&text, &bin))
+    Ok(record)
 }

@@ -1,0 +1,129 @@
+//! `pelt tail-trace`: drives springs with a motion of the scene root and writes every
+//! joint's world position per frame as CSV, to compare Pelt with other VRM tools.
+//!
+//! Format: a header row `frame,<spring>/<node>.x,<spring>/<node>.y,<spring>/<node>.z,...`,
+//! then one row per frame `f` (from 0): `f`, then the world position (metres) of every
+//! joint node of every spring in file order, the chain's end node included (a VRM 0.x
+//! leaf's end is its 7 cm virtual tail). Row `f` is the pose after the root is placed at
+//! `t = f/60` s and the springs are advanced by 1/60 s, as three-vrm does when a program
+//! moves the model and then calls `update(1/60)`. The springs start at rest with the root at
+//! its `t = 0` place. Numbers are written in full (shortest round-trip) f32 precision.
+
+use std::io::{Read, Write};
+
+use anyhow::Context;
+
+use pelt::creature::{Creature, TailSettings, creature_spring_rig};
+use pelt::spring::{ChainEnd, RootMotion, VrmSpring};
+
+/// The command's long help: what it does and the CSV format.
+pub const LONG_ABOUT: &str = "Drives the creature's tail (or, with --file, the springs of any VRM or GLB) with a motion of the scene root at 60 fps and writes a CSV.
+
+Header: frame, then <spring>/<node>.x,.y,.z for every joint node of every spring in file order, the chain's end node included (a VRM 0.x leaf ends at its 7 cm virtual tail, named <node>+tail).
+Row f: f, then each joint's world position in metres: the pose after the root is placed at t = f/60 s and the springs advanced by 1/60 s (three-vrm's order: move, then update). The springs start at rest with the root at its t = 0 place.
+
+Motion file: [{\"t\": s, \"position\": [x,y,z], \"rotation\": [x,y,z,w]}, ...], world space, positions linear and rotations slerped between keyframes, held before the first and after the last.";
+
+/// Largest motion file read, bytes.
+const MAX_MOTION_BYTES: u64 = 64 << 20;
+/// Most frames one trace writes.
+const MAX_FRAMES: u64 = 10_000_000;
+
+/// Arguments of `pelt tail-trace`.
+#[derive(clap::Args, Debug)]
+pub struct TailTraceArgs {
+    /// The root's motion: a JSON array of world-space keyframes
+    /// `[{"t": s, "position": [x,y,z], "rotation": [x,y,z,w]}]`, positions linear and
+    /// rotations slerped between them, held after the last.
+    #[arg(long)]
+    pub motion: std::path::PathBuf,
+    /// Number of 60 fps frames to trace.
+    #[arg(long)]
+    pub frames: u64,
+    /// Where to write the CSV.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Trace the springs of this VRM or GLB instead of the creature's tail.
+    #[arg(long)]
+    pub file: Option<std::path::PathBuf>,
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Runs `pelt tail-trace`.
+pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
+    if args.frames == 0 || args.frames > MAX_FRAMES {
+        anyhow::bail!("--frames is {}; give 1 to {MAX_FRAMES}", args.frames);
+    }
+    let mut text = String::new();
+    std::fs::File::open(&args.motion)
+        .with_context(|| format!("opening the motion {}", args.motion.display()))?
+        .take(MAX_MOTION_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(|| format!("reading the motion {}", args.motion.display()))?;
+    if text.len() as u64 > MAX_MOTION_BYTES {
+        anyhow::bail!(
+            "the motion {} is larger than {MAX_MOTION_BYTES} bytes",
+            args.motion.display()
+        );
+    }
+    let motion = RootMotion::from_json(&text)
+        .with_context(|| format!("parsing the motion {}", args.motion.display()))?;
+    let rig = match &args.file {
+        Some(path) => {
+            let found = super::import::read_file(path)?;
+            if found.springs.chains.is_empty() {
+                anyhow::bail!("{} has no VRM springs to trace", path.display());
+            }
+            found.springs
+        }
+        None => creature_spring_rig(&Creature::default(), &TailSettings::default())
+            .context("building the creature's tail")?,
+    };
+    let mut spring = VrmSpring::new(rig, motion.at(0.0)).context("starting the springs")?;
+    let out = std::fs::File::create(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let mut out = std::io::BufWriter::new(out);
+    let write_err = || format!("writing {}", args.out.display());
+    let mut header = String::from("frame");
+    let rig = spring.rig();
+    let names = |n: usize| rig.skeleton.nodes()[n].name.clone();
+    for c in &rig.chains {
+        let mut nodes: Vec<String> = c.joints.iter().map(|j| names(j.node)).collect();
+        nodes.push(match c.end {
+            ChainEnd::Node(n) => names(n),
+            ChainEnd::Virtual => format!("{}+tail", names(c.joints[c.joints.len() - 1].node)),
+        });
+        for n in nodes {
+            for axis in ["x", "y", "z"] {
+                header.push(',');
+                header.push_str(&field(&format!("{}/{n}.{axis}", c.name)));
+            }
+        }
+    }
+    writeln!(out, "{header}").with_context(write_err)?;
+    let mut row = String::new();
+    for f in 0..args.frames {
+        spring.step(motion.at(f as f64 / 60.0));
+        row.clear();
+        row.push_str(&f.to_string());
+        for chain in spring.joint_positions() {
+            for p in chain {
+                for v in p.to_array() {
+                    row.push(',');
+                    row.push_str(&v.to_string());
+                }
+            }
+        }
+        writeln!(out, "{row}").with_context(write_err)?;
+    }
+    out.flush().with_context(write_err)?;
+    Ok(())
+}
