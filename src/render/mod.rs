@@ -16,7 +16,8 @@
 //! 3. **Ribbons**: five quads per strand built in the vertex shader from the solver's
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
-//!    the 12 vertices of a strand are shared by its 10 triangles.
+//!    the 12 vertices of a strand are shared by its 10 triangles. The hair is shaded per
+//!    ribbon vertex (see below).
 //! 4. **Overlay** (`contact` only): proxy wireframes and the last ray hit.
 //!
 //! # Coverage without sorting
@@ -32,6 +33,22 @@
 //! one pass, no sorting, no per-pixel lists. Shading is linear HDR inside the shader and
 //! tone-mapped per sample before the resolve, which keeps bright highlights from aliasing
 //! and saves a 16-bit float target (8 bytes per sample).
+//!
+//! # Shading per ribbon vertex
+//!
+//! A ribbon is about a pixel wide, so the two vertices of a strand point see the same
+//! light, and everything the hair shading reads changes smoothly along a strand: the key
+//! light's visibility from the shadow maps, the tangent, the strand's colour, the hand's
+//! occlusion. The vertex shader therefore evaluates the whole hair model (BSDF lobes,
+//! shadow lookups, transmission, fill, ambient) at the 12 vertices of a strand, and the
+//! fragment shader only turns the ribbon's opacity into coverage and tone-maps the
+//! interpolated colour. Fragments are many times more numerous than vertices (a strand
+//! crosses dozens of pixels, each with four samples, many of them hidden), so this is the
+//! cheaper side on any GPU; on a CPU rasteriser (lavapipe), where fragment work is
+//! multiplied by the samples and by the partly covered 4×4 blocks a thin ribbon crosses,
+//! it cut the ribbon pass by about 2.7× (`cargo bench --bench frame`). The look is the same
+//! to the eye; where the old per-fragment lookup of the point-sampled first-hair depth
+//! showed blocky texel-sized blotches in close-ups, the strands are now evenly shaded.
 //!
 //! # Memory (beyond the solver's buffers)
 //!

@@ -76,12 +76,13 @@ fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
 
 fn texture_entry(
     binding: u32,
+    visibility: wgpu::ShaderStages,
     sample_type: wgpu::TextureSampleType,
     multisampled: bool,
 ) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
+        visibility,
         ty: wgpu::BindingType::Texture {
             sample_type,
             view_dimension: wgpu::TextureViewDimension::D2,
@@ -91,10 +92,14 @@ fn texture_entry(
     }
 }
 
-fn sampler_entry(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayoutEntry {
+fn sampler_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    kind: wgpu::SamplerBindingType,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
+        visibility,
         ty: wgpu::BindingType::Sampler(kind),
         count: None,
     }
@@ -118,35 +123,44 @@ impl Layouts {
                 ],
             ),
             strands: layout("render: strands", &[storage_entry(0), storage_entry(1)]),
+            // The hair reads its shadows per ribbon vertex, the skin per fragment.
             shadow_inputs: layout(
                 "render: shadow maps",
                 &[
-                    texture_entry(0, wgpu::TextureSampleType::Depth, false),
+                    texture_entry(0, FRAGMENT_VERTEX, wgpu::TextureSampleType::Depth, false),
                     texture_entry(
                         1,
+                        FRAGMENT_VERTEX,
                         wgpu::TextureSampleType::Float { filterable: false },
                         false,
                     ),
                     texture_entry(
                         2,
+                        FRAGMENT_VERTEX,
                         wgpu::TextureSampleType::Float { filterable: true },
                         false,
                     ),
-                    sampler_entry(3, wgpu::SamplerBindingType::Comparison),
-                    sampler_entry(4, wgpu::SamplerBindingType::Filtering),
+                    sampler_entry(3, FRAGMENT_VERTEX, wgpu::SamplerBindingType::Comparison),
+                    sampler_entry(4, FRAGMENT_VERTEX, wgpu::SamplerBindingType::Filtering),
                 ],
             ),
             first_hair: layout(
                 "render: first hair",
                 &[texture_entry(
                     0,
+                    wgpu::ShaderStages::FRAGMENT,
                     wgpu::TextureSampleType::Float { filterable: false },
                     false,
                 )],
             ),
             id_input: layout(
                 "render: ids",
-                &[texture_entry(0, wgpu::TextureSampleType::Uint, true)],
+                &[texture_entry(
+                    0,
+                    wgpu::ShaderStages::FRAGMENT,
+                    wgpu::TextureSampleType::Uint,
+                    true,
+                )],
             ),
         }
     }
@@ -262,13 +276,13 @@ impl Pipelines {
         let opaque_targets = color_targets(None);
         let overlay_targets = color_targets(Some(wgpu::BlendState::ALPHA_BLENDING));
 
-        let ribbon_camera = |label, fs: &str| {
+        let ribbon_camera = |label, vs: &str, fs: &str| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&ribbon_color_layout),
                 vertex: wgpu::VertexState {
                     module: &ribbon_color,
-                    entry_point: Some("vs_ribbon"),
+                    entry_point: Some(vs),
                     compilation_options: Default::default(),
                     buffers: &[],
                 },
@@ -325,10 +339,12 @@ impl Pipelines {
         Pipelines {
             ribbon_final: ribbon_camera(
                 "ribbons: final",
+                "vs_ribbon",
                 if msaa { "fs_final" } else { "fs_final_single" },
             ),
             ribbon_contact: ribbon_camera(
                 "ribbons: contact",
+                "vs_ribbon_contact",
                 if msaa {
                     "fs_contact"
                 } else {
