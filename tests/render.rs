@@ -461,3 +461,54 @@ fn bad_targets_and_cameras_are_errors() {
     // The renderer still works after refusing them.
     assert!(renderer.render_image(&s, 8, 8).is_ok());
 }
+
+/// Triangles whose winding disagrees with their vertex normals, and how many had area.
+fn inward_triangles(mesh: &pelt::render::mesh::Mesh) -> (usize, usize) {
+    let mut inward = 0;
+    let mut counted = 0;
+    for t in mesh.indices.chunks_exact(3) {
+        let v = |i: u32| mesh.vertices[i as usize];
+        let p = |i: u32| Vec3::from(v(i).position);
+        let facing = (p(t[1]) - p(t[0])).cross(p(t[2]) - p(t[0]));
+        if facing.length() < 1e-10 {
+            continue;
+        }
+        counted += 1;
+        let normal: Vec3 = t.iter().map(|&i| Vec3::from(v(i).normal)).sum();
+        if facing.dot(normal) <= 0.0 {
+            inward += 1;
+        }
+    }
+    (inward, counted)
+}
+
+#[test]
+fn every_surface_is_wound_toward_its_normals_so_culling_keeps_it() {
+    use pelt::render::mesh::{creature_skin, face, floor};
+    use pelt::render::shapes::capsule_mesh;
+    use pelt::render::{DrawCapsule, Material};
+    let creature = Creature::default();
+    let hand = [DrawCapsule {
+        a: Vec3::new(0.1, 0.2, 0.3),
+        b: Vec3::new(0.3, 0.25, 0.1),
+        radius: 0.02,
+        material: Material::Hand,
+    }];
+    for (name, mesh) in [
+        ("skin", creature_skin(&creature, 1.0)),
+        ("coarse skin", creature_skin(&creature, 0.3)),
+        ("face", face(&creature, &Default::default())),
+        ("hand", capsule_mesh(&hand)),
+    ] {
+        let (inward, counted) = inward_triangles(&mesh);
+        eprintln!("{name}: {inward} of {counted} triangles wound against their normals");
+        assert!(counted > 100, "{name} has triangles");
+        assert_eq!(
+            inward, 0,
+            "{name} would lose triangles to back-face culling"
+        );
+    }
+    // The floor is seen from both sides: half its triangles face down.
+    let (inward, counted) = inward_triangles(&floor(-0.87, glam::Vec2::ZERO, 4.0));
+    assert_eq!(2 * inward, counted, "the floor faces up and down");
+}

@@ -12,7 +12,11 @@
 //! 2. **Surfaces**: the creature's skin tessellated from its analytic parts
 //!    ([`mesh::creature_skin`]) in their own spaces, so the GPU places them by the same
 //!    head, body and tail transforms as the roots; eyes and nose; the hand's capsules; the
-//!    floor. Shaded with the coat's palette and pattern channels, like the hair.
+//!    floor. Shaded with the coat's palette and pattern channels, like the hair. Every
+//!    surface is wound outward ([`mesh::Mesh::orient_outward`]) and drawn with its back
+//!    faces culled. What is smooth over the mesh (albedo, fill and ambient light, the
+//!    hand's occlusion, the light-space coordinate) is computed per vertex; the key light's
+//!    visibility, which carries the strands' fine shadows, stays per pixel.
 //! 3. **Ribbons**: five quads per strand built in the vertex shader from the solver's
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so

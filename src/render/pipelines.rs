@@ -192,11 +192,22 @@ fn light_depth() -> wgpu::DepthStencilState {
     }
 }
 
-/// Unculled triangles: ribbons have no front, and the analytic surfaces' windings vary.
+/// Unculled triangles: ribbons have no front.
 fn triangles() -> wgpu::PrimitiveState {
     wgpu::PrimitiveState {
         topology: wgpu::PrimitiveTopology::TriangleList,
         cull_mode: None,
+        ..Default::default()
+    }
+}
+
+/// Closed surfaces wound outward ([`super::mesh::Mesh::orient_outward`]): the faces turned
+/// away are hidden behind the near ones, so they are culled before they cost any pixels.
+fn front_faces() -> wgpu::PrimitiveState {
+    wgpu::PrimitiveState {
+        topology: wgpu::PrimitiveTopology::TriangleList,
+        front_face: wgpu::FrontFace::Ccw,
+        cull_mode: Some(wgpu::Face::Back),
         ..Default::default()
     }
 }
@@ -417,7 +428,7 @@ impl Pipelines {
                     compilation_options: Default::default(),
                     buffers: &skin_vertex,
                 },
-                primitive: triangles(),
+                primitive: front_faces(),
                 depth_stencil: Some(camera_depth(true)),
                 multisample,
                 fragment: Some(wgpu::FragmentState {
@@ -438,7 +449,7 @@ impl Pipelines {
                     compilation_options: Default::default(),
                     buffers: &skin_vertex,
                 },
-                primitive: triangles(),
+                primitive: front_faces(),
                 depth_stencil: Some(light_depth()),
                 multisample: Default::default(),
                 fragment: None,
