@@ -134,62 +134,74 @@ fn gloss(n: vec3<f32>, to_eye: vec3<f32>, visible: f32, power: f32) -> vec3<f32>
     return frame.light_color.rgb * frame.light_dir.w * spec * visible * 0.08 + env * fresnel;
 }
 
-fn shade_surface(v: SkinVarying) -> vec3<f32> {
-    let n = normalize(v.normal);
-    let l = frame.light_dir.xyz;
-    let visible = key_light_visibility_at(v.light);
-    let lambert = max(dot(n, l), 0.0);
-    var color = v.soft + v.key * (lambert * visible);
-    // Only eyes, nose and nails are glossy (their key light carries the hand's occlusion,
-    // which the gloss shares).
-    var power = 0.0;
-    var strength = 0.0;
-    switch v.material {
-        case MATERIAL_EYE: {
-            power = 400.0;
-            strength = 1.0;
-        }
-        case MATERIAL_NOSE: {
-            power = 60.0;
-            strength = 0.5;
-        }
-        case MATERIAL_NAIL: {
-            power = 80.0;
-            strength = 0.3;
-        }
-        default: {}
-    }
-    if (strength > 0.0) {
-        let to_eye = normalize(frame.eye.xyz - v.world);
-        let occlusion = hand_occlusion(v.world);
-        color = color + gloss(n, to_eye, visible, power) * (strength * occlusion);
-    }
-    return color;
+// The diffuse surface: the smooth terms from the vertices plus the key light's lambert
+// term and visibility, which carry the per-pixel detail.
+struct Lit {
+    color: vec3<f32>,
+    normal: vec3<f32>,
+    visible: f32,
 }
 
+fn shade_surface(v: SkinVarying) -> Lit {
+    var out: Lit;
+    out.normal = normalize(v.normal);
+    out.visible = key_light_visibility_at(v.light);
+    let lambert = max(dot(out.normal, frame.light_dir.xyz), 0.0);
+    out.color = v.soft + v.key * (lambert * out.visible);
+    return out;
+}
+
+fn surface_id(material: u32) -> u32 {
+    switch material {
+        case MATERIAL_EYE, MATERIAL_NOSE: {
+            return ID_FACE;
+        }
+        case MATERIAL_HAND, MATERIAL_NAIL, MATERIAL_SLEEVE: {
+            return ID_HAND;
+        }
+        case MATERIAL_FLOOR: {
+            return ID_FLOOR;
+        }
+        default: {
+            return ID_SKIN;
+        }
+    }
+}
+
+// Skin, hand, sleeve and floor: no gloss, so the few glossy pixels cost the many nothing.
 @fragment
 fn fs_skin(v: SkinVarying) -> ColorOut {
     var out: ColorOut;
-    var color = tone_map(shade_surface(v));
+    var color = tone_map(shade_surface(v).color);
     if (v.material == MATERIAL_FLOOR) {
         // The floor fades into the background away from the creature.
         let far = smoothstep(1.0, 2.8, length(v.world.xz - vec2<f32>(0.0, -0.4)));
         color = mix(color, frame.background.rgb, far);
     }
     out.color = vec4<f32>(color, 1.0);
-    switch v.material {
-        case MATERIAL_EYE, MATERIAL_NOSE: {
-            out.id = ID_FACE;
-        }
-        case MATERIAL_HAND, MATERIAL_NAIL, MATERIAL_SLEEVE: {
-            out.id = ID_HAND;
-        }
-        case MATERIAL_FLOOR: {
-            out.id = ID_FLOOR;
-        }
-        default: {
-            out.id = ID_SKIN;
-        }
+    out.id = surface_id(v.material);
+    return out;
+}
+
+// Eyes, nose and nails: the diffuse surface plus a highlight and a sky reflection, under
+// the hand's occlusion like the rest of their light.
+@fragment
+fn fs_glossy(v: SkinVarying) -> ColorOut {
+    let lit = shade_surface(v);
+    var power = 80.0;
+    var strength = 0.3;
+    if (v.material == MATERIAL_EYE) {
+        power = 400.0;
+        strength = 1.0;
+    } else if (v.material == MATERIAL_NOSE) {
+        power = 60.0;
+        strength = 0.5;
     }
+    let to_eye = normalize(frame.eye.xyz - v.world);
+    let occlusion = hand_occlusion(v.world);
+    let glossy = gloss(lit.normal, to_eye, lit.visible, power) * (strength * occlusion);
+    var out: ColorOut;
+    out.color = vec4<f32>(tone_map(lit.color + glossy), 1.0);
+    out.id = surface_id(v.material);
     return out;
 }

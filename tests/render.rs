@@ -512,3 +512,53 @@ fn every_surface_is_wound_toward_its_normals_so_culling_keeps_it() {
     let (inward, counted) = inward_triangles(&floor(-0.87, glam::Vec2::ZERO, 4.0));
     assert_eq!(2 * inward, counted, "the floor faces up and down");
 }
+
+#[test]
+fn glossy_eyes_and_nails_are_drawn_with_their_highlight() {
+    use pelt::render::{DrawCapsule, Material};
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 256);
+    let mut s = scene(&sim, Camera::preset(CameraPreset::Closeup), DebugMode::Skin);
+    // A fingertip with its nail in front of the muzzle.
+    let hand = [
+        DrawCapsule {
+            a: Vec3::new(0.15, 0.0, 0.62),
+            b: Vec3::new(0.3, -0.05, 0.75),
+            radius: 0.03,
+            material: Material::Hand,
+        },
+        DrawCapsule {
+            a: Vec3::new(0.15, 0.0, 0.62),
+            b: Vec3::new(0.11, 0.01, 0.6),
+            radius: 0.016,
+            material: Material::Nail,
+        },
+    ];
+    s.hand = &hand;
+    let image = renderer.render_image(&s, 240, 135).unwrap();
+    let face: Vec<f32> = (0..image.height)
+        .flat_map(|y| (0..image.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| image.id(x, y) == ids::FACE)
+        .map(|(x, y)| luminance(image.pixel(x, y)))
+        .collect();
+    let brightest = face.iter().copied().fold(0.0, f32::max);
+    let dark = face.iter().filter(|&&l| l < 60.0).count();
+    eprintln!(
+        "{} face pixels, {dark} dark, brightest {brightest}; {} hand pixels",
+        face.len(),
+        count(&image, &[ids::HAND])
+    );
+    // Dark glossy eyes with a highlight, and the nose: the glossy surfaces are all there.
+    assert!(face.len() > 400, "the eyes and the nose are missing");
+    assert!(dark > face.len() / 4, "the eyes are not dark");
+    assert!(brightest > 200.0, "no highlight on the eyes ({brightest})");
+    // The nail is drawn (with the glossy surfaces) along with the rest of the hand.
+    let without_nail = {
+        s.hand = &hand[..1];
+        renderer.render_image(&s, 240, 135).unwrap()
+    };
+    assert!(
+        count(&image, &[ids::HAND]) > count(&without_nail, &[ids::HAND]),
+        "the nail is not drawn"
+    );
+}

@@ -16,7 +16,9 @@
 //!    surface is wound outward ([`mesh::Mesh::orient_outward`]) and drawn with its back
 //!    faces culled. What is smooth over the mesh (albedo, fill and ambient light, the
 //!    hand's occlusion, the light-space coordinate) is computed per vertex; the key light's
-//!    visibility, which carries the strands' fine shadows, stays per pixel.
+//!    visibility, which carries the strands' fine shadows, stays per pixel. The glossy
+//!    eyes, nose and nails have a pipeline of their own, so the rest of the surfaces pay
+//!    nothing for their highlight (a SIMD rasteriser runs every branch for every pixel).
 //! 3. **Ribbons**: five quads per strand built in the vertex shader from the solver's
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so

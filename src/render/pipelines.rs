@@ -36,8 +36,10 @@ pub struct Pipelines {
     pub ribbon_hair_depth: wgpu::RenderPipeline,
     /// Deep opacity accumulation from the light.
     pub ribbon_deep_opacity: wgpu::RenderPipeline,
-    /// Opaque surfaces, shaded.
+    /// Opaque surfaces, shaded (skin, hand, sleeve, floor).
     pub skin: wgpu::RenderPipeline,
+    /// The glossy surfaces: eyes, nose, nails.
+    pub skin_glossy: wgpu::RenderPipeline,
     /// Opaque surfaces' depth from the light.
     pub skin_depth: wgpu::RenderPipeline,
     /// The contact overlay.
@@ -321,6 +323,30 @@ impl Pipelines {
             attributes: &LineVertex::ATTRIBUTES,
         })];
 
+        let surface = |label, fs: &str| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&skin_layout),
+                vertex: wgpu::VertexState {
+                    module: &skin,
+                    entry_point: Some("vs_skin"),
+                    compilation_options: Default::default(),
+                    buffers: &skin_vertex,
+                },
+                primitive: front_faces(),
+                depth_stencil: Some(camera_depth(true)),
+                multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &skin,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &opaque_targets,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+
         let id_resolve = (target.ids && target.samples > 1).then(|| {
             let module = module("id_resolve");
             let layout = pipeline_layout("id resolve", &[Some(&layouts.id_input)]);
@@ -419,27 +445,8 @@ impl Pipelines {
                 multiview_mask: None,
                 cache: None,
             }),
-            skin: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("skin"),
-                layout: Some(&skin_layout),
-                vertex: wgpu::VertexState {
-                    module: &skin,
-                    entry_point: Some("vs_skin"),
-                    compilation_options: Default::default(),
-                    buffers: &skin_vertex,
-                },
-                primitive: front_faces(),
-                depth_stencil: Some(camera_depth(true)),
-                multisample,
-                fragment: Some(wgpu::FragmentState {
-                    module: &skin,
-                    entry_point: Some("fs_skin"),
-                    compilation_options: Default::default(),
-                    targets: &opaque_targets,
-                }),
-                multiview_mask: None,
-                cache: None,
-            }),
+            skin: surface("skin", "fs_skin"),
+            skin_glossy: surface("skin: glossy", "fs_glossy"),
             skin_depth: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("skin: light depth"),
                 layout: Some(&frame_only),

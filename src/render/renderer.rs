@@ -165,6 +165,8 @@ struct DynamicMesh {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     index_count: u32,
+    /// Where the glossy triangles (the nails) begin.
+    glossy_start: u32,
 }
 
 impl DynamicMesh {
@@ -183,11 +185,19 @@ impl DynamicMesh {
                 mapped_at_creation: false,
             }),
             index_count: 0,
+            glossy_start: 0,
         }
     }
 
-    /// Uploads `mesh`, growing the buffers when it does not fit.
-    fn upload(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, mesh: &Mesh) {
+    /// Uploads `mesh`, whose triangles from index `glossy_start` on are glossy, growing the
+    /// buffers when it does not fit.
+    fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &Mesh,
+        glossy_start: u32,
+    ) {
         let vertex_bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
         let index_bytes: &[u8] = bytemuck::cast_slice(&mesh.indices);
         if vertex_bytes.len() as u64 > self.vertices.size()
@@ -203,6 +213,7 @@ impl DynamicMesh {
         queue.write_buffer(&self.vertices, 0, vertex_bytes);
         queue.write_buffer(&self.indices, 0, index_bytes);
         self.index_count = mesh.indices.len() as u32;
+        self.glossy_start = glossy_start.min(self.index_count);
     }
 }
 
@@ -248,8 +259,9 @@ pub struct FurRenderer {
     surfaces: wgpu::Buffer,
     surface_indices: wgpu::Buffer,
     /// Index ranges of `surface_indices`: the creature and its face (cast shadows), the
-    /// floor.
+    /// face alone (glossy), the floor.
     creature_range: std::ops::Range<u32>,
+    face_range: std::ops::Range<u32>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
     proxies: wgpu::Buffer,
@@ -361,6 +373,7 @@ impl FurRenderer {
         });
 
         let mut mesh = creature_skin(creature, 1.0);
+        let skin_end = mesh.indices.len() as u32;
         mesh.append(&face(creature, &FaceLayout::default()));
         let creature_end = mesh.indices.len() as u32;
         mesh.append(&floor(
@@ -427,6 +440,7 @@ impl FurRenderer {
             surfaces,
             surface_indices,
             creature_range: 0..creature_end,
+            face_range: skin_end..creature_end,
             floor_range,
             hand,
             proxies,
@@ -678,12 +692,19 @@ impl FurRenderer {
         self.queue
             .write_buffer(&self.views, self.view_stride, &uniform_bytes(&light_view)?);
         let mode = scene.mode;
-        let hand_mesh = capsule_mesh(if mode.draws_surfaces() {
+        // The hand's matte capsules first, then its glossy nails (their own pipeline).
+        let shown = if mode.draws_surfaces() {
             scene.hand
         } else {
             &[]
-        });
-        self.hand.upload(&self.device, &self.queue, &hand_mesh);
+        };
+        let (nails, matte): (Vec<DrawCapsule>, Vec<DrawCapsule>) =
+            shown.iter().partition(|c| c.material == Material::Nail);
+        let mut hand_mesh = capsule_mesh(&matte);
+        let glossy_start = hand_mesh.indices.len() as u32;
+        hand_mesh.append(&capsule_mesh(&nails));
+        self.hand
+            .upload(&self.device, &self.queue, &hand_mesh, glossy_start);
         let marker = scene
             .ray_hit
             .map(|h| hit_marker(h.point, h.normal))
@@ -877,12 +898,22 @@ impl FurRenderer {
                 pass.set_bind_group(2, &self.shadow_inputs, &[]);
                 pass.set_vertex_buffer(0, self.surfaces.slice(..));
                 pass.set_index_buffer(self.surface_indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(self.creature_range.clone(), 0, 0..1);
+                pass.draw_indexed(0..self.face_range.start, 0, 0..1);
                 pass.draw_indexed(self.floor_range.clone(), 0, 0..1);
-                if self.hand.index_count > 0 {
-                    pass.set_vertex_buffer(0, self.hand.vertices.slice(..));
-                    pass.set_index_buffer(self.hand.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..self.hand.index_count, 0, 0..1);
+                let hand = &self.hand;
+                if hand.glossy_start > 0 {
+                    pass.set_vertex_buffer(0, hand.vertices.slice(..));
+                    pass.set_index_buffer(hand.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..hand.glossy_start, 0, 0..1);
+                }
+                pass.set_pipeline(&self.pipelines.skin_glossy);
+                pass.set_vertex_buffer(0, self.surfaces.slice(..));
+                pass.set_index_buffer(self.surface_indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(self.face_range.clone(), 0, 0..1);
+                if hand.index_count > hand.glossy_start {
+                    pass.set_vertex_buffer(0, hand.vertices.slice(..));
+                    pass.set_index_buffer(hand.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(hand.glossy_start..hand.index_count, 0, 0..1);
                 }
             }
         }
