@@ -18,6 +18,14 @@ struct RibbonVarying {
     @location(4) @interpolate(flat) strand: u32,
 }
 
+// 1 for the strands the cull pass found hidden from the camera (read when `counts.w` is 1).
+@group(1) @binding(2) var<storage, read> strand_culled: array<u32>;
+
+// Whether the cull pass marked strand `s` (which must be below the strand count).
+fn culled_for_camera(s: u32) -> bool {
+    return frame.counts.w == 1u && strand_culled[s] != 0u;
+}
+
 struct ColorOut {
     @location(0) color: vec4<f32>,
     @location(1) id: u32,
@@ -79,8 +87,13 @@ fn ribbon_varying(p: RibbonPoint, color: vec3<f32>) -> RibbonVarying {
 
 @vertex
 fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
-    let p = ribbon_point(vertex_index, instance);
+    var p = ribbon_point(vertex_index, instance);
     if (p.strand >= frame.counts.x) {
+        return ribbon_varying(p, vec3<f32>(0.0));
+    }
+    if (culled_for_camera(p.strand)) {
+        // Hidden: off screen, so its triangles are dropped before any pixel.
+        p.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
         return ribbon_varying(p, vec3<f32>(0.0));
     }
     return ribbon_varying(p, shade_hair(p));
@@ -88,7 +101,10 @@ fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) 
 
 @vertex
 fn vs_ribbon_contact(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
-    let p = ribbon_point(vertex_index, instance);
+    var p = ribbon_point(vertex_index, instance);
+    if (p.strand < frame.counts.x && culled_for_camera(p.strand)) {
+        p.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+    }
     return ribbon_varying(p, contact_color(p));
 }
 

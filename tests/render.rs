@@ -562,3 +562,39 @@ fn glossy_eyes_and_nails_are_drawn_with_their_highlight() {
         "the nail is not drawn"
     );
 }
+
+#[test]
+fn culling_hidden_strands_changes_no_pixel() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, STRANDS);
+    // From the front about a third of the strands are behind the body or the head; close
+    // to the face most of the body is also out of view.
+    for (preset, at_least) in [(CameraPreset::Front, 0.2), (CameraPreset::Closeup, 0.5)] {
+        let s = scene(&sim, Camera::preset(preset), DebugMode::Final);
+        renderer.set_hair_culling(true);
+        let culled = renderer.render_image(&s, 200, 120).unwrap();
+        let count = renderer
+            .culled_strands()
+            .unwrap()
+            .expect("the frame culled");
+        renderer.set_hair_culling(false);
+        let drawn = renderer.render_image(&s, 200, 120).unwrap();
+        assert_eq!(renderer.culled_strands().unwrap(), None);
+        let share = count as f64 / STRANDS as f64;
+        eprintln!("{preset:?}: {count} strands culled ({:.0}%)", 100.0 * share);
+        assert!(
+            culled.rgba == drawn.rgba && culled.ids == drawn.ids,
+            "{preset:?}: culling changed the picture"
+        );
+        assert!(share > at_least, "{preset:?}: only {count} strands culled");
+    }
+    // Without the skin in front (the strands view) nothing is culled.
+    renderer.set_hair_culling(true);
+    let s = scene(
+        &sim,
+        Camera::preset(CameraPreset::Front),
+        DebugMode::Strands,
+    );
+    renderer.render_image(&s, 200, 120).unwrap();
+    assert_eq!(renderer.culled_strands().unwrap(), None);
+}

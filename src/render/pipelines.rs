@@ -15,8 +15,10 @@ use encase::ShaderType;
 pub struct Layouts {
     /// Group 0: frame uniforms, pass view (dynamic offset).
     pub frame: wgpu::BindGroupLayout,
-    /// Group 1: positions and packed strands.
+    /// Group 1: positions, packed strands and the camera's cull flags.
     pub strands: wgpu::BindGroupLayout,
+    /// The cull pass's only group: positions, cull flags (written), its uniforms.
+    pub cull: wgpu::BindGroupLayout,
     /// Group 2 of colour passes: the three shadow maps and two samplers.
     pub shadow_inputs: wgpu::BindGroupLayout,
     /// Group 2 of the deep opacity pass: the first hair's depth.
@@ -44,6 +46,8 @@ pub struct Pipelines {
     pub skin_depth: wgpu::RenderPipeline,
     /// The contact overlay.
     pub lines: wgpu::RenderPipeline,
+    /// Marks the strands the camera cannot see.
+    pub cull: wgpu::ComputePipeline,
     /// Copies sample 0 of the ID target (only with MSAA and IDs).
     pub id_resolve: Option<wgpu::RenderPipeline>,
 }
@@ -69,6 +73,19 @@ fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
         visibility: FRAGMENT_VERTEX,
         ty: wgpu::BindingType::Buffer {
             ty: wgpu::BufferBindingType::Storage { read_only: true },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn compute_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
             has_dynamic_offset: false,
             min_binding_size: None,
         },
@@ -124,7 +141,18 @@ impl Layouts {
                     uniform_entry(1, PassView::min_size().get(), true),
                 ],
             ),
-            strands: layout("render: strands", &[storage_entry(0), storage_entry(1)]),
+            strands: layout(
+                "render: strands",
+                &[storage_entry(0), storage_entry(1), storage_entry(2)],
+            ),
+            cull: layout(
+                "render: strand cull",
+                &[
+                    compute_entry(0, wgpu::BufferBindingType::Storage { read_only: true }),
+                    compute_entry(1, wgpu::BufferBindingType::Storage { read_only: false }),
+                    compute_entry(2, wgpu::BufferBindingType::Uniform),
+                ],
+            ),
             // The hair reads its shadows per ribbon vertex, the skin per fragment.
             shadow_inputs: layout(
                 "render: shadow maps",
@@ -260,6 +288,8 @@ impl Pipelines {
             &[Some(&layouts.frame), None, Some(&layouts.shadow_inputs)],
         );
         let frame_only = pipeline_layout("frame only", &[Some(&layouts.frame)]);
+        let cull_layout = pipeline_layout("strand cull", &[Some(&layouts.cull)]);
+        let strand_cull = module("strand_cull");
 
         // Ribbons write their own sample mask with MSAA, and discard by coverage without.
         let msaa = target.samples > 1;
@@ -485,6 +515,14 @@ impl Pipelines {
                     targets: &overlay_targets,
                 }),
                 multiview_mask: None,
+                cache: None,
+            }),
+            cull: device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("strand cull"),
+                layout: Some(&cull_layout),
+                module: &strand_cull,
+                entry_point: Some("cull_strands"),
+                compilation_options: Default::default(),
                 cache: None,
             }),
             id_resolve,
