@@ -66,11 +66,12 @@
 //! # Where the time goes on a CPU adapter
 //!
 //! On lavapipe (Vulkan on 2 CPU cores) a frame of 4,096 strands at 640×360 takes about
-//! 190 ms: shadow maps, surfaces and ribbons a third each (`cargo bench --bench frame`,
-//! one run on a loaded machine). What is left is mostly fixed by the design: the
-//! rasteriser pays per triangle (about half a microsecond), and every ribbon is drawn three
-//! times (first hair, deep opacity, camera), so the hair's share grows with the strand
-//! count (16,384 strands: about 500 ms); and lavapipe's 4× MSAA roughly triples the cost of
+//! 150 ms: shadow maps, surfaces and ribbons a third each (`cargo bench --bench frame`,
+//! one run on a machine under load 3.8). What is left is mostly fixed by the design: the
+//! rasteriser pays per triangle (about half a microsecond), and every ribbon is drawn up to
+//! three times (first hair, deep opacity, camera), so the hair's share grows with the
+//! strand count (16,384 strands: about 430 ms, the shadow maps and the ribbons 190 ms
+//! each); and lavapipe's 4× MSAA roughly triples the cost of
 //! every pixel of the camera passes (one sample halves the frame, but the coverage turns to
 //! a visible dither). A smaller shadow map (512²) saves about 15% at 640×360 and coarsens
 //! the strands' shadows on the skin; it is a setting ([`RenderSettings::shadow_map_size`]).
