@@ -6,6 +6,11 @@
 //! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
 //! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
 //! (default `1280x720,1920x1080`) choose the rows.
+//!
+//! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
+//! the table also gives the process's CPU time per frame (all its threads: the driver's
+//! rasteriser threads and the one that runs vertex shaders), which moves less with the
+//! load than wall time, and the load average when the run began.
 
 use pelt::creature::Creature;
 use pelt::gpu::{GpuContext, list_adapters};
@@ -29,11 +34,30 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
+/// CPU time this process has used, all threads, in milliseconds (unix only).
+fn process_cpu_ms() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+        ok.then(|| ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 struct Row {
     adapter: String,
     strands: usize,
     size: (u32, u32),
     frame_ms: f64,
+    cpu_ms: Option<f64>,
     passes: Option<PassTimings>,
     step_ms: f64,
     memory_mb: f64,
@@ -68,6 +92,7 @@ fn measure(
         let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
     };
     let mut frame_ms = Vec::new();
+    let mut cpu_ms = Vec::new();
     let mut step_ms = Vec::new();
     let mut passes = Vec::new();
     for i in 0..frames + 2 {
@@ -76,6 +101,7 @@ fn measure(
         wait();
         let stepped = started.elapsed();
         let started = Instant::now();
+        let cpu_started = process_cpu_ms();
         let mut scene = Scene::new(
             Camera::preset(CameraPreset::Front),
             sim.pose_at(sim.time() as f32),
@@ -88,9 +114,11 @@ fn measure(
         ctx.queue.submit(Some(encoder.finish()));
         wait();
         let rendered = started.elapsed();
+        let cpu = cpu_started.zip(process_cpu_ms()).map(|(a, b)| b - a);
         if i >= 2 {
             step_ms.push(stepped.as_secs_f64() * 1e3);
             frame_ms.push(rendered.as_secs_f64() * 1e3);
+            cpu_ms.extend(cpu);
             if timed {
                 passes.push(
                     renderer
@@ -111,6 +139,7 @@ fn measure(
         strands,
         size,
         frame_ms: median(frame_ms),
+        cpu_ms: (!cpu_ms.is_empty()).then(|| median(cpu_ms)),
         passes: pass_median,
         step_ms: median(step_ms),
         memory_mb: (renderer.memory_bytes() + target.frame.bytes) as f64 / 1e6,
@@ -119,6 +148,7 @@ fn measure(
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is accepted.
+    let load_at_start = std::fs::read_to_string("/proc/loadavg").ok();
     let frames: usize = std::env::var("PELT_BENCH_FRAMES")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -160,10 +190,14 @@ fn main() {
         }
     }
     println!();
+    if let Some(load) = &load_at_start {
+        let load: Vec<&str> = load.split_whitespace().take(3).collect();
+        println!("load average when the run began: {}", load.join(" "));
+    }
     println!(
-        "| adapter | strands | size | frame ms (wall) | shadow ms | skin ms | ribbons ms | solver step ms | render memory MB |"
+        "| adapter | strands | size | frame ms (wall) | CPU ms per frame | shadow ms | skin ms | ribbons ms | solver step ms | render memory MB |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in &rows {
         let p = |f: fn(&PassTimings) -> f64| {
             r.passes
@@ -171,12 +205,13 @@ fn main() {
                 .map_or("–".to_string(), |t| format!("{:.2}", f(t)))
         };
         println!(
-            "| {} | {} | {}×{} | {:.2} | {} | {} | {} | {:.2} | {:.1} |",
+            "| {} | {} | {}×{} | {:.2} | {} | {} | {} | {} | {:.2} | {:.1} |",
             r.adapter,
             r.strands,
             r.size.0,
             r.size.1,
             r.frame_ms,
+            r.cpu_ms.map_or("–".to_string(), |c| format!("{c:.1}")),
             p(|t| t.shadow_ms),
             p(|t| t.skin_ms),
             p(|t| t.ribbons_ms),

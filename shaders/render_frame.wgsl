@@ -70,7 +70,8 @@ struct FrameUniforms {
     look: vec4<f32>,
     // The linear colour behind the creature (the floor fades into it).
     background: vec4<f32>,
-    // x: strand count, y: MSAA samples, z: 1 when the hair casts shadows, w: unused.
+    // x: strand count, y: MSAA samples, z: 1 when the hair casts shadows, w: 1 when the
+    // camera's ribbons skip the strands the cull pass marked.
     counts: vec4<u32>,
 }
 

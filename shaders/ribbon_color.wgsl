@@ -1,16 +1,29 @@
 // The ribbon colour pass: hair shading for `final` and `strands`, and the `contact` debug
 // colouring (a separate entry point, so the diagnostic never touches the final shading).
 // Needs `render_frame.wgsl`, `hair_bsdf.wgsl`, `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`.
+//
+// Hair is shaded per ribbon vertex, not per fragment: a ribbon is about a pixel wide, so
+// the two vertices of a strand point see the same light, and everything the shading reads
+// (the key light's visibility through the deep opacity map, the tangent, the strand's
+// colour, the hand's occlusion) changes smoothly along the strand. The fragment shader
+// only turns the ribbon's opacity into coverage and tone-maps the interpolated colour.
 
 struct RibbonVarying {
     @builtin(position) clip: vec4<f32>,
-    @location(0) world: vec3<f32>,
-    @location(1) tangent: vec3<f32>,
-    @location(2) side: f32,
-    @location(3) along: f32,
-    @location(4) coverage: f32,
-    @location(5) @interpolate(flat) strand: u32,
-    @location(6) touched: f32,
+    // Linear HDR colour of the hair at this vertex.
+    @location(0) color: vec3<f32>,
+    @location(1) side: f32,
+    @location(2) along: f32,
+    @location(3) coverage: f32,
+    @location(4) @interpolate(flat) strand: u32,
+}
+
+// 1 for the strands the cull pass found hidden from the camera (read when `counts.w` is 1).
+@group(1) @binding(2) var<storage, read> strand_culled: array<u32>;
+
+// Whether the cull pass marked strand `s` (which must be below the strand count).
+fn culled_for_camera(s: u32) -> bool {
+    return frame.counts.w == 1u && strand_culled[s] != 0u;
 }
 
 struct ColorOut {
@@ -19,36 +32,21 @@ struct ColorOut {
     @builtin(sample_mask) mask: u32,
 }
 
-@vertex
-fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
-    let p = ribbon_point(vertex_index, instance);
-    var out: RibbonVarying;
-    out.clip = p.clip;
-    out.world = p.world;
-    out.tangent = p.tangent;
-    out.side = p.side;
-    out.along = p.along;
-    out.coverage = p.coverage;
-    out.strand = p.strand;
-    out.touched = p.touched;
-    return out;
-}
-
-// The shaded colour of a hair fragment, linear HDR.
-fn shade_hair(v: RibbonVarying) -> vec3<f32> {
-    let s = v.strand;
+// The shaded colour of the hair at a ribbon vertex, linear HDR.
+fn shade_hair(p: RibbonPoint) -> vec3<f32> {
+    let s = p.strand;
     let random = strand_random(s);
     let n = strand_normal(s);
-    let t = normalize(v.tangent);
-    let to_eye = normalize(frame.eye.xyz - v.world);
+    let t = p.tangent;
+    let to_eye = normalize(frame.eye.xyz - p.world);
     let l = frame.light_dir.xyz;
 
     // Each strand's colour comes from its root's pattern, varied a little per strand.
     let albedo = coat_color(strand_pattern(s)) * (0.86 + 0.28 * random);
     // Light reaching into the coat falls off toward the roots.
-    let ramp = mix(0.42, 1.0, sqrt(v.along));
-    let visible = key_light_visibility(v.world);
-    let occlusion = hand_occlusion(v.world);
+    let ramp = mix(0.42, 1.0, sqrt(p.along));
+    let visible = key_light_visibility(p.world);
+    let occlusion = hand_occlusion(p.world);
     let light = frame.light_color.rgb * frame.light_dir.w;
 
     // Fur is lit like a volume, not like a lone cylinder: the strand's own diffuse
@@ -59,7 +57,7 @@ fn shade_hair(v: RibbonVarying) -> vec3<f32> {
     let specular = hair_specular(t, l, to_eye, albedo);
     // At silhouettes, light from behind shines through the tips.
     let rim = pow(1.0 - abs(dot(n, to_eye)), 3.0) * max(0.0, -dot(to_eye, l));
-    let transmission = albedo * rim * 0.35 * v.along;
+    let transmission = albedo * rim * 0.35 * p.along;
     let key = (diffuse + specular + transmission) * light * visible;
 
     let fill_n = clamp((dot(n, frame.fill_dir.xyz) + 0.4) / 1.4, 0.0, 1.0);
@@ -70,10 +68,44 @@ fn shade_hair(v: RibbonVarying) -> vec3<f32> {
 
 // The `contact` colouring: strands in a flat muted colour, the points the hand touched this
 // step in red.
-fn contact_color(v: RibbonVarying) -> vec3<f32> {
-    let base = vec3<f32>(0.32, 0.30, 0.28) * mix(0.5, 1.0, v.along);
+fn contact_color(p: RibbonPoint) -> vec3<f32> {
+    let base = vec3<f32>(0.32, 0.30, 0.28) * mix(0.5, 1.0, p.along);
     let hot = vec3<f32>(1.0, 0.08, 0.05);
-    return mix(base, hot, clamp(v.touched, 0.0, 1.0));
+    return mix(base, hot, clamp(p.touched, 0.0, 1.0));
+}
+
+fn ribbon_varying(p: RibbonPoint, color: vec3<f32>) -> RibbonVarying {
+    var out: RibbonVarying;
+    out.clip = p.clip;
+    out.color = color;
+    out.side = p.side;
+    out.along = p.along;
+    out.coverage = p.coverage;
+    out.strand = p.strand;
+    return out;
+}
+
+@vertex
+fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
+    var p = ribbon_point(vertex_index, instance);
+    if (p.strand >= frame.counts.x) {
+        return ribbon_varying(p, vec3<f32>(0.0));
+    }
+    if (culled_for_camera(p.strand)) {
+        // Hidden: off screen, so its triangles are dropped before any pixel.
+        p.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+        return ribbon_varying(p, vec3<f32>(0.0));
+    }
+    return ribbon_varying(p, shade_hair(p));
+}
+
+@vertex
+fn vs_ribbon_contact(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
+    var p = ribbon_point(vertex_index, instance);
+    if (p.strand < frame.counts.x && culled_for_camera(p.strand)) {
+        p.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+    }
+    return ribbon_varying(p, contact_color(p));
 }
 
 fn coverage(v: RibbonVarying) -> u32 {
@@ -88,7 +120,7 @@ fn fs_final(v: RibbonVarying) -> ColorOut {
     if (out.mask == 0u) {
         discard;
     }
-    out.color = vec4<f32>(tone_map(shade_hair(v)), 1.0);
+    out.color = vec4<f32>(tone_map(v.color), 1.0);
     out.id = ID_HAIR;
     return out;
 }
@@ -100,7 +132,7 @@ fn fs_contact(v: RibbonVarying) -> ColorOut {
     if (out.mask == 0u) {
         discard;
     }
-    out.color = vec4<f32>(contact_color(v), 1.0);
+    out.color = vec4<f32>(v.color, 1.0);
     out.id = ID_HAIR;
     return out;
 }
@@ -117,7 +149,7 @@ fn fs_final_single(v: RibbonVarying) -> SingleOut {
     if (coverage(v) == 0u) {
         discard;
     }
-    return SingleOut(vec4<f32>(tone_map(shade_hair(v)), 1.0), ID_HAIR);
+    return SingleOut(vec4<f32>(tone_map(v.color), 1.0), ID_HAIR);
 }
 
 @fragment
@@ -125,5 +157,5 @@ fn fs_contact_single(v: RibbonVarying) -> SingleOut {
     if (coverage(v) == 0u) {
         discard;
     }
-    return SingleOut(vec4<f32>(contact_color(v), 1.0), ID_HAIR);
+    return SingleOut(vec4<f32>(v.color, 1.0), ID_HAIR);
 }

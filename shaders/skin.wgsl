@@ -30,8 +30,16 @@ struct SkinVarying {
     @builtin(position) clip: vec4<f32>,
     @location(0) world: vec3<f32>,
     @location(1) normal: vec3<f32>,
-    @location(2) pattern: vec4<f32>,
-    @location(3) @interpolate(flat) material: u32,
+    // The key light's map coordinates (uv, depth) of the point lifted 2 mm off the surface:
+    // affine in the world position (the light is orthographic), so interpolating them is
+    // exact and saves a matrix product per pixel.
+    @location(2) light: vec3<f32>,
+    // What does not need the pixel's precision (all of it smooth over the mesh): the fill
+    // and ambient light times the albedo, and the key light's colour times the albedo, both
+    // with the hand's occlusion applied.
+    @location(3) soft: vec3<f32>,
+    @location(4) key: vec3<f32>,
+    @location(5) @interpolate(flat) material: u32,
 }
 
 struct ColorOut {
@@ -39,8 +47,15 @@ struct ColorOut {
     @location(1) id: u32,
 }
 
-fn place(v: SkinVertex) -> SkinVarying {
-    var out: SkinVarying;
+struct Placed {
+    world: vec3<f32>,
+    normal: vec3<f32>,
+    clip: vec4<f32>,
+    material: u32,
+}
+
+fn place(v: SkinVertex) -> Placed {
+    var out: Placed;
     let space = v.space_material & 0xffu;
     out.material = (v.space_material >> 8u) & 0xffu;
     var local = v.position;
@@ -52,14 +67,55 @@ fn place(v: SkinVertex) -> SkinVarying {
     let m = space_matrix(space, v.tail_t);
     out.world = (m * vec4<f32>(local, 1.0)).xyz;
     out.normal = normalize((m * vec4<f32>(v.normal, 0.0)).xyz);
-    out.pattern = v.pattern;
     out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
     return out;
 }
 
+fn albedo_of(material: u32, pattern: vec4<f32>) -> vec3<f32> {
+    switch material {
+        case MATERIAL_EYE: {
+            return vec3<f32>(0.012, 0.009, 0.006);
+        }
+        case MATERIAL_NOSE: {
+            return vec3<f32>(0.30, 0.09, 0.10);
+        }
+        case MATERIAL_HAND: {
+            return vec3<f32>(0.62, 0.38, 0.27);
+        }
+        case MATERIAL_NAIL: {
+            return vec3<f32>(0.80, 0.58, 0.52);
+        }
+        case MATERIAL_SLEEVE: {
+            return vec3<f32>(0.05, 0.08, 0.16);
+        }
+        case MATERIAL_FLOOR: {
+            return vec3<f32>(0.20, 0.19, 0.18);
+        }
+        default: {
+            // The creature's skin wears the coat's colours, a little deeper than the hair.
+            return coat_color(pattern) * 0.8;
+        }
+    }
+}
+
 @vertex
 fn vs_skin(v: SkinVertex) -> SkinVarying {
-    return place(v);
+    let p = place(v);
+    var out: SkinVarying;
+    out.clip = p.clip;
+    out.world = p.world;
+    out.normal = p.normal;
+    out.material = p.material;
+    let lc = frame.light_view_proj * vec4<f32>(p.world + p.normal * 0.002, 1.0);
+    out.light = vec3<f32>(lc.x * 0.5 + 0.5, 0.5 - lc.y * 0.5, lc.z);
+    let n = p.normal;
+    let albedo = albedo_of(p.material, v.pattern);
+    let occlusion = hand_occlusion(p.world);
+    let fill = max(dot(n, frame.fill_dir.xyz), 0.0) * frame.fill_dir.w;
+    let ambient = mix(frame.ground.rgb, frame.sky.rgb, 0.5 + 0.5 * n.y);
+    out.soft = (albedo / PI * fill + albedo * ambient) * occlusion;
+    out.key = albedo / PI * frame.light_color.rgb * frame.light_dir.w * occlusion;
+    return out;
 }
 
 // Depth only, from the key light: skin, face and hand cast the opaque shadow.
@@ -78,73 +134,74 @@ fn gloss(n: vec3<f32>, to_eye: vec3<f32>, visible: f32, power: f32) -> vec3<f32>
     return frame.light_color.rgb * frame.light_dir.w * spec * visible * 0.08 + env * fresnel;
 }
 
-fn shade_surface(v: SkinVarying) -> vec3<f32> {
-    let n = normalize(v.normal);
-    let to_eye = normalize(frame.eye.xyz - v.world);
-    let l = frame.light_dir.xyz;
-    let visible = key_light_visibility(v.world + n * 0.002);
-    let occlusion = hand_occlusion(v.world);
-    let light = frame.light_color.rgb * frame.light_dir.w;
-    let lambert = max(dot(n, l), 0.0);
-    let fill = max(dot(n, frame.fill_dir.xyz), 0.0) * frame.fill_dir.w;
-    let ambient = mix(frame.ground.rgb, frame.sky.rgb, 0.5 + 0.5 * n.y);
-
-    var albedo = vec3<f32>(0.0);
-    var extra = vec3<f32>(0.0);
-    switch v.material {
-        case MATERIAL_EYE: {
-            albedo = vec3<f32>(0.012, 0.009, 0.006);
-            extra = gloss(n, to_eye, visible, 400.0);
-        }
-        case MATERIAL_NOSE: {
-            albedo = vec3<f32>(0.30, 0.09, 0.10);
-            extra = gloss(n, to_eye, visible, 60.0) * 0.5;
-        }
-        case MATERIAL_HAND: {
-            albedo = vec3<f32>(0.62, 0.38, 0.27);
-        }
-        case MATERIAL_NAIL: {
-            albedo = vec3<f32>(0.80, 0.58, 0.52);
-            extra = gloss(n, to_eye, visible, 80.0) * 0.3;
-        }
-        case MATERIAL_SLEEVE: {
-            albedo = vec3<f32>(0.05, 0.08, 0.16);
-        }
-        case MATERIAL_FLOOR: {
-            albedo = vec3<f32>(0.20, 0.19, 0.18);
-        }
-        default: {
-            // The creature's skin wears the coat's colours, a little deeper than the hair.
-            albedo = coat_color(v.pattern) * 0.8;
-        }
-    }
-    let diffuse = albedo / PI * (lambert * light * visible + fill);
-    return (diffuse + albedo * ambient) * occlusion + extra * occlusion;
+// The diffuse surface: the smooth terms from the vertices plus the key light's lambert
+// term and visibility, which carry the per-pixel detail.
+struct Lit {
+    color: vec3<f32>,
+    normal: vec3<f32>,
+    visible: f32,
 }
 
+fn shade_surface(v: SkinVarying) -> Lit {
+    var out: Lit;
+    out.normal = normalize(v.normal);
+    out.visible = key_light_visibility_at(v.light);
+    let lambert = max(dot(out.normal, frame.light_dir.xyz), 0.0);
+    out.color = v.soft + v.key * (lambert * out.visible);
+    return out;
+}
+
+fn surface_id(material: u32) -> u32 {
+    switch material {
+        case MATERIAL_EYE, MATERIAL_NOSE: {
+            return ID_FACE;
+        }
+        case MATERIAL_HAND, MATERIAL_NAIL, MATERIAL_SLEEVE: {
+            return ID_HAND;
+        }
+        case MATERIAL_FLOOR: {
+            return ID_FLOOR;
+        }
+        default: {
+            return ID_SKIN;
+        }
+    }
+}
+
+// Skin, hand, sleeve and floor: no gloss, so the few glossy pixels cost the many nothing.
 @fragment
 fn fs_skin(v: SkinVarying) -> ColorOut {
     var out: ColorOut;
-    var color = tone_map(shade_surface(v));
+    var color = tone_map(shade_surface(v).color);
     if (v.material == MATERIAL_FLOOR) {
         // The floor fades into the background away from the creature.
         let far = smoothstep(1.0, 2.8, length(v.world.xz - vec2<f32>(0.0, -0.4)));
         color = mix(color, frame.background.rgb, far);
     }
     out.color = vec4<f32>(color, 1.0);
-    switch v.material {
-        case MATERIAL_EYE, MATERIAL_NOSE: {
-            out.id = ID_FACE;
-        }
-        case MATERIAL_HAND, MATERIAL_NAIL, MATERIAL_SLEEVE: {
-            out.id = ID_HAND;
-        }
-        case MATERIAL_FLOOR: {
-            out.id = ID_FLOOR;
-        }
-        default: {
-            out.id = ID_SKIN;
-        }
+    out.id = surface_id(v.material);
+    return out;
+}
+
+// Eyes, nose and nails: the diffuse surface plus a highlight and a sky reflection, under
+// the hand's occlusion like the rest of their light.
+@fragment
+fn fs_glossy(v: SkinVarying) -> ColorOut {
+    let lit = shade_surface(v);
+    var power = 80.0;
+    var strength = 0.3;
+    if (v.material == MATERIAL_EYE) {
+        power = 400.0;
+        strength = 1.0;
+    } else if (v.material == MATERIAL_NOSE) {
+        power = 60.0;
+        strength = 0.5;
     }
+    let to_eye = normalize(frame.eye.xyz - v.world);
+    let occlusion = hand_occlusion(v.world);
+    let glossy = gloss(lit.normal, to_eye, lit.visible, power) * (strength * occlusion);
+    var out: ColorOut;
+    out.color = vec4<f32>(tone_map(lit.color + glossy), 1.0);
+    out.id = surface_id(v.material);
     return out;
 }

@@ -463,3 +463,140 @@ fn bad_targets_and_cameras_are_errors() {
     // The renderer still works after refusing them.
     assert!(renderer.render_image(&s, 8, 8).is_ok());
 }
+
+/// Triangles whose winding disagrees with their vertex normals, and how many had area.
+fn inward_triangles(mesh: &pelt::render::mesh::Mesh) -> (usize, usize) {
+    let mut inward = 0;
+    let mut counted = 0;
+    for t in mesh.indices.chunks_exact(3) {
+        let v = |i: u32| mesh.vertices[i as usize];
+        let p = |i: u32| Vec3::from(v(i).position);
+        let facing = (p(t[1]) - p(t[0])).cross(p(t[2]) - p(t[0]));
+        if facing.length() < 1e-10 {
+            continue;
+        }
+        counted += 1;
+        let normal: Vec3 = t.iter().map(|&i| Vec3::from(v(i).normal)).sum();
+        if facing.dot(normal) <= 0.0 {
+            inward += 1;
+        }
+    }
+    (inward, counted)
+}
+
+#[test]
+fn every_surface_is_wound_toward_its_normals_so_culling_keeps_it() {
+    use pelt::render::mesh::{creature_skin, face, floor};
+    use pelt::render::shapes::capsule_mesh;
+    use pelt::render::{DrawCapsule, Material};
+    let creature = Creature::default();
+    let hand = [DrawCapsule {
+        a: Vec3::new(0.1, 0.2, 0.3),
+        b: Vec3::new(0.3, 0.25, 0.1),
+        radius: 0.02,
+        material: Material::Hand,
+    }];
+    for (name, mesh) in [
+        ("skin", creature_skin(&creature, 1.0)),
+        ("coarse skin", creature_skin(&creature, 0.3)),
+        ("face", face(&creature, &Default::default())),
+        ("hand", capsule_mesh(&hand)),
+    ] {
+        let (inward, counted) = inward_triangles(&mesh);
+        eprintln!("{name}: {inward} of {counted} triangles wound against their normals");
+        assert!(counted > 100, "{name} has triangles");
+        assert_eq!(
+            inward, 0,
+            "{name} would lose triangles to back-face culling"
+        );
+    }
+    // The floor is seen from both sides: half its triangles face down.
+    let (inward, counted) = inward_triangles(&floor(-0.87, glam::Vec2::ZERO, 4.0));
+    assert_eq!(2 * inward, counted, "the floor faces up and down");
+}
+
+#[test]
+fn glossy_eyes_and_nails_are_drawn_with_their_highlight() {
+    use pelt::render::{DrawCapsule, Material};
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 256);
+    let mut s = scene(&sim, Camera::preset(CameraPreset::Closeup), DebugMode::Skin);
+    // A fingertip with its nail in front of the muzzle.
+    let hand = [
+        DrawCapsule {
+            a: Vec3::new(0.15, 0.0, 0.62),
+            b: Vec3::new(0.3, -0.05, 0.75),
+            radius: 0.03,
+            material: Material::Hand,
+        },
+        DrawCapsule {
+            a: Vec3::new(0.15, 0.0, 0.62),
+            b: Vec3::new(0.11, 0.01, 0.6),
+            radius: 0.016,
+            material: Material::Nail,
+        },
+    ];
+    s.hand = &hand;
+    let image = renderer.render_image(&s, 240, 135).unwrap();
+    let face: Vec<f32> = (0..image.height)
+        .flat_map(|y| (0..image.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| image.id(x, y) == ids::FACE)
+        .map(|(x, y)| luminance(image.pixel(x, y)))
+        .collect();
+    let brightest = face.iter().copied().fold(0.0, f32::max);
+    let dark = face.iter().filter(|&&l| l < 60.0).count();
+    eprintln!(
+        "{} face pixels, {dark} dark, brightest {brightest}; {} hand pixels",
+        face.len(),
+        count(&image, &[ids::HAND])
+    );
+    // Dark glossy eyes with a highlight, and the nose: the glossy surfaces are all there.
+    assert!(face.len() > 400, "the eyes and the nose are missing");
+    assert!(dark > face.len() / 4, "the eyes are not dark");
+    assert!(brightest > 200.0, "no highlight on the eyes ({brightest})");
+    // The nail is drawn (with the glossy surfaces) along with the rest of the hand.
+    let without_nail = {
+        s.hand = &hand[..1];
+        renderer.render_image(&s, 240, 135).unwrap()
+    };
+    assert!(
+        count(&image, &[ids::HAND]) > count(&without_nail, &[ids::HAND]),
+        "the nail is not drawn"
+    );
+}
+
+#[test]
+fn culling_hidden_strands_changes_no_pixel() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, STRANDS);
+    // From the front about a third of the strands are behind the body or the head; close
+    // to the face most of the body is also out of view.
+    for (preset, at_least) in [(CameraPreset::Front, 0.2), (CameraPreset::Closeup, 0.5)] {
+        let s = scene(&sim, Camera::preset(preset), DebugMode::Final);
+        renderer.set_hair_culling(true);
+        let culled = renderer.render_image(&s, 200, 120).unwrap();
+        let count = renderer
+            .culled_strands()
+            .unwrap()
+            .expect("the frame culled");
+        renderer.set_hair_culling(false);
+        let drawn = renderer.render_image(&s, 200, 120).unwrap();
+        assert_eq!(renderer.culled_strands().unwrap(), None);
+        let share = count as f64 / STRANDS as f64;
+        eprintln!("{preset:?}: {count} strands culled ({:.0}%)", 100.0 * share);
+        assert!(
+            culled.rgba == drawn.rgba && culled.ids == drawn.ids,
+            "{preset:?}: culling changed the picture"
+        );
+        assert!(share > at_least, "{preset:?}: only {count} strands culled");
+    }
+    // Without the skin in front (the strands view) nothing is culled.
+    renderer.set_hair_culling(true);
+    let s = scene(
+        &sim,
+        Camera::preset(CameraPreset::Front),
+        DebugMode::Strands,
+    );
+    renderer.render_image(&s, 200, 120).unwrap();
+    assert_eq!(renderer.culled_strands().unwrap(), None);
+}

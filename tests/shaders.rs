@@ -273,6 +273,48 @@ fn render_uniforms_match_their_wgsl_twins() {
     );
 }
 
+#[test]
+fn cull_uniforms_match_their_wgsl_twin() {
+    use glam::{Mat4, UVec4, Vec4};
+    use pelt::render::culling::CullUniforms;
+    let (_, source) = render_modules()
+        .into_iter()
+        .find(|(n, _)| *n == "strand_cull")
+        .unwrap();
+    let module = parse_and_validate("strand_cull", &source);
+    let v = |k: f32| Vec4::splat(k);
+    let m = |k: f32| Mat4::from_cols(v(k), v(k), v(k), v(k));
+    let cull = CullUniforms {
+        view_proj: m(1.0),
+        eye: v(2.0),
+        forward: v(3.0),
+        body_inverse: m(4.0),
+        head_inverse: m(5.0),
+        body_center: v(6.0),
+        body_radii: v(7.0),
+        head: v(8.0),
+        params: v(9.0),
+        counts: UVec4::splat(10.0f32.to_bits()),
+    };
+    check_encased(
+        &module,
+        "CullUniforms",
+        &uniform_bytes(&cull).unwrap(),
+        &[
+            ("view_proj", 1.0),
+            ("eye", 2.0),
+            ("forward", 3.0),
+            ("body_inverse", 4.0),
+            ("head_inverse", 5.0),
+            ("body_center", 6.0),
+            ("body_radii", 7.0),
+            ("head", 8.0),
+            ("params", 9.0),
+            ("counts", 10.0),
+        ],
+    );
+}
+
 /// The (location, offset) of each `@location` input of WGSL struct `name`.
 fn wgsl_locations(module: &naga::Module, name: &str) -> Vec<u32> {
     let (_, ty) = module

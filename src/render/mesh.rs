@@ -124,6 +124,21 @@ impl Mesh {
         }
     }
 
+    /// Turns every triangle to wind counter-clockwise seen from the side its vertex normals
+    /// face, so the surface pass can cull back faces (the analytic parameterisations wind
+    /// either way). Triangles of no area, at the poles of a sphere grid, are left alone.
+    pub fn orient_outward(&mut self) {
+        for tri in self.indices.chunks_exact_mut(3) {
+            let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| self.vertices[i as usize]);
+            let p = |v: SkinVertex| Vec3::from(v.position);
+            let facing = (p(b) - p(a)).cross(p(c) - p(a));
+            let normal = Vec3::from(a.normal) + Vec3::from(b.normal) + Vec3::from(c.normal);
+            if facing.dot(normal) < 0.0 {
+                tri.swap(1, 2);
+            }
+        }
+    }
+
     /// Appends another mesh.
     pub fn append(&mut self, other: &Mesh) {
         let base = self.vertices.len() as u32;
@@ -147,7 +162,8 @@ fn pattern_bytes(p: crate::groom::Pattern) -> [u8; 4] {
 }
 
 /// The creature's skin: head, body, paws and tail, each in its own space, with the coat
-/// pattern at every vertex. `detail` scales the tessellation (1 is the default).
+/// pattern at every vertex, wound outward. `detail` scales the tessellation (1 is the
+/// default).
 pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
     let n = |base: f32| ((base * detail).round() as u32).max(4);
     let mut mesh = Mesh::default();
@@ -172,6 +188,7 @@ pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
         vertex.tail_t = v;
         vertex
     });
+    mesh.orient_outward();
     mesh
 }
 
@@ -198,7 +215,8 @@ fn oriented_ellipsoid(center: Vec3, out: Vec3, radii: Vec3, material: Material, 
     mesh
 }
 
-/// The eyes and the nose, in head space, standing out of the short fur around them.
+/// The eyes and the nose, in head space, standing out of the short fur around them, wound
+/// outward.
 pub fn face(creature: &Creature, layout: &FaceLayout) -> Mesh {
     let head = &creature.head;
     let mut mesh = Mesh::default();
@@ -221,10 +239,12 @@ pub fn face(creature: &Creature, layout: &FaceLayout) -> Mesh {
         Material::Nose,
         false,
     ));
+    mesh.orient_outward();
     mesh
 }
 
-/// The floor the solver keeps strands above: a disc at height `y`, world space.
+/// The floor the solver keeps strands above: a disc at height `y`, world space, with
+/// triangles facing up and down.
 pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
     let mut mesh = Mesh::default();
     mesh.add_grid(64, 8, true, |u, v| {
@@ -233,5 +253,13 @@ pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
         let p = Vec3::new(center.x + r * phi.cos(), y, center.y + r * phi.sin());
         SkinVertex::new(p, Vec3::Y, VertexSpace::World, Material::Floor)
     });
+    mesh.orient_outward();
+    // Seen from below too (a free camera may go there), shaded the same.
+    let underside: Vec<u32> = mesh
+        .indices
+        .chunks_exact(3)
+        .flat_map(|t| [t[0], t[2], t[1]])
+        .collect();
+    mesh.indices.extend(underside);
     mesh
 }

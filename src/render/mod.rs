@@ -12,12 +12,26 @@
 //! 2. **Surfaces**: the creature's skin tessellated from its analytic parts
 //!    ([`mesh::creature_skin`]) in their own spaces, so the GPU places them by the same
 //!    head, body and tail transforms as the roots; eyes and nose; the hand's capsules; the
-//!    floor. Shaded with the coat's palette and pattern channels, like the hair.
-//! 3. **Ribbons**: five quads per strand built in the vertex shader from the solver's
+//!    floor. Shaded with the coat's palette and pattern channels, like the hair. Every
+//!    surface is wound outward ([`mesh::Mesh::orient_outward`]) and drawn with its back
+//!    faces culled. What is smooth over the mesh (albedo, fill and ambient light, the
+//!    hand's occlusion, the light-space coordinate) is computed per vertex; the key light's
+//!    visibility, which carries the strands' fine shadows, stays per pixel. The glossy
+//!    eyes, nose and nails have a pipeline of their own, so the rest of the surfaces pay
+//!    nothing for their highlight (a SIMD rasteriser runs every branch for every pixel).
+//! 3. **Culling** ([`culling`]): a compute pass marks the strands the camera cannot see,
+//!    all six points behind the body ellipsoid or a sphere inside the head (both shrunk
+//!    to lie inside the drawn skin, by the ribbon's half width and 3 mm), or all outside
+//!    one side of the view; their ribbons are moved off screen in the vertex shader. No
+//!    pixel changes (a test compares both ways). From the front it drops about 30% of the
+//!    strands, in the close-up about 70%. Only where the skin is drawn; the shadow passes
+//!    draw every strand.
+//! 4. **Ribbons**: five quads per strand built in the vertex shader from the solver's
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
-//!    the 12 vertices of a strand are shared by its 10 triangles.
-//! 4. **Overlay** (`contact` only): proxy wireframes and the last ray hit.
+//!    the 12 vertices of a strand are shared by its 10 triangles. The hair is shaded per
+//!    ribbon vertex (see below).
+//! 5. **Overlay** (`contact` only): proxy wireframes and the last ray hit.
 //!
 //! # Coverage without sorting
 //!
@@ -33,15 +47,46 @@
 //! tone-mapped per sample before the resolve, which keeps bright highlights from aliasing
 //! and saves a 16-bit float target (8 bytes per sample).
 //!
+//! # Shading per ribbon vertex
+//!
+//! A ribbon is about a pixel wide, so the two vertices of a strand point see the same
+//! light, and everything the hair shading reads changes smoothly along a strand: the key
+//! light's visibility from the shadow maps, the tangent, the strand's colour, the hand's
+//! occlusion. The vertex shader therefore evaluates the whole hair model (BSDF lobes,
+//! shadow lookups, transmission, fill, ambient) at the 12 vertices of a strand, and the
+//! fragment shader only turns the ribbon's opacity into coverage and tone-maps the
+//! interpolated colour. Fragments are many times more numerous than vertices (a strand
+//! crosses dozens of pixels, each with four samples, many of them hidden), so this is the
+//! cheaper side on any GPU; on a CPU rasteriser (lavapipe), where fragment work is
+//! multiplied by the samples and by the partly covered 4×4 blocks a thin ribbon crosses,
+//! it cut the ribbon pass by about 2.7× (`cargo bench --bench frame`). The look is the same
+//! to the eye; where the old per-fragment lookup of the point-sampled first-hair depth
+//! showed blocky texel-sized blotches in close-ups, the strands are now evenly shaded.
+//!
+//! # Where the time goes on a CPU adapter
+//!
+//! On lavapipe (Vulkan on 2 CPU cores) a frame of 4,096 strands at 640×360 takes about
+//! 150 ms: shadow maps, surfaces and ribbons a third each (`cargo bench --bench frame`,
+//! one run on a machine under load 3.8). What is left is mostly fixed by the design: the
+//! rasteriser pays per triangle (about half a microsecond), and every ribbon is drawn up to
+//! three times (first hair, deep opacity, camera), so the hair's share grows with the
+//! strand count (16,384 strands: about 430 ms, the shadow maps and the ribbons 190 ms
+//! each); and lavapipe's 4× MSAA roughly triples the cost of
+//! every pixel of the camera passes (one sample halves the frame, but the coverage turns to
+//! a visible dither). A smaller shadow map (512²) saves about 15% at 640×360 and coarsens
+//! the strands' shadows on the skin; it is a setting ([`RenderSettings::shadow_map_size`]).
+//!
 //! # Memory (beyond the solver's buffers)
 //!
-//! Per strand 16 bytes ([`ribbons::RibbonStrand`]): 6.7 MB at the full tier. Targets at
-//! 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB when asked for, tests
-//! only). Shadow maps at 1024²: 20 MB. Meshes under 2 MB. About 90 MB in all at the full
-//! tier; [`FurRenderer::memory_bytes`] and [`target::FrameTargets::bytes`] report it.
+//! Per strand 16 bytes ([`ribbons::RibbonStrand`]) and a 4-byte cull flag: 8.4 MB at the
+//! full tier. Targets at 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB
+//! when asked for, tests only). Shadow maps at 1024²: 21 MB. Meshes under 2 MB. About
+//! 97 MB in all at the full tier; [`FurRenderer::memory_bytes`] and
+//! [`target::FrameTargets::bytes`] report it.
 
 pub mod camera;
 pub mod capture;
+pub mod culling;
 pub mod debug;
 pub mod hair_bsdf;
 pub mod mesh;

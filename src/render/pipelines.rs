@@ -15,8 +15,10 @@ use encase::ShaderType;
 pub struct Layouts {
     /// Group 0: frame uniforms, pass view (dynamic offset).
     pub frame: wgpu::BindGroupLayout,
-    /// Group 1: positions and packed strands.
+    /// Group 1: positions, packed strands and the camera's cull flags.
     pub strands: wgpu::BindGroupLayout,
+    /// The cull pass's only group: positions, cull flags (written), its uniforms.
+    pub cull: wgpu::BindGroupLayout,
     /// Group 2 of colour passes: the three shadow maps and two samplers.
     pub shadow_inputs: wgpu::BindGroupLayout,
     /// Group 2 of the deep opacity pass: the first hair's depth.
@@ -36,12 +38,16 @@ pub struct Pipelines {
     pub ribbon_hair_depth: wgpu::RenderPipeline,
     /// Deep opacity accumulation from the light.
     pub ribbon_deep_opacity: wgpu::RenderPipeline,
-    /// Opaque surfaces, shaded.
+    /// Opaque surfaces, shaded (skin, hand, sleeve, floor).
     pub skin: wgpu::RenderPipeline,
+    /// The glossy surfaces: eyes, nose, nails.
+    pub skin_glossy: wgpu::RenderPipeline,
     /// Opaque surfaces' depth from the light.
     pub skin_depth: wgpu::RenderPipeline,
     /// The contact overlay.
     pub lines: wgpu::RenderPipeline,
+    /// Marks the strands the camera cannot see.
+    pub cull: wgpu::ComputePipeline,
     /// Copies sample 0 of the ID target (only with MSAA and IDs).
     pub id_resolve: Option<wgpu::RenderPipeline>,
 }
@@ -74,14 +80,28 @@ fn storage_entry(binding: u32) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
+fn compute_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
 fn texture_entry(
     binding: u32,
+    visibility: wgpu::ShaderStages,
     sample_type: wgpu::TextureSampleType,
     multisampled: bool,
 ) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
+        visibility,
         ty: wgpu::BindingType::Texture {
             sample_type,
             view_dimension: wgpu::TextureViewDimension::D2,
@@ -91,10 +111,14 @@ fn texture_entry(
     }
 }
 
-fn sampler_entry(binding: u32, kind: wgpu::SamplerBindingType) -> wgpu::BindGroupLayoutEntry {
+fn sampler_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    kind: wgpu::SamplerBindingType,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
+        visibility,
         ty: wgpu::BindingType::Sampler(kind),
         count: None,
     }
@@ -117,36 +141,56 @@ impl Layouts {
                     uniform_entry(1, PassView::min_size().get(), true),
                 ],
             ),
-            strands: layout("render: strands", &[storage_entry(0), storage_entry(1)]),
+            strands: layout(
+                "render: strands",
+                &[storage_entry(0), storage_entry(1), storage_entry(2)],
+            ),
+            cull: layout(
+                "render: strand cull",
+                &[
+                    compute_entry(0, wgpu::BufferBindingType::Storage { read_only: true }),
+                    compute_entry(1, wgpu::BufferBindingType::Storage { read_only: false }),
+                    compute_entry(2, wgpu::BufferBindingType::Uniform),
+                ],
+            ),
+            // The hair reads its shadows per ribbon vertex, the skin per fragment.
             shadow_inputs: layout(
                 "render: shadow maps",
                 &[
-                    texture_entry(0, wgpu::TextureSampleType::Depth, false),
+                    texture_entry(0, FRAGMENT_VERTEX, wgpu::TextureSampleType::Depth, false),
                     texture_entry(
                         1,
+                        FRAGMENT_VERTEX,
                         wgpu::TextureSampleType::Float { filterable: false },
                         false,
                     ),
                     texture_entry(
                         2,
+                        FRAGMENT_VERTEX,
                         wgpu::TextureSampleType::Float { filterable: true },
                         false,
                     ),
-                    sampler_entry(3, wgpu::SamplerBindingType::Comparison),
-                    sampler_entry(4, wgpu::SamplerBindingType::Filtering),
+                    sampler_entry(3, FRAGMENT_VERTEX, wgpu::SamplerBindingType::Comparison),
+                    sampler_entry(4, FRAGMENT_VERTEX, wgpu::SamplerBindingType::Filtering),
                 ],
             ),
             first_hair: layout(
                 "render: first hair",
                 &[texture_entry(
                     0,
+                    wgpu::ShaderStages::FRAGMENT,
                     wgpu::TextureSampleType::Float { filterable: false },
                     false,
                 )],
             ),
             id_input: layout(
                 "render: ids",
-                &[texture_entry(0, wgpu::TextureSampleType::Uint, true)],
+                &[texture_entry(
+                    0,
+                    wgpu::ShaderStages::FRAGMENT,
+                    wgpu::TextureSampleType::Uint,
+                    true,
+                )],
             ),
         }
     }
@@ -178,11 +222,22 @@ fn light_depth() -> wgpu::DepthStencilState {
     }
 }
 
-/// Unculled triangles: ribbons have no front, and the analytic surfaces' windings vary.
+/// Unculled triangles: ribbons have no front.
 fn triangles() -> wgpu::PrimitiveState {
     wgpu::PrimitiveState {
         topology: wgpu::PrimitiveTopology::TriangleList,
         cull_mode: None,
+        ..Default::default()
+    }
+}
+
+/// Closed surfaces wound outward ([`super::mesh::Mesh::orient_outward`]): the faces turned
+/// away are hidden behind the near ones, so they are culled before they cost any pixels.
+fn front_faces() -> wgpu::PrimitiveState {
+    wgpu::PrimitiveState {
+        topology: wgpu::PrimitiveTopology::TriangleList,
+        front_face: wgpu::FrontFace::Ccw,
+        cull_mode: Some(wgpu::Face::Back),
         ..Default::default()
     }
 }
@@ -233,6 +288,8 @@ impl Pipelines {
             &[Some(&layouts.frame), None, Some(&layouts.shadow_inputs)],
         );
         let frame_only = pipeline_layout("frame only", &[Some(&layouts.frame)]);
+        let cull_layout = pipeline_layout("strand cull", &[Some(&layouts.cull)]);
+        let strand_cull = module("strand_cull");
 
         // Ribbons write their own sample mask with MSAA, and discard by coverage without.
         let msaa = target.samples > 1;
@@ -262,13 +319,13 @@ impl Pipelines {
         let opaque_targets = color_targets(None);
         let overlay_targets = color_targets(Some(wgpu::BlendState::ALPHA_BLENDING));
 
-        let ribbon_camera = |label, fs: &str| {
+        let ribbon_camera = |label, vs: &str, fs: &str| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
                 layout: Some(&ribbon_color_layout),
                 vertex: wgpu::VertexState {
                     module: &ribbon_color,
-                    entry_point: Some("vs_ribbon"),
+                    entry_point: Some(vs),
                     compilation_options: Default::default(),
                     buffers: &[],
                 },
@@ -295,6 +352,30 @@ impl Pipelines {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &LineVertex::ATTRIBUTES,
         })];
+
+        let surface = |label, fs: &str| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&skin_layout),
+                vertex: wgpu::VertexState {
+                    module: &skin,
+                    entry_point: Some("vs_skin"),
+                    compilation_options: Default::default(),
+                    buffers: &skin_vertex,
+                },
+                primitive: front_faces(),
+                depth_stencil: Some(camera_depth(true)),
+                multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &skin,
+                    entry_point: Some(fs),
+                    compilation_options: Default::default(),
+                    targets: &opaque_targets,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
 
         let id_resolve = (target.ids && target.samples > 1).then(|| {
             let module = module("id_resolve");
@@ -325,10 +406,12 @@ impl Pipelines {
         Pipelines {
             ribbon_final: ribbon_camera(
                 "ribbons: final",
+                "vs_ribbon",
                 if msaa { "fs_final" } else { "fs_final_single" },
             ),
             ribbon_contact: ribbon_camera(
                 "ribbons: contact",
+                "vs_ribbon_contact",
                 if msaa {
                     "fs_contact"
                 } else {
@@ -392,27 +475,8 @@ impl Pipelines {
                 multiview_mask: None,
                 cache: None,
             }),
-            skin: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("skin"),
-                layout: Some(&skin_layout),
-                vertex: wgpu::VertexState {
-                    module: &skin,
-                    entry_point: Some("vs_skin"),
-                    compilation_options: Default::default(),
-                    buffers: &skin_vertex,
-                },
-                primitive: triangles(),
-                depth_stencil: Some(camera_depth(true)),
-                multisample,
-                fragment: Some(wgpu::FragmentState {
-                    module: &skin,
-                    entry_point: Some("fs_skin"),
-                    compilation_options: Default::default(),
-                    targets: &opaque_targets,
-                }),
-                multiview_mask: None,
-                cache: None,
-            }),
+            skin: surface("skin", "fs_skin"),
+            skin_glossy: surface("skin: glossy", "fs_glossy"),
             skin_depth: device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some("skin: light depth"),
                 layout: Some(&frame_only),
@@ -422,7 +486,7 @@ impl Pipelines {
                     compilation_options: Default::default(),
                     buffers: &skin_vertex,
                 },
-                primitive: triangles(),
+                primitive: front_faces(),
                 depth_stencil: Some(light_depth()),
                 multisample: Default::default(),
                 fragment: None,
@@ -451,6 +515,14 @@ impl Pipelines {
                     targets: &overlay_targets,
                 }),
                 multiview_mask: None,
+                cache: None,
+            }),
+            cull: device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("strand cull"),
+                layout: Some(&cull_layout),
+                module: &strand_cull,
+                entry_point: Some("cull_strands"),
+                compilation_options: Default::default(),
                 cache: None,
             }),
             id_resolve,

@@ -4,6 +4,7 @@
 use super::RenderError;
 use super::camera::Camera;
 use super::capture::{Image, read_image};
+use super::culling::{CULL_FLAG_BYTES, CULL_WORKGROUP, CullUniforms, cull_uniforms};
 use super::debug::DebugMode;
 use super::mesh::{Material, Mesh, creature_skin, face, floor};
 use super::palette::{Lighting, Srgb};
@@ -153,6 +154,10 @@ struct StrandBinding {
     count: u32,
     bind_groups: [wgpu::BindGroup; 2],
     buffer: wgpu::Buffer,
+    /// One flag per strand: hidden from the camera this frame (the cull pass writes it).
+    culled: wgpu::Buffer,
+    /// The cull pass's groups, one per position buffer.
+    cull_groups: [wgpu::BindGroup; 2],
 }
 
 /// A vertex and index buffer pair that grows as needed.
@@ -161,6 +166,8 @@ struct DynamicMesh {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     index_count: u32,
+    /// Where the glossy triangles (the nails) begin.
+    glossy_start: u32,
 }
 
 impl DynamicMesh {
@@ -179,11 +186,19 @@ impl DynamicMesh {
                 mapped_at_creation: false,
             }),
             index_count: 0,
+            glossy_start: 0,
         }
     }
 
-    /// Uploads `mesh`, growing the buffers when it does not fit.
-    fn upload(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, mesh: &Mesh) {
+    /// Uploads `mesh`, whose triangles from index `glossy_start` on are glossy, growing the
+    /// buffers when it does not fit.
+    fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &Mesh,
+        glossy_start: u32,
+    ) {
         let vertex_bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
         let index_bytes: &[u8] = bytemuck::cast_slice(&mesh.indices);
         if vertex_bytes.len() as u64 > self.vertices.size()
@@ -199,6 +214,7 @@ impl DynamicMesh {
         queue.write_buffer(&self.vertices, 0, vertex_bytes);
         queue.write_buffer(&self.indices, 0, index_bytes);
         self.index_count = mesh.indices.len() as u32;
+        self.glossy_start = glossy_start.min(self.index_count);
     }
 }
 
@@ -217,7 +233,7 @@ pub struct PassTimings {
     pub shadow_ms: f64,
     /// Skin, face, hand and floor.
     pub skin_ms: f64,
-    /// Ribbons (and the contact overlay).
+    /// The camera's strand culling, the ribbons (and the contact overlay).
     pub ribbons_ms: f64,
 }
 
@@ -244,8 +260,9 @@ pub struct FurRenderer {
     surfaces: wgpu::Buffer,
     surface_indices: wgpu::Buffer,
     /// Index ranges of `surface_indices`: the creature and its face (cast shadows), the
-    /// floor.
+    /// face alone (glossy), the floor.
     creature_range: std::ops::Range<u32>,
+    face_range: std::ops::Range<u32>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
     proxies: wgpu::Buffer,
@@ -253,6 +270,13 @@ pub struct FurRenderer {
     marker: wgpu::Buffer,
     timestamps: Option<Timestamps>,
     static_bytes: u64,
+    /// The shapes the cull pass hides strands behind.
+    creature: Creature,
+    cull_uniforms: wgpu::Buffer,
+    /// Whether the camera's ribbons skip the strands hidden behind the creature.
+    hair_culling: bool,
+    /// Whether the last frame ran the cull pass (its flags are then readable).
+    culled_last_frame: bool,
 }
 
 /// The linear colour behind the creature.
@@ -357,6 +381,7 @@ impl FurRenderer {
         });
 
         let mut mesh = creature_skin(creature, 1.0);
+        let skin_end = mesh.indices.len() as u32;
         mesh.append(&face(creature, &FaceLayout::default()));
         let creature_end = mesh.indices.len() as u32;
         mesh.append(&floor(
@@ -388,7 +413,14 @@ impl FurRenderer {
             usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let cull_uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("strand cull: uniforms"),
+            size: CullUniforms::min_size().get(),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         let static_bytes = frame_uniforms.size()
+            + cull_uniforms.size()
             + views.size()
             + shadows.bytes
             + batch_indices.size()
@@ -423,6 +455,7 @@ impl FurRenderer {
             surfaces,
             surface_indices,
             creature_range: 0..creature_end,
+            face_range: skin_end..creature_end,
             floor_range,
             hand,
             proxies,
@@ -430,6 +463,10 @@ impl FurRenderer {
             marker,
             timestamps: None,
             static_bytes,
+            creature: creature.clone(),
+            cull_uniforms,
+            hair_culling: true,
+            culled_last_frame: false,
         })
     }
 
@@ -473,6 +510,12 @@ impl FurRenderer {
                 contents: bytemuck::cast_slice(strands),
                 usage: wgpu::BufferUsages::STORAGE,
             });
+        let culled = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ribbons: culled for the camera"),
+            size: strands.len() as u64 * CULL_FLAG_BYTES,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
         let group = |p: &wgpu::Buffer| {
             self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("ribbons: strands"),
@@ -486,10 +529,35 @@ impl FurRenderer {
                         binding: 1,
                         resource: buffer.as_entire_binding(),
                     },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: culled.as_entire_binding(),
+                    },
                 ],
             })
         };
         let bind_groups = [group(positions[0]), group(positions[1])];
+        let cull_group = |p: &wgpu::Buffer| {
+            self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("strand cull"),
+                layout: &self.layouts.cull,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: p.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: culled.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: self.cull_uniforms.as_entire_binding(),
+                    },
+                ],
+            })
+        };
+        let cull_groups = [cull_group(positions[0]), cull_group(positions[1])];
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RenderError::Gpu(e.to_string()));
         }
@@ -497,7 +565,10 @@ impl FurRenderer {
             count: strands.len() as u32,
             bind_groups,
             buffer,
+            culled,
+            cull_groups,
         });
+        self.culled_last_frame = false;
         Ok(())
     }
 
@@ -517,7 +588,30 @@ impl FurRenderer {
     /// Bytes of GPU memory the renderer holds besides the solver's buffers (targets not
     /// included; see [`FrameTargets::bytes`]).
     pub fn memory_bytes(&self) -> u64 {
-        self.static_bytes + self.strands.as_ref().map_or(0, |s| s.buffer.size())
+        self.static_bytes
+            + self
+                .strands
+                .as_ref()
+                .map_or(0, |s| s.buffer.size() + s.culled.size())
+    }
+
+    /// Whether the camera's ribbons skip the strands hidden behind the creature's body and
+    /// head or wholly outside the view (on by default). Culling changes no pixel; the
+    /// switch is for comparisons.
+    pub fn set_hair_culling(&mut self, on: bool) {
+        self.hair_culling = on;
+    }
+
+    /// How many strands the last frame's cull pass kept from the camera, or `None` when
+    /// that frame drew no hair with culling (waits for the GPU).
+    pub fn culled_strands(&self) -> Result<Option<u32>, RenderError> {
+        let Some(strands) = self.strands.as_ref().filter(|_| self.culled_last_frame) else {
+            return Ok(None);
+        };
+        let bytes = crate::sim::read_buffer(&self.device, &self.queue, &strands.culled)
+            .map_err(|e| RenderError::Gpu(e.to_string()))?;
+        let flags: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(Some(flags.iter().filter(|&&f| f != 0).count() as u32))
     }
 
     /// Turns on GPU timestamps around the frame's passes, if the device has the
@@ -582,6 +676,7 @@ impl FurRenderer {
         &self,
         scene: &Scene,
         size: (u32, u32),
+        cull: bool,
     ) -> (FrameUniforms, PassView, PassView) {
         let (w, h) = (size.0 as f32, size.1 as f32);
         let camera = &scene.camera;
@@ -644,7 +739,7 @@ impl FurRenderer {
                 strands,
                 self.layout.samples,
                 u32::from(s.hair_casts_shadows),
-                0,
+                u32::from(cull),
             ),
         };
         let camera_view = PassView {
@@ -666,20 +761,33 @@ impl FurRenderer {
         scene: &Scene,
     ) -> Result<(), RenderError> {
         scene.validate()?;
-        let (frame, camera_view, light_view) = self.frame_uniforms(scene, targets.size);
+        let mode = scene.mode;
+        // The camera skips hidden strands only where the skin that hides them is drawn.
+        let cull = self.hair_culling
+            && mode.draws_surfaces()
+            && mode.draws_hair()
+            && self.strands.is_some();
+        let (frame, camera_view, light_view) = self.frame_uniforms(scene, targets.size, cull);
+        self.culled_last_frame = cull;
         self.queue
             .write_buffer(&self.frame_uniforms, 0, &uniform_bytes(&frame)?);
         self.queue
             .write_buffer(&self.views, 0, &uniform_bytes(&camera_view)?);
         self.queue
             .write_buffer(&self.views, self.view_stride, &uniform_bytes(&light_view)?);
-        let mode = scene.mode;
-        let hand_mesh = capsule_mesh(if mode.draws_surfaces() {
+        // The hand's matte capsules first, then its glossy nails (their own pipeline).
+        let shown = if mode.draws_surfaces() {
             scene.hand
         } else {
             &[]
-        });
-        self.hand.upload(&self.device, &self.queue, &hand_mesh);
+        };
+        let (nails, matte): (Vec<DrawCapsule>, Vec<DrawCapsule>) =
+            shown.iter().partition(|c| c.material == Material::Nail);
+        let mut hand_mesh = capsule_mesh(&matte);
+        let glossy_start = hand_mesh.indices.len() as u32;
+        hand_mesh.append(&capsule_mesh(&nails));
+        self.hand
+            .upload(&self.device, &self.queue, &hand_mesh, glossy_start);
         let marker = scene
             .ray_hit
             .map(|h| hit_marker(h.point, h.normal))
@@ -873,13 +981,54 @@ impl FurRenderer {
                 pass.set_bind_group(2, &self.shadow_inputs, &[]);
                 pass.set_vertex_buffer(0, self.surfaces.slice(..));
                 pass.set_index_buffer(self.surface_indices.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(self.creature_range.clone(), 0, 0..1);
+                pass.draw_indexed(0..self.face_range.start, 0, 0..1);
                 pass.draw_indexed(self.floor_range.clone(), 0, 0..1);
-                if self.hand.index_count > 0 {
-                    pass.set_vertex_buffer(0, self.hand.vertices.slice(..));
-                    pass.set_index_buffer(self.hand.indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..self.hand.index_count, 0, 0..1);
+                let hand = &self.hand;
+                if hand.glossy_start > 0 {
+                    pass.set_vertex_buffer(0, hand.vertices.slice(..));
+                    pass.set_index_buffer(hand.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..hand.glossy_start, 0, 0..1);
                 }
+                pass.set_pipeline(&self.pipelines.skin_glossy);
+                pass.set_vertex_buffer(0, self.surfaces.slice(..));
+                pass.set_index_buffer(self.surface_indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.draw_indexed(self.face_range.clone(), 0, 0..1);
+                if hand.index_count > hand.glossy_start {
+                    pass.set_vertex_buffer(0, hand.vertices.slice(..));
+                    pass.set_index_buffer(hand.indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(hand.glossy_start..hand.index_count, 0, 0..1);
+                }
+            }
+        }
+        // Which strands the camera cannot see; timed with the ribbons it spares.
+        let mut ribbon_timestamps = self.timestamp_writes(2);
+        if let (Some((binding, _, _)), true) = (hair, cull) {
+            let uniforms = cull_uniforms(
+                &self.creature,
+                &scene.pose,
+                &scene.camera,
+                targets.size,
+                &self.settings,
+                binding.count,
+                true,
+            );
+            self.queue
+                .write_buffer(&self.cull_uniforms, 0, &uniform_bytes(&uniforms)?);
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("strand cull"),
+                timestamp_writes: self.timestamps.as_ref().map(|ts| {
+                    wgpu::ComputePassTimestampWrites {
+                        query_set: &ts.queries,
+                        beginning_of_pass_write_index: Some(4),
+                        end_of_pass_write_index: None,
+                    }
+                }),
+            });
+            pass.set_pipeline(&self.pipelines.cull);
+            pass.set_bind_group(0, &binding.cull_groups[scene.positions_index & 1], &[]);
+            pass.dispatch_workgroups(binding.count.div_ceil(CULL_WORKGROUP), 1, 1);
+            if let Some(ts) = ribbon_timestamps.as_mut() {
+                ts.beginning_of_pass_write_index = None;
             }
         }
         {
@@ -888,7 +1037,7 @@ impl FurRenderer {
                 label: Some("ribbons"),
                 color_attachments: &color,
                 depth_stencil_attachment: Some(depth(false)),
-                timestamp_writes: self.timestamp_writes(2),
+                timestamp_writes: ribbon_timestamps,
                 occlusion_query_set: None,
                 multiview_mask: None,
             });

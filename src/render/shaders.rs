@@ -22,6 +22,8 @@ pub const RIBBON_SHADOW_WGSL: &str = include_str!("../../shaders/ribbon_shadow.w
 pub const SKIN_WGSL: &str = include_str!("../../shaders/skin.wgsl");
 /// The contact overlay (`shaders/lines.wgsl`).
 pub const LINES_WGSL: &str = include_str!("../../shaders/lines.wgsl");
+/// The camera's strand culling (`shaders/strand_cull.wgsl`).
+pub const STRAND_CULL_WGSL: &str = include_str!("../../shaders/strand_cull.wgsl");
 /// The ID target's sample-0 copy (`shaders/id_resolve.wgsl`).
 pub const ID_RESOLVE_WGSL: &str = include_str!("../../shaders/id_resolve.wgsl");
 
@@ -47,6 +49,7 @@ pub fn render_modules() -> Vec<(&'static str, String)> {
         ("skin", [FRAME_WGSL, SHADOW_LOOKUP_WGSL, SKIN_WGSL].concat()),
         ("lines", [FRAME_WGSL, LINES_WGSL].concat()),
         ("id_resolve", ID_RESOLVE_WGSL.to_string()),
+        ("strand_cull", STRAND_CULL_WGSL.to_string()),
     ]
 }
 

@@ -31,7 +31,7 @@ const CAP_RINGS: u32 = 6;
 /// Vertices one drawn capsule takes (the hand's vertex buffer is sized by it).
 pub const VERTICES_PER_CAPSULE: usize = (AROUND * (2 * CAP_RINGS + 2)) as usize;
 
-/// Triangles for `capsules`, world space. Invalid capsules are skipped.
+/// Triangles for `capsules`, world space, wound outward. Invalid capsules are skipped.
 pub fn capsule_mesh(capsules: &[DrawCapsule]) -> Mesh {
     let mut mesh = Mesh::default();
     for c in capsules.iter().filter(|c| c.is_valid()) {
@@ -56,5 +56,6 @@ pub fn capsule_mesh(capsules: &[DrawCapsule]) -> Mesh {
             SkinVertex::new(center + n * c.radius, n, VertexSpace::World, c.material)
         });
     }
+    mesh.orient_outward();
     mesh
 }

@@ -72,7 +72,8 @@ pub struct FrameUniforms {
     pub look: Vec4,
     /// The linear colour behind the creature (the floor fades into it).
     pub background: Vec4,
-    /// x: strand count, y: MSAA samples, z: 1 when the hair casts shadows.
+    /// x: strand count, y: MSAA samples, z: 1 when the hair casts shadows, w: 1 when the
+    /// camera's ribbons skip the strands the cull pass marked.
     pub counts: UVec4,
 }
 
