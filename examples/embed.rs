@@ -51,7 +51,12 @@ impl Running {
         surface.configure(&gpu.device, &config);
         let layout = TargetLayout::new(&gpu.adapter, view_format, false);
         let fur = SimulatedFur::new(&gpu, &SimulatedFurOptions::new(16_384, 1, layout))?;
-        let targets = Some(FrameTargets::new(&gpu.device, &layout, config.width, config.height));
+        let targets = Some(FrameTargets::new(
+            &gpu.device,
+            &layout,
+            config.width,
+            config.height,
+        ));
         Ok(Running {
             window,
             surface,
@@ -75,7 +80,12 @@ impl Running {
         self.config.width = width;
         self.config.height = height;
         self.surface.configure(&self.gpu.device, &self.config);
-        self.targets = Some(FrameTargets::new(&self.gpu.device, &self.layout, width, height));
+        self.targets = Some(FrameTargets::new(
+            &self.gpu.device,
+            &self.layout,
+            width,
+            height,
+        ));
     }
 
     fn size(&self) -> Vec2 {
@@ -95,14 +105,20 @@ impl Running {
                 let ray = self.camera.ray_through(now, self.size());
                 self.fur.pointer_move(ray, now);
             }
-            WindowEvent::MouseInput { state, button: MouseButton::Left, .. } => match state {
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Left,
+                ..
+            } => match state {
                 ElementState::Pressed => {
-                    self.fur.pointer_down(ray, self.cursor, PointerButton::Primary);
+                    self.fur
+                        .pointer_down(ray, self.cursor, PointerButton::Primary);
                     // A press on the creature pets it; anywhere else turns the camera.
                     self.orbiting = self.fur.interaction().orbit_enabled;
                 }
                 ElementState::Released => {
-                    self.fur.pointer_up(ray, self.cursor, PointerButton::Primary);
+                    self.fur
+                        .pointer_up(ray, self.cursor, PointerButton::Primary);
                     self.orbiting = false;
                 }
             },
@@ -133,7 +149,8 @@ impl Running {
             ..Default::default()
         });
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        self.fur.render(&mut encoder, targets, &view, &self.camera)?;
+        self.fur
+            .render(&mut encoder, targets, &view, &self.camera)?;
         self.gpu.queue.submit(Some(encoder.finish()));
         self.gpu.queue.present(texture);
         Ok(())

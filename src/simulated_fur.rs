@@ -10,7 +10,9 @@
 
 use crate::creature::{Creature, CreaturePose, CreatureTail, Ray, RayHit, TailSettings};
 use crate::gpu::GpuContext;
-use crate::hand::{CreatureProxies, GestureState, Hand, HandMaterial, PointerButton};
+use crate::hand::{
+    CreatureProxies, GestureState, Hand, HandDimensions, HandMaterial, PointerButton,
+};
 use crate::render::{
     Camera, DebugMode, DrawCapsule, FrameTargets, FurRenderer, Image, Lighting, Material,
     RenderError, RenderSettings, Scene, TargetLayout,
@@ -53,6 +55,10 @@ pub struct SimulatedFurOptions {
     pub render: RenderSettings,
     /// Solver constants.
     pub params: FurParams,
+    /// The hand's size as a multiple of an adult's. The creature is about twice the size
+    /// of a big cat (its head is 0.5 m across), so the default 1.6 keeps the hand in
+    /// proportion and easy to see from the default camera.
+    pub hand_scale: f32,
 }
 
 impl SimulatedFurOptions {
@@ -64,6 +70,7 @@ impl SimulatedFurOptions {
             layout,
             render: RenderSettings::default(),
             params: FurParams::default(),
+            hand_scale: 1.6,
         }
     }
 }
@@ -129,7 +136,11 @@ impl SimulatedFur {
         renderer.set_strands_from_sim(&sim)?;
         let tail = CreatureTail::new(&creature, TailSettings::default())?;
         Ok(SimulatedFur {
-            hand: Hand::new(creature, options.seed),
+            hand: Hand::with_dimensions(
+                creature,
+                HandDimensions::default().scaled(options.hand_scale),
+                options.seed,
+            ),
             sim,
             renderer,
             tail,

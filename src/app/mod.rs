@@ -42,6 +42,8 @@ pub struct DemoOptions {
     pub screenshot: Option<PathBuf>,
     /// Window size in logical pixels.
     pub size: (u32, u32),
+    /// The view to start in.
+    pub mode: pelt::render::DebugMode,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -136,7 +138,8 @@ impl App {
                 (chooser.current(), Some(chooser))
             }
         };
-        let fur = gpu.build_fur(strands, self.options.seed)?;
+        let mut fur = gpu.build_fur(strands, self.options.seed)?;
+        fur.set_debug_mode(self.options.mode);
         let panel = Panel::new(
             &gpu.gpu,
             &window,

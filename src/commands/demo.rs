@@ -32,6 +32,9 @@ pub struct DemoArgs {
     /// Window height in logical pixels.
     #[arg(long, default_value_t = 720)]
     pub height: u32,
+    /// The view to start in: final, skin, strands or contact.
+    #[arg(long, default_value = "final")]
+    pub mode: pelt::render::DebugMode,
 }
 
 /// Runs `pelt demo`.
@@ -68,5 +71,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         frames: args.frames,
         screenshot: args.screenshot.clone(),
         size: (args.width, args.height),
+        mode: args.mode,
     })
 }

@@ -111,11 +111,48 @@ impl Default for HandDimensions {
             },
             nail_radius: 0.0042,
             wrist: Vec3::new(0.004, 0.020, -0.066),
-            forearm_direction: Vec3::new(0.0, 0.48, -0.88),
+            forearm_direction: Vec3::new(0.0, 0.85, -0.53),
             forearm_length: 0.27,
             forearm_radius: 0.028,
-            sleeve_span: [0.10, 0.38],
-            sleeve_radius: 0.045,
+            sleeve_span: [0.15, 0.36],
+            sleeve_radius: 0.038,
+        }
+    }
+}
+
+impl HandDimensions {
+    /// This hand scaled by `factor` in every length (directions unchanged): a hand sized
+    /// for a creature of another size. A factor that is not a positive finite number
+    /// leaves the hand as it is.
+    pub fn scaled(&self, factor: f32) -> Self {
+        if !(factor.is_finite() && factor > 0.0) {
+            return *self;
+        }
+        let s = |v: f32| v * factor;
+        let s2 = |v: [f32; 2]| v.map(s);
+        let s3 = |v: [f32; 3]| v.map(s);
+        HandDimensions {
+            palm_radius: s(self.palm_radius),
+            fingers: self.fingers.map(|f| FingerDimensions {
+                heel: s2(f.heel),
+                knuckle: s2(f.knuckle),
+                splay: f.splay,
+                lengths: s3(f.lengths),
+                radii: s3(f.radii),
+            }),
+            thumb: ThumbDimensions {
+                base: self.thumb.base * factor,
+                direction: self.thumb.direction,
+                lengths: s3(self.thumb.lengths),
+                radii: s3(self.thumb.radii),
+            },
+            nail_radius: s(self.nail_radius),
+            wrist: self.wrist * factor,
+            forearm_direction: self.forearm_direction,
+            forearm_length: s(self.forearm_length),
+            forearm_radius: s(self.forearm_radius),
+            sleeve_span: s2(self.sleeve_span),
+            sleeve_radius: s(self.sleeve_radius),
         }
     }
 }
