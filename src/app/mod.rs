@@ -109,6 +109,8 @@ struct Running {
     tiers: Option<TierChooser>,
     replay: Option<Replay>,
     frames: u32,
+    /// When recent frames were presented (the last second's).
+    presented: Vec<Instant>,
     last_frame: Instant,
     stats: FrameStats,
 }
@@ -162,6 +164,7 @@ impl App {
             tiers: if replay.is_some() { None } else { tiers },
             replay,
             frames: 0,
+            presented: Vec::new(),
             last_frame: Instant::now(),
             stats: FrameStats {
                 strands,
@@ -248,14 +251,6 @@ impl Running {
         } else {
             wall
         };
-        if wall > 0.0 {
-            let fps = 1.0 / wall;
-            self.stats.fps = if self.stats.fps == 0.0 {
-                fps
-            } else {
-                self.stats.fps * 0.9 + fps * 0.1
-            };
-        }
         if let Some(replay) = &mut self.replay {
             let from = replay.time;
             replay.time += dt;
@@ -277,7 +272,7 @@ impl Running {
         self.stats.update_ms = started.elapsed().as_secs_f64() * 1e3;
 
         let started = Instant::now();
-        let actions = self.gpu.draw(
+        let drawn = self.gpu.draw(
             &self.window,
             &mut self.fur,
             &self.orbit.camera,
@@ -286,6 +281,17 @@ impl Running {
         )?;
         self.stats.render_ms = started.elapsed().as_secs_f64() * 1e3;
         self.frames += 1;
+        let actions = match drawn {
+            Some(actions) => {
+                self.presented.push(now);
+                actions
+            }
+            None => Vec::new(),
+        };
+        // Frames a second: frames presented in the last second.
+        self.presented
+            .retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
+        self.stats.fps = self.presented.len() as f64;
 
         for action in actions {
             self.act(action)?;

@@ -222,7 +222,9 @@ impl Panel {
     ) -> Vec<PanelAction> {
         let input = self.state.take_egui_input(window);
         let ctx = self.ctx.clone();
-        let output = ctx.run_ui(input, |ui| self.ui(ui, fur, stats));
+        let mut output = ctx.run_ui(input, |ui| self.ui(ui, fur, stats));
+        // Taken whole: every delta is applied or freed below (egui checks that none is lost).
+        let mut textures = std::mem::take(&mut output.textures_delta);
         self.state
             .handle_platform_output(window, output.platform_output);
         let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
@@ -230,10 +232,10 @@ impl Panel {
             size_in_pixels: [size.0, size.1],
             pixels_per_point: output.pixels_per_point,
         };
-        for (id, deltas) in &output.textures_delta.set {
-            for delta in deltas {
+        for (id, deltas) in textures.set.drain() {
+            for delta in &deltas {
                 self.renderer
-                    .update_texture(&gpu.device, &gpu.queue, *id, delta);
+                    .update_texture(&gpu.device, &gpu.queue, id, delta);
             }
         }
         let extra = self
@@ -263,8 +265,8 @@ impl Panel {
                 .forget_lifetime();
             self.renderer.render(&mut pass, &jobs, &screen);
         }
-        for id in &output.textures_delta.free {
-            self.renderer.free_texture(id);
+        for id in textures.free.drain() {
+            self.renderer.free_texture(&id);
         }
         std::mem::take(&mut self.pending)
     }

@@ -139,8 +139,9 @@ impl WindowGpu {
         }
     }
 
-    /// Draws one frame and the panel, and presents it. A minimised window, a surface that
-    /// times out or needs reconfiguring skip the frame; a lost surface is made again.
+    /// Draws one frame and the panel, presents it, and returns what the user asked for in
+    /// the panel. A minimised window, a surface that times out or needs reconfiguring skip
+    /// the frame (`None`); a lost surface is made again.
     pub fn draw(
         &mut self,
         window: &Window,
@@ -148,9 +149,9 @@ impl WindowGpu {
         camera: &Camera,
         panel: &mut Panel,
         stats: &FrameStats,
-    ) -> anyhow::Result<Vec<PanelAction>> {
+    ) -> anyhow::Result<Option<Vec<PanelAction>>> {
         if self.targets.is_none() {
-            return Ok(Vec::new());
+            return Ok(None);
         }
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) => t,
@@ -159,15 +160,15 @@ impl WindowGpu {
                 let size = self.window.inner_size();
                 drop(t);
                 self.resize(size.width, size.height);
-                return Ok(Vec::new());
+                return Ok(None);
             }
             wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => {
-                return Ok(Vec::new());
+                return Ok(None);
             }
             wgpu::CurrentSurfaceTexture::Outdated => {
                 let size = self.window.inner_size();
                 self.resize(size.width, size.height);
-                return Ok(Vec::new());
+                return Ok(None);
             }
             wgpu::CurrentSurfaceTexture::Lost => {
                 self.report("the window's surface was lost; making it again".into());
@@ -178,7 +179,7 @@ impl WindowGpu {
                     .context("re-creating the window's surface")?;
                 let size = self.window.inner_size();
                 self.resize(size.width, size.height);
-                return Ok(Vec::new());
+                return Ok(None);
             }
             wgpu::CurrentSurfaceTexture::Validation => {
                 anyhow::bail!("the surface reported a validation error");
@@ -218,6 +219,6 @@ impl WindowGpu {
         if let Some(e) = self.gpu.take_error() {
             self.report(format!("GPU error: {e}"));
         }
-        Ok(actions)
+        Ok(Some(actions))
     }
 }

@@ -1,0 +1,110 @@
+//! The desktop demo as CI runs it: `pelt demo` in a real window under Xvfb, replaying the
+//! shipped pointer script with a fixed frame time, exits 0 and saves a screenshot that shows
+//! the creature and the petting hand (image statistics, compared with the idle creature
+//! after the same frames).
+
+use std::path::Path;
+use std::process::Command;
+
+/// Frames to run: the hand is down and stroking the head by then.
+const FRAMES: &str = "40";
+
+/// Decodes an 8-bit RGB PNG into (width, height, pixels).
+fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let pixels = buf[..info.buffer_size()]
+        .chunks_exact(3)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width, info.height, pixels)
+}
+
+/// Runs `pelt demo` under a fresh Xvfb display, returning the screenshot's path.
+fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
+    let out = dir.join(name);
+    let mut command = Command::new("xvfb-run");
+    command
+        .args(["-a", "-s", "-screen 0 1400x900x24"])
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .args([
+            "demo",
+            "--strands",
+            "4096",
+            "--frames",
+            FRAMES,
+            "--screenshot",
+        ])
+        .arg(&out);
+    if script {
+        command
+            .arg("--script")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json"));
+    }
+    let output = command.output().expect(
+        "xvfb-run (Debian package xvfb; scripts/setup.sh installs it) runs the demo headless",
+    );
+    assert!(
+        output.status.success(),
+        "pelt demo failed: {}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
+    a.iter().zip(&b).map(|(x, y)| x.abs_diff(*y) as u32).sum()
+}
+
+#[test]
+fn the_demo_replays_a_pet_under_xvfb_and_shows_the_creature_and_the_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let petted = run_demo(dir.path(), "petted.png", true);
+    let idle = run_demo(dir.path(), "idle.png", false);
+    let (w, h, petted) = read_png(&petted);
+    let (w2, h2, idle) = read_png(&idle);
+    assert_eq!((w, h), (1280, 720), "the screenshot has the window's size");
+    assert_eq!((w2, h2), (w, h));
+
+    // The creature fills a good part of the frame: pixels far from the background's colour
+    // (the top-left corner is background in the default view).
+    let background = idle[0];
+    let creature = idle
+        .iter()
+        .filter(|p| distance(**p, background) > 60)
+        .count();
+    // The hand: pixels that change when the script pets, and among them the sleeve's blue.
+    let changed: Vec<[u8; 3]> = petted
+        .iter()
+        .zip(&idle)
+        .filter(|(a, b)| distance(**a, **b) > 80)
+        .map(|(a, _)| *a)
+        .collect();
+    let sleeve = changed
+        .iter()
+        .filter(|p| p[2] as i32 > p[0] as i32 + 25 && p[2] > 70)
+        .count();
+    let total = (w * h) as usize;
+    eprintln!(
+        "creature {creature} px ({:.1}%), changed by the hand {} px, sleeve blue {sleeve} px",
+        100.0 * creature as f64 / total as f64,
+        changed.len()
+    );
+    assert!(
+        creature > total / 10,
+        "the creature covers only {creature} pixels"
+    );
+    assert!(
+        changed.len() > 2000,
+        "the hand changed only {} pixels",
+        changed.len()
+    );
+    assert!(
+        sleeve > 500,
+        "no sleeve in the picture ({sleeve} blue pixels)"
+    );
+}
