@@ -146,6 +146,66 @@ fn measure(
     })
 }
 
+/// One demo frame as the app runs it, minus the egui panel: the shipped pointer script's
+/// events, the hand, the creature's response, the tail, the solver's fixed steps and the
+/// frame, waiting for the GPU. Median wall milliseconds over `frames` frames of the stroke.
+fn measure_demo(
+    ctx: &GpuContext,
+    strands: usize,
+    size: (u32, u32),
+    frames: usize,
+) -> Result<f64, String> {
+    use pelt::hand::{PointerEventKind, PointerScript};
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    let mut fur = pelt::SimulatedFur::new(ctx, &pelt::SimulatedFurOptions::new(strands, 1, layout))
+        .map_err(|e| e.to_string())?;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
+    let script = PointerScript::from_path(&path).map_err(|e| e.to_string())?;
+    let target =
+        OffscreenTarget::new(&ctx.device, &layout, size.0, size.1).map_err(|e| e.to_string())?;
+    let camera = Camera::preset(CameraPreset::Front);
+    // The script's pixels are for a 1280×720 window: scale them to this size.
+    let scale = glam::Vec2::new(size.0 as f32 / 1280.0, size.1 as f32 / 720.0);
+    let window = glam::Vec2::new(size.0 as f32, size.1 as f32);
+    let (mut time, mut previous) = (0.0, f64::NEG_INFINITY);
+    let mut times = Vec::new();
+    for i in 0..frames + 20 {
+        let started = Instant::now();
+        time += 1.0 / 60.0;
+        for event in script.events_in(previous, time) {
+            let at = |p: glam::Vec2| (camera.ray_through(p * scale, window), p * scale);
+            match event.kind {
+                PointerEventKind::Down { position, button } => {
+                    let (ray, px) = at(position);
+                    fur.pointer_down(ray, px, button)
+                }
+                PointerEventKind::Move { position } => {
+                    let (ray, px) = at(position);
+                    fur.pointer_move(ray, px)
+                }
+                PointerEventKind::Up { position, button } => {
+                    let (ray, px) = at(position);
+                    fur.pointer_up(ray, px, button)
+                }
+                PointerEventKind::Cancel => fur.pointer_cancel(),
+                PointerEventKind::Leave => fur.pointer_leave(),
+            }
+        }
+        previous = time;
+        fur.update(1.0 / 60.0).map_err(|e| e.to_string())?;
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        fur.render(&mut encoder, &target.frame, &target.view, &camera)
+            .map_err(|e| e.to_string())?;
+        ctx.queue.submit(Some(encoder.finish()));
+        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+        // The hand is down from the sixth frame on; time the frames of the stroke.
+        if i >= 20 {
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    Ok(median(times))
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is accepted.
     let load_at_start = std::fs::read_to_string("/proc/loadavg").ok();
@@ -172,6 +232,7 @@ fn main() {
             .collect::<Vec<_>>()
     );
     let mut rows = Vec::new();
+    let mut demo_rows = Vec::new();
     for adapter in adapters {
         let ctx = match GpuContext::with_adapter(instance.clone(), adapter) {
             Ok(c) => c,
@@ -185,6 +246,15 @@ fn main() {
                 match measure(&ctx, strands, size, frames) {
                     Ok(row) => rows.push(row),
                     Err(e) => eprintln!("{} {strands} {size:?}: {e}", ctx.info().name),
+                }
+                match measure_demo(&ctx, strands, size, frames) {
+                    Ok(ms) => demo_rows.push((
+                        format!("{} ({:?})", ctx.info().name, ctx.info().backend),
+                        strands,
+                        size,
+                        ms,
+                    )),
+                    Err(e) => eprintln!("demo {} {strands} {size:?}: {e}", ctx.info().name),
                 }
             }
         }
@@ -217,6 +287,19 @@ fn main() {
             p(|t| t.ribbons_ms),
             r.step_ms,
             r.memory_mb
+        );
+    }
+    println!();
+    println!(
+        "| adapter | strands | size | demo frame ms (pointer events, hand, response, tail, solver, render; no panel) | fps |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    for (adapter, strands, size, ms) in &demo_rows {
+        println!(
+            "| {adapter} | {strands} | {}×{} | {ms:.2} | {:.1} |",
+            size.0,
+            size.1,
+            1000.0 / ms
         );
     }
 }

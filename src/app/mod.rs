@@ -302,15 +302,24 @@ impl Running {
                 Decision::Switch(n) => self.rebuild(n, self.panel.seed)?,
                 Decision::Done => {
                     let chosen = chooser.current();
-                    if let Some(&(largest, ms)) = chooser.tried.iter().max_by_key(|t| t.0)
-                        && largest > chosen
-                    {
-                        self.panel.note = Some(format!(
-                            "Lowered to {chosen} strands: {largest} ran at {:.0} fps on {} (under 20).",
-                            1000.0 / ms,
-                            self.gpu.gpu.info().name
-                        ));
-                    }
+                    let adapter = self.gpu.gpu.info().name;
+                    let fps_of = |n: usize| {
+                        chooser
+                            .tried
+                            .iter()
+                            .find(|t| t.0 == n)
+                            .map(|t| 1000.0 / t.1)
+                    };
+                    let largest = chooser.tried.iter().map(|t| t.0).max().unwrap_or(chosen);
+                    self.panel.note = match (fps_of(chosen), fps_of(largest)) {
+                        (Some(fps), _) if fps < tier::TARGET_FPS => Some(format!(
+                            "{chosen} strands, the smallest tier, runs at {fps:.0} fps on {adapter}: this adapter cannot keep 20 fps."
+                        )),
+                        (_, Some(fps)) if largest > chosen => Some(format!(
+                            "Lowered to {chosen} strands: {largest} ran at {fps:.0} fps on {adapter} (under 20)."
+                        )),
+                        _ => None,
+                    };
                     self.tiers = None;
                 }
             }
