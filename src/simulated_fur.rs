@@ -7,6 +7,25 @@
 //! the pointer's position in pixels, the button), call [`SimulatedFur::update`] with the
 //! frame time, orbit your camera only while [`Interaction::orbit_enabled`], and record
 //! [`SimulatedFur::render`] into your frame's encoder.
+//!
+//! ```no_run
+//! use pelt::gpu::GpuContext;
+//! use pelt::hand::PointerButton;
+//! use pelt::render::{Camera, CameraPreset, OFFSCREEN_FORMAT, TargetLayout};
+//! use pelt::{SimulatedFur, SimulatedFurOptions};
+//!
+//! let gpu = GpuContext::new()?;
+//! let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
+//! let mut fur = SimulatedFur::new(&gpu, &SimulatedFurOptions::new(32_768, 1, layout))?;
+//! let camera = Camera::preset(CameraPreset::Front);
+//! let px = glam::Vec2::new(480.0, 220.0);
+//! let ray = camera.ray_through(px, glam::Vec2::new(1280.0, 720.0));
+//! fur.pointer_down(ray, px, PointerButton::Primary);
+//! fur.update(1.0 / 60.0)?;
+//! let picture = fur.render_image(&camera, 1280, 720)?;
+//! picture.save_png(std::path::Path::new("frame.png"))?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::creature::{Creature, CreaturePose, CreatureTail, Ray, RayHit, TailSettings};
 use crate::gpu::GpuContext;

@@ -74,6 +74,14 @@ impl Image {
             .unwrap_or(std::path::Path::new("."));
         let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
         file.write_all(&bytes).map_err(io)?;
+        // A temporary file is private (0600); a picture should be readable like any other.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            file.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(io)?;
+        }
         file.persist(path).map_err(|e| io(e.error))?;
         Ok(())
     }
