@@ -13,10 +13,10 @@ use glam::Vec3;
 use pelt::creature::{Creature, IdleMotion, tail_whip};
 use pelt::gpu::GpuContext;
 use pelt::groom::Groom;
+use pelt::hand::CapsuleScript;
 use pelt::sim::{
-    CapsuleScript, ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver,
-    MAX_STEPS_PER_DISPATCH, StepUniforms, StrandSolver, StrandTier, dispatch_traffic_per_strand,
-    gpu_roots, rest_positions,
+    ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
+    StepUniforms, StrandSolver, StrandTier, dispatch_traffic_per_strand, gpu_roots, rest_positions,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;

@@ -4,7 +4,7 @@
 // (`creature_pose.wgsl`) that places roots for the solver too; not a pipeline by itself.
 
 const PI: f32 = 3.14159265;
-const MAX_HAND_CAPSULES: u32 = 16u;
+const MAX_HAND_CAPSULES: u32 = 24u;
 
 // Vertex spaces beyond the roots' body, head and tail (`SPACE_*` of the pose snippet): world
 // space, for the hand and the floor.
@@ -58,7 +58,7 @@ struct FrameUniforms {
     body: mat4x4<f32>,
     tail: array<mat4x4<f32>, 5>,
     // The hand's capsules, for the soft occlusion it casts on nearby fur and skin.
-    hand: array<HandCapsule, 16>,
+    hand: array<HandCapsule, 24>,
     // x: capsule count, y: occlusion strength (0 none … 1 strong), z: falloff distance (m).
     hand_info: vec4<f32>,
     // x: eye narrowing (0 open … 1 nearly shut), y: time (s, wrapped), zw: unused.

@@ -98,6 +98,15 @@ fn albedo_of(material: u32, pattern: vec4<f32>) -> vec3<f32> {
     }
 }
 
+// The hand's soft occlusion on a surface; the hand's own surfaces lie on its capsules and
+// must not darken themselves.
+fn surface_occlusion(material: u32, world: vec3<f32>) -> f32 {
+    if (material == MATERIAL_HAND || material == MATERIAL_NAIL || material == MATERIAL_SLEEVE) {
+        return 1.0;
+    }
+    return hand_occlusion(world);
+}
+
 @vertex
 fn vs_skin(v: SkinVertex) -> SkinVarying {
     let p = place(v);
@@ -106,11 +115,10 @@ fn vs_skin(v: SkinVertex) -> SkinVarying {
     out.world = p.world;
     out.normal = p.normal;
     out.material = p.material;
-    let lc = frame.light_view_proj * vec4<f32>(p.world + p.normal * 0.002, 1.0);
-    out.light = vec3<f32>(lc.x * 0.5 + 0.5, 0.5 - lc.y * 0.5, lc.z);
+    out.light = light_coord(p.world + p.normal * 0.002);
     let n = p.normal;
     let albedo = albedo_of(p.material, v.pattern);
-    let occlusion = hand_occlusion(p.world);
+    let occlusion = surface_occlusion(p.material, p.world);
     let fill = max(dot(n, frame.fill_dir.xyz), 0.0) * frame.fill_dir.w;
     let ambient = mix(frame.ground.rgb, frame.sky.rgb, 0.5 + 0.5 * n.y);
     out.soft = (albedo / PI * fill + albedo * ambient) * occlusion;
@@ -198,7 +206,7 @@ fn fs_glossy(v: SkinVarying) -> ColorOut {
         strength = 0.5;
     }
     let to_eye = normalize(frame.eye.xyz - v.world);
-    let occlusion = hand_occlusion(v.world);
+    let occlusion = surface_occlusion(v.material, v.world);
     let glossy = gloss(lit.normal, to_eye, lit.visible, power) * (strength * occlusion);
     var out: ColorOut;
     out.color = vec4<f32>(tone_map(lit.color + glossy), 1.0);

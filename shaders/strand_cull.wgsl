@@ -90,21 +90,26 @@ fn cull_strands(@builtin(global_invocation_id) id: vec3<u32>) {
     let body_shrink = 1.25 * margin * cull.body_radii.w;
     let head_shrink = margin * cull.params.y;
 
-    var behind = true;
+    // Behind the body with every point, or behind the head with every point: the region
+    // hidden by one convex occluder is convex, so a segment between two hidden points stays
+    // hidden; a strand spanning both occluders could cross the gap between them.
+    var behind_body = true;
+    var behind_head = true;
     // Outside the left, right, bottom and top sides of the view, each by the margin.
     var outside = vec4<bool>(true);
     let m = transpose(cull.view_proj);
     var sides = array<vec4<f32>, 4>(m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1]);
     for (var i = 0u; i < CULL_POINTS; i = i + 1u) {
         let p = cull_positions[s * CULL_POINTS + i].xyz;
-        behind = behind
-            && (hidden_by(p, cull.body_inverse, cull.body_center.xyz, cull.body_radii.xyz, body_shrink)
-                || hidden_by(p, cull.head_inverse, cull.head.xyz, vec3<f32>(cull.head.w), head_shrink));
+        behind_body = behind_body
+            && hidden_by(p, cull.body_inverse, cull.body_center.xyz, cull.body_radii.xyz, body_shrink);
+        behind_head = behind_head
+            && hidden_by(p, cull.head_inverse, cull.head.xyz, vec3<f32>(cull.head.w), head_shrink);
         for (var k = 0u; k < 4u; k = k + 1u) {
             let plane = sides[k];
             let distance = (dot(plane.xyz, p) + plane.w) / max(length(plane.xyz), 1e-12);
             outside[k] = outside[k] && distance < -margin;
         }
     }
-    culled[s] = select(0u, 1u, behind || any(outside));
+    culled[s] = select(0u, 1u, behind_body || behind_head || any(outside));
 }

@@ -145,13 +145,13 @@ impl SimulatedFur {
         let mut config = FurConfig::new(options.strands, options.seed);
         config.params = options.params;
         let sim = FurSim::new_gpu(&config, creature.clone(), gpu)?;
-        let mut renderer = FurRenderer::new(
-            &gpu.device,
-            &gpu.queue,
-            options.layout,
-            &creature,
-            options.render,
-        )?;
+        // The floor is drawn where the solver keeps the strands above it.
+        let render = RenderSettings {
+            floor: options.params.floor,
+            ..options.render
+        };
+        let mut renderer =
+            FurRenderer::new(&gpu.device, &gpu.queue, options.layout, &creature, render)?;
         renderer.set_strands_from_sim(&sim)?;
         let tail = CreatureTail::new(&creature, TailSettings::default())?;
         Ok(SimulatedFur {
@@ -330,7 +330,9 @@ impl SimulatedFur {
     }
 
     /// Records a frame seen from `camera` into `encoder`, drawn into `targets` and
-    /// resolved into `output` (your surface texture's view).
+    /// resolved into `output` (your surface texture's view). Submit the encoder before the
+    /// next `render` or [`SimulatedFur::render_image`]: each frame's uniforms land at
+    /// submission.
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,

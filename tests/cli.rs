@@ -238,3 +238,57 @@ fn a_clean_environment_hears_only_pelt() {
         );
     }
 }
+
+#[test]
+fn render_writes_the_same_png_twice_and_refuses_bad_arguments_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let render = |out: &std::path::Path| {
+        let o = pelt()
+            .args([
+                "render",
+                "--strands",
+                "1024",
+                "--steps",
+                "4",
+                "--width",
+                "96",
+                "--height",
+                "64",
+                "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(out).unwrap()
+    };
+    let a = render(&dir.path().join("a.png"));
+    let b = render(&dir.path().join("b.png"));
+    assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
+    // Width and height in the IHDR chunk.
+    assert_eq!(u32::from_be_bytes(a[16..20].try_into().unwrap()), 96);
+    assert_eq!(u32::from_be_bytes(a[20..24].try_into().unwrap()), 64);
+    assert!(a == b, "the same arguments gave different pictures");
+
+    let missing = dir.path().join("no/such/folder/x.png");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--width", "0"], "at least 1"),
+        (&["--height", "100000"], "largest texture"),
+        (&["--eye", "nan,0,1", "--target", "0,0,0"], "finite"),
+        (&["--fov", "200"], "field of view"),
+        (&["--out", missing.to_str().unwrap()], "no such folder"),
+    ];
+    for (args, expected) in cases {
+        let started = std::time::Instant::now();
+        let o = pelt()
+            .args(["render", "--strands", "420032"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        // Refused before growing 420,032 strands (which takes seconds on any machine).
+        eprintln!("{args:?}: refused in {:?}", started.elapsed());
+    }
+}

@@ -193,7 +193,7 @@ fn render_uniforms_match_their_wgsl_twins() {
     let hand = [HandCapsuleUniform {
         a_radius: v(21.0),
         b: v(21.5),
-    }; 16];
+    }; 24];
     let frame = FrameUniforms {
         view_proj: m(1.0),
         light_view_proj: m(2.0),

@@ -7,9 +7,10 @@ mod solver_common;
 
 use glam::{Vec3, Vec4, Vec4Swizzles};
 use pelt::creature::Creature;
+use pelt::hand::{CapsuleKey, CapsuleScript};
 use pelt::sim::{
-    Capsule, CapsuleKey, CapsuleScript, ContactMode, FurConfig, FurParams, FurSim, GUST_RATES,
-    HandContact, MAX_CAPSULES, SimError, StepInput, TimeMode, rest_positions,
+    Capsule, ContactMode, FurConfig, FurParams, FurSim, GUST_RATES, HandContact, MAX_CAPSULES,
+    SimError, StepInput, TimeMode, rest_positions,
 };
 use solver_common::{AGREE, bits, gpu, max_distance, reference_cpu};
 

@@ -97,6 +97,8 @@ pub struct FrameStats {
     pub render_ms: f64,
     /// Strands in the coat.
     pub strands: usize,
+    /// The most strands the device holds.
+    pub max_strands: usize,
 }
 
 struct Running {
@@ -168,6 +170,7 @@ impl App {
             last_frame: Instant::now(),
             stats: FrameStats {
                 strands,
+                max_strands: max,
                 ..Default::default()
             },
         })
@@ -215,7 +218,7 @@ impl ApplicationHandler for App {
                 if event.state.is_pressed() {
                     match event.logical_key {
                         Key::Named(NamedKey::F12) => r.panel.request(PanelAction::Screenshot),
-                        Key::Character(ref c) if c.as_str() == "p" => {
+                        Key::Character(ref c) if c.eq_ignore_ascii_case("p") => {
                             r.panel.request(PanelAction::Screenshot)
                         }
                         Key::Named(NamedKey::Escape) => event_loop.exit(),
@@ -255,6 +258,9 @@ impl Running {
             let from = replay.time;
             replay.time += dt;
             let size = self.gpu.size_vec();
+            // Scripts are written in logical pixels (the window's size as asked for); on a
+            // high-density screen they land on the same spot of the picture.
+            let scale = self.window.scale_factor() as f32;
             for event in replay.script.events_in(
                 if self.frames == 0 {
                     f64::NEG_INFINITY
@@ -264,7 +270,7 @@ impl Running {
                 replay.time,
             ) {
                 self.input
-                    .replay(event, &mut self.fur, &mut self.orbit, size);
+                    .replay(&event.scaled(scale), &mut self.fur, &mut self.orbit, size);
             }
         }
         let started = Instant::now();
@@ -281,6 +287,7 @@ impl Running {
         )?;
         self.stats.render_ms = started.elapsed().as_secs_f64() * 1e3;
         self.frames += 1;
+        let shown = drawn.is_some();
         let actions = match drawn {
             Some(actions) => {
                 self.presented.push(now);
@@ -296,7 +303,9 @@ impl Running {
         for action in actions {
             self.act(action)?;
         }
-        if let Some(chooser) = &mut self.tiers {
+        // Only frames that reached the screen count: a minimised or hidden window skips
+        // its frames almost for free and would look fast.
+        if shown && let Some(chooser) = &mut self.tiers {
             match chooser.record(wall * 1e3) {
                 Decision::Measure => {}
                 Decision::Switch(n) => self.rebuild(n, self.panel.seed)?,
@@ -366,7 +375,7 @@ impl Running {
                     "pelt-{}.png",
                     std::time::SystemTime::now()
                         .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs())
+                        .map_or(0, |d| d.as_millis())
                 );
                 let path = PathBuf::from(name);
                 if let Err(e) = self.save_screenshot(&path) {
@@ -392,7 +401,10 @@ impl Running {
             PanelAction::Mode(mode) => self.fur.set_debug_mode(mode),
             PanelAction::Regrow { strands, seed } => {
                 self.tiers = None;
-                self.rebuild(strands.unwrap_or(self.stats.strands), seed)?;
+                // A coat the device cannot hold is a note, and the old coat stays.
+                if let Err(e) = self.rebuild(strands.unwrap_or(self.stats.strands), seed) {
+                    self.panel.note = Some(format!("{e:#}"));
+                }
             }
             PanelAction::Params(params) => {
                 if let Err(e) = self.fur.hair_mut().set_params(params) {

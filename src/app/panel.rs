@@ -147,7 +147,7 @@ impl Panel {
                 egui::ComboBox::from_label("strands")
                     .selected_text(strands.to_string())
                     .show_ui(ui, |ui| {
-                        for n in CANDIDATES {
+                        for n in CANDIDATES.into_iter().filter(|&n| n <= stats.max_strands) {
                             ui.selectable_value(&mut strands, n, n.to_string());
                         }
                     });

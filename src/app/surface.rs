@@ -156,7 +156,7 @@ impl WindowGpu {
         let frame = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) => t,
             wgpu::CurrentSurfaceTexture::Suboptimal(t) => {
-                // Use this one; the next frame gets a fresh configuration.
+                // Skip this frame and configure the surface again for the next.
                 let size = self.window.inner_size();
                 drop(t);
                 self.resize(size.width, size.height);

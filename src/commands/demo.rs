@@ -55,14 +55,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         ),
         None => None,
     };
-    if let Some(path) = &args.screenshot
-        && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        && !dir.is_dir()
-    {
-        bail!(
-            "cannot save the screenshot to {}: no such folder",
-            path.display()
-        );
+    if let Some(path) = &args.screenshot {
+        super::output_path::check(path, "the screenshot")?;
     }
     run_app(DemoOptions {
         strands: args.strands,

@@ -5,6 +5,7 @@ pub mod environment;
 pub mod export;
 pub mod import;
 pub mod info;
+pub mod output_path;
 pub mod render;
 pub mod run;
 pub mod simulate;

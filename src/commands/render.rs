@@ -5,11 +5,12 @@ use anyhow::{Context, bail};
 use glam::Vec3;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
+use pelt::hand::CapsuleScript;
 use pelt::render::{
     Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT,
     RenderSettings, Scene, TargetLayout,
 };
-use pelt::sim::{CapsuleScript, FurConfig, FurSim, StrandTier};
+use pelt::sim::{FurConfig, FurSim, StrandTier};
 use std::path::PathBuf;
 
 /// Arguments of `pelt render`.
@@ -96,6 +97,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         );
     }
     let camera = args.camera()?;
+    super::output_path::check(&args.out, "the picture")?;
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
     }

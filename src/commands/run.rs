@@ -4,7 +4,8 @@
 
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
-use pelt::sim::{CapsuleScript, FurConfig, FurSim, StrandTier};
+use pelt::hand::CapsuleScript;
+use pelt::sim::{FurConfig, FurSim, StrandTier};
 
 /// Arguments of `pelt run`.
 #[derive(clap::Args, Debug, Default)]
@@ -39,13 +40,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let steps = 240u32;
     let started = std::time::Instant::now();
     // Up to eight steps per dispatch, as a frame of catch-up would take them.
-    sim.step_script(&script, 150)?;
+    script.step(&mut sim, 150)?;
     let mid = sim.stats()?;
     println!(
         "mid-stroke: {} points pushed by the hand",
         mid.touched_points
     );
-    sim.step_script(&script, steps - 150)?;
+    script.step(&mut sim, steps - 150)?;
     let stats = sim.stats()?;
     let elapsed = started.elapsed().as_secs_f64();
     println!(

@@ -5,7 +5,8 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
-use pelt::sim::{CapsuleScript, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
+use pelt::hand::CapsuleScript;
+use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
 use std::path::{Path, PathBuf};
 
 /// Which solver `--solver` picks.
@@ -120,7 +121,7 @@ fn simulate(
     while left > 0 {
         let n = left.min(MAX_STEPS_PER_DISPATCH as u32);
         match script {
-            Some(s) => sim.step_script(s, n)?,
+            Some(s) => s.step(&mut sim, n)?,
             None => sim.step(n)?,
         }
         bar.inc(u64::from(n));

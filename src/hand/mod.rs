@@ -35,6 +35,7 @@
 //! ```
 
 mod anatomy;
+mod capsule_script;
 mod easing;
 mod finger;
 mod frame;
@@ -50,6 +51,7 @@ mod rig;
 mod shape;
 
 pub use anatomy::{FingerDimensions, HandDimensions, ThumbDimensions};
+pub use capsule_script::{CapsuleKey, CapsuleScript, CapsuleScriptError, ScriptedCapsule};
 pub use frame::HandFrame;
 pub use gesture::{
     GestureMachine, GestureState, PointerButton, SCRATCH_DWELL_SECONDS, SCRATCH_SPEED_PX_PER_S,

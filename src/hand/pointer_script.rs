@@ -75,6 +75,28 @@ pub struct PointerEvent {
 }
 
 impl PointerEvent {
+    /// The event with its position multiplied by `factor` (logical to physical pixels).
+    pub fn scaled(&self, factor: f32) -> Self {
+        let kind = match self.kind {
+            PointerEventKind::Down { position, button } => PointerEventKind::Down {
+                position: position * factor,
+                button,
+            },
+            PointerEventKind::Move { position } => PointerEventKind::Move {
+                position: position * factor,
+            },
+            PointerEventKind::Up { position, button } => PointerEventKind::Up {
+                position: position * factor,
+                button,
+            },
+            other => other,
+        };
+        PointerEvent {
+            time: self.time,
+            kind,
+        }
+    }
+
     /// The event's window position, for the kinds that have one.
     pub fn position(&self) -> Option<Vec2> {
         match self.kind {

@@ -156,9 +156,9 @@ pub fn sphere_direction(u: f32, v: f32) -> Vec3 {
     Vec3::new(ring * phi.cos(), -theta.cos(), ring * phi.sin())
 }
 
+/// The pattern channels as the vertex's unorm bytes, in `Pattern::pack`'s order.
 fn pattern_bytes(p: crate::groom::Pattern) -> [u8; 4] {
-    let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    [q(p.cream), q(p.stripe), q(p.ear_tip), q(p.blush)]
+    p.pack().to_le_bytes()
 }
 
 /// The creature's skin: head, body, paws and tail, each in its own space, with the coat

@@ -135,9 +135,7 @@ pub enum RenderError {
     #[error("bad scene: {0}")]
     Scene(String),
     /// Settings out of their range.
-    #[error(
-        "render settings out of range: {0} (widths and shares must be finite, in range, and the shadow map 16 to 8192 texels)"
-    )]
+    #[error("render settings out of range: {0}")]
     Settings(String),
     /// Strands that do not match their buffers.
     #[error("cannot draw these strands: {0}")]

@@ -43,6 +43,9 @@ pub struct RenderSettings {
     pub hair_density: f32,
     /// Distance over which the hand's occlusion fades, metres.
     pub hand_occlusion_falloff: f32,
+    /// Height of the floor drawn under the creature, metres: the solver's floor
+    /// ([`crate::sim::FurParams::floor`]), so strands rest on what is drawn.
+    pub floor: f32,
 }
 
 impl Default for RenderSettings {
@@ -56,30 +59,68 @@ impl Default for RenderSettings {
             min_pixels: 1.0,
             hair_density: 0.35,
             hand_occlusion_falloff: 0.06,
+            floor: crate::sim::FurParams::default().floor,
         }
     }
 }
 
 impl RenderSettings {
-    fn validate(&self) -> Result<(), RenderError> {
-        let ok = self.root_width.is_finite()
-            && self.root_width > 0.0
-            && self.tip_width.is_finite()
-            && (0.0..=1.0).contains(&self.tip_width)
-            && self.tip_fade.is_finite()
-            && (0.0..=1.0).contains(&self.tip_fade)
-            && self.min_pixels.is_finite()
-            && self.min_pixels >= 0.0
-            && self.hair_density.is_finite()
-            && self.hair_density >= 0.0
-            && self.hand_occlusion_falloff.is_finite()
-            && self.hand_occlusion_falloff > 0.0
-            && (16..=8192).contains(&self.shadow_map_size);
-        if ok {
-            Ok(())
-        } else {
-            Err(RenderError::Settings(format!("{self:?}")))
+    /// Checks every field against its range (`max_texture` bounds the shadow maps); the
+    /// error names the first that is out of it.
+    fn validate(&self, max_texture: u32) -> Result<(), RenderError> {
+        let bad = |field: &str, value: String, range: &str| {
+            Err(RenderError::Settings(format!(
+                "{field} is {value}; it must be {range}"
+            )))
+        };
+        let positive = |v: f32| v.is_finite() && v > 0.0;
+        let share = |v: f32| v.is_finite() && (0.0..=1.0).contains(&v);
+        if !positive(self.root_width) {
+            return bad(
+                "root_width",
+                self.root_width.to_string(),
+                "a positive number of metres",
+            );
         }
+        if !share(self.tip_width) {
+            return bad("tip_width", self.tip_width.to_string(), "between 0 and 1");
+        }
+        if !share(self.tip_fade) {
+            return bad("tip_fade", self.tip_fade.to_string(), "between 0 and 1");
+        }
+        if !(self.min_pixels.is_finite() && self.min_pixels >= 0.0) {
+            return bad(
+                "min_pixels",
+                self.min_pixels.to_string(),
+                "a finite number ≥ 0",
+            );
+        }
+        if !(self.hair_density.is_finite() && self.hair_density >= 0.0) {
+            return bad(
+                "hair_density",
+                self.hair_density.to_string(),
+                "a finite number ≥ 0",
+            );
+        }
+        if !positive(self.hand_occlusion_falloff) {
+            return bad(
+                "hand_occlusion_falloff",
+                self.hand_occlusion_falloff.to_string(),
+                "a positive number of metres",
+            );
+        }
+        if !self.floor.is_finite() {
+            return bad("floor", self.floor.to_string(), "a finite height");
+        }
+        let max = max_texture.min(8192);
+        if !(16..=max).contains(&self.shadow_map_size) {
+            return bad(
+                "shadow_map_size",
+                self.shadow_map_size.to_string(),
+                &format!("16 to {max} texels (this device's largest texture)"),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -297,7 +338,7 @@ impl FurRenderer {
         creature: &Creature,
         settings: RenderSettings,
     ) -> Result<Self, RenderError> {
-        settings.validate()?;
+        settings.validate(device.limits().max_texture_dimension_2d)?;
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let layouts = Layouts::new(device);
@@ -384,11 +425,7 @@ impl FurRenderer {
         let skin_end = mesh.indices.len() as u32;
         mesh.append(&face(creature, &FaceLayout::default()));
         let creature_end = mesh.indices.len() as u32;
-        mesh.append(&floor(
-            crate::sim::FurParams::default().floor - 0.002,
-            Vec2::new(0.0, -0.4),
-            4.0,
-        ));
+        mesh.append(&floor(settings.floor - 0.002, Vec2::new(0.0, -0.4), 4.0));
         let floor_range = creature_end..mesh.indices.len() as u32;
         let surfaces = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("skin: vertices"),
@@ -753,6 +790,10 @@ impl FurRenderer {
     /// Records one frame into `encoder`: shadow maps, then the surfaces and the hair into
     /// `targets`, resolved into `output` (a view of the caller's surface or offscreen
     /// texture, `targets.size` large, in the layout's colour format).
+    ///
+    /// One frame per submission: the frame's uniforms and the hand's mesh are written
+    /// through the queue and land when the encoder is submitted, so submit each frame before
+    /// recording the next (two views of one scene need two submissions).
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -761,6 +802,27 @@ impl FurRenderer {
         scene: &Scene,
     ) -> Result<(), RenderError> {
         scene.validate()?;
+        let texture = output.texture();
+        if (texture.width(), texture.height()) != targets.size {
+            return Err(RenderError::Scene(format!(
+                "the output is {}×{} but the frame targets are {}×{}: make the targets for the output's size",
+                texture.width(),
+                texture.height(),
+                targets.size.0,
+                targets.size.1
+            )));
+        }
+        if targets.samples != self.layout.samples
+            || texture.format().add_srgb_suffix() != self.layout.color_format.add_srgb_suffix()
+        {
+            return Err(RenderError::Scene(format!(
+                "the output ({:?}) or frame targets ({} samples) do not match the renderer's layout ({:?}, {} samples)",
+                texture.format(),
+                targets.samples,
+                self.layout.color_format,
+                self.layout.samples
+            )));
+        }
         let mode = scene.mode;
         // The camera skips hidden strands only where the skin that hides them is drawn.
         let cull = self.hair_culling

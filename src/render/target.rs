@@ -64,6 +64,8 @@ pub fn check_size(device: &wgpu::Device, width: u32, height: u32) -> Result<(), 
 pub struct FrameTargets {
     /// Width and height in pixels.
     pub size: (u32, u32),
+    /// MSAA samples of the attachments.
+    pub samples: u32,
     /// Multisampled colour (absent at one sample: passes draw straight into the output).
     pub color: Option<wgpu::TextureView>,
     /// Depth.
@@ -161,6 +163,7 @@ impl FrameTargets {
         };
         FrameTargets {
             size,
+            samples,
             color,
             depth,
             ids,
@@ -182,8 +185,9 @@ pub struct OffscreenTarget {
 }
 
 impl OffscreenTarget {
-    /// An output of `width × height` for `layout` (whose colour format must be
-    /// [`OFFSCREEN_FORMAT`]). Errors on a zero size or one beyond the device's limit.
+    /// An output of `width × height` for `layout` (an 8-bit sRGB colour format:
+    /// [`OFFSCREEN_FORMAT`], or BGRA, which is read back swapped). Errors on a zero size or
+    /// one beyond the device's limit.
     pub fn new(
         device: &wgpu::Device,
         layout: &TargetLayout,

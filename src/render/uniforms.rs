@@ -7,7 +7,7 @@ use encase::ShaderType;
 use glam::{Mat4, UVec4, Vec4};
 
 /// Most hand capsules the shading's soft occlusion considers.
-pub const MAX_HAND_CAPSULES: usize = 16;
+pub const MAX_HAND_CAPSULES: usize = 24;
 
 /// One hand capsule for the occlusion term. WGSL twin: `HandCapsule`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, ShaderType)]

@@ -8,7 +8,6 @@ use super::gpu_solver::GpuSolver;
 use super::layout::{GpuRoot, StepUniforms, gpu_roots};
 use super::params::FurParams;
 use super::reference::rest_positions;
-use super::script::CapsuleScript;
 use super::{SimError, StrandSolver};
 use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
@@ -237,13 +236,9 @@ impl FurSim {
         Ok(())
     }
 
-    /// Takes `n` steps of 1/60 s with the hand of `script` at each step's number.
-    pub fn step_script(&mut self, script: &CapsuleScript, n: u32) -> Result<(), SimError> {
-        let tail = self.input.tail;
-        self.step_with(n, |step| StepInput {
-            contact: Some(script.contact_at(step as f64)),
-            tail,
-        })
+    /// The tail bones' skinning transforms the steps use (`None`: unswung).
+    pub fn tail_pose(&self) -> Option<[Affine3A; TAIL_BONES]> {
+        self.input.tail
     }
 
     fn take_steps(

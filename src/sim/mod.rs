@@ -10,7 +10,6 @@ mod gpu_solver;
 mod layout;
 mod params;
 mod reference;
-mod script;
 mod simd;
 mod stats;
 mod tier;
@@ -29,7 +28,6 @@ pub use layout::{
 };
 pub use params::FurParams;
 pub use reference::{rest_positions, step_strand};
-pub use script::{CapsuleKey, CapsuleScript, ScriptError, ScriptedCapsule};
 pub use simd::{LANES, step_lanes};
 pub use stats::StrandStats;
 pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};

@@ -1,5 +1,6 @@
 //! Scripted capsules: a hand made of capsules that move between keyframes, for headless
-//! runs (`pelt simulate --capsule-script`) and tests.
+//! runs (`pelt simulate --capsule-script`, `pelt render --capsule-script`) and tests. The
+//! solver only sees the capsules of each step ([`HandContact`]).
 //!
 //! The JSON form:
 //! ```json
@@ -11,15 +12,16 @@
 //! Between keys the ends move linearly; before the first key and after the last the capsule
 //! is absent. Velocity is the keyed motion's.
 
-use super::contact::{Capsule, ContactMode, HandContact};
-use super::{FIXED_STEP_HZ, MAX_CAPSULES};
+use crate::sim::{
+    Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULES, SimError, StepInput,
+};
 use glam::Vec3;
 use serde::Deserialize;
 use thiserror::Error;
 
 /// What is wrong with a capsule script.
 #[derive(Debug, Error)]
-pub enum ScriptError {
+pub enum CapsuleScriptError {
     /// Not valid JSON of the expected shape.
     #[error("capsule script is not valid: {0}")]
     Json(#[from] serde_json::Error),
@@ -104,7 +106,7 @@ impl CapsuleScript {
     }
 
     /// Parses and checks a script.
-    pub fn from_json(text: &str) -> Result<Self, ScriptError> {
+    pub fn from_json(text: &str) -> Result<Self, CapsuleScriptError> {
         let json: ScriptJson = serde_json::from_str(text)?;
         let script = CapsuleScript {
             mode: match json.mode {
@@ -134,31 +136,33 @@ impl CapsuleScript {
     }
 
     /// Checks counts, finiteness, radii and key order.
-    pub fn validate(&self) -> Result<(), ScriptError> {
+    pub fn validate(&self) -> Result<(), CapsuleScriptError> {
         if self.capsules.len() > MAX_CAPSULES {
-            return Err(ScriptError::Invalid(format!(
+            return Err(CapsuleScriptError::Invalid(format!(
                 "{} capsules; at most {MAX_CAPSULES}",
                 self.capsules.len()
             )));
         }
         for (i, c) in self.capsules.iter().enumerate() {
             if !(c.radius.is_finite() && c.radius > 0.0) {
-                return Err(ScriptError::Invalid(format!(
+                return Err(CapsuleScriptError::Invalid(format!(
                     "capsule {i}: radius {} must be a positive number",
                     c.radius
                 )));
             }
             if c.keys.is_empty() {
-                return Err(ScriptError::Invalid(format!("capsule {i} has no keys")));
+                return Err(CapsuleScriptError::Invalid(format!(
+                    "capsule {i} has no keys"
+                )));
             }
             for (k, key) in c.keys.iter().enumerate() {
                 if !(key.step.is_finite() && key.a.is_finite() && key.b.is_finite()) {
-                    return Err(ScriptError::Invalid(format!(
+                    return Err(CapsuleScriptError::Invalid(format!(
                         "capsule {i}, key {k}: every number must be finite"
                     )));
                 }
                 if k > 0 && key.step <= c.keys[k - 1].step {
-                    return Err(ScriptError::Invalid(format!(
+                    return Err(CapsuleScriptError::Invalid(format!(
                         "capsule {i}, key {k}: steps must increase"
                     )));
                 }
@@ -198,5 +202,15 @@ impl CapsuleScript {
             capsules,
             mode: self.mode,
         }
+    }
+
+    /// Takes `n` fixed steps of `sim` with this script's hand at each step's number; the
+    /// tail keeps the pose it was given.
+    pub fn step(&self, sim: &mut FurSim, n: u32) -> Result<(), SimError> {
+        let tail = sim.tail_pose();
+        sim.step_with(n, |step| StepInput {
+            contact: Some(self.contact_at(step as f64)),
+            tail,
+        })
     }
 }
