@@ -56,6 +56,16 @@ fn count(image: &Image, wanted: &[u8]) -> usize {
         .count()
 }
 
+/// The surface ID at a pixel the test knows is inside an image drawn with IDs.
+fn id_at(image: &Image, x: u32, y: u32) -> u8 {
+    image.id(x, y).expect("an ID inside the image")
+}
+
+/// The colour at a pixel the test knows is inside the image.
+fn rgba_at(image: &Image, x: u32, y: u32) -> [u8; 4] {
+    image.pixel(x, y).expect("a pixel inside the image")
+}
+
 fn luminance(p: [u8; 4]) -> f32 {
     0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
 }
@@ -145,9 +155,9 @@ fn fur_covers_the_silhouette_and_extends_it() {
     let mut covered = 0;
     for y in 0..h {
         for x in 0..w {
-            if matches!(skin.id(x, y), ids::SKIN | ids::FACE) {
+            if matches!(id_at(&skin, x, y), ids::SKIN | ids::FACE) {
                 host += 1;
-                if creature.contains(&fin.id(x, y)) {
+                if creature.contains(&id_at(&fin, x, y)) {
                     covered += 1;
                 }
             }
@@ -189,12 +199,12 @@ fn lit_coat_sits_near_its_palette() {
     let (mut n, mut hair) = (0.0, 0.0);
     for y in h / 2 - 8..h / 2 + 8 {
         for x in w / 2 - 8..w / 2 + 8 {
-            let id = image.id(x, y);
+            let id = id_at(&image, x, y);
             assert!(
                 matches!(id, ids::HAIR | ids::SKIN),
                 "the flank's centre is coat"
             );
-            let p = image.pixel(x, y);
+            let p = rgba_at(&image, x, y);
             sum += Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2]));
             n += 1.0;
             if id == ids::HAIR {
@@ -289,7 +299,7 @@ fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
     // at sample 0 (its hash rotation is 0), so sample 0 is covered wherever the dithered
     // opacity asks for any sample (probability min(1, 4α)): the count along a column is
     // the ribbon's drawn width, thinned only where it fades below a quarter's opacity.
-    let column = |x: u32| (0..h).filter(|&y| image.id(x, y) == ids::HAIR).count() as f32;
+    let column = |x: u32| (0..h).filter(|&y| id_at(&image, x, y) == ids::HAIR).count() as f32;
     // Columns of the strand: x = 30 (root) … 330 (tip); `along` runs 0 … 1 over them.
     let mean = |a: f32, b: f32| {
         let (x0, x1) = ((30.0 + 300.0 * a) as u32, (30.0 + 300.0 * b) as u32);
@@ -321,11 +331,13 @@ fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
     );
     // Soft edges: across the root, the middle row is brighter than the rows at the edge.
     let x = 50;
-    let rows: Vec<u32> = (0..h).filter(|&y| image.id(x, y) == ids::HAIR).collect();
+    let rows: Vec<u32> = (0..h)
+        .filter(|&y| id_at(&image, x, y) == ids::HAIR)
+        .collect();
     let (top, bottom) = (rows[0], rows[rows.len() - 1]);
     let mid = (top + bottom) / 2;
     assert!(
-        luminance(image.pixel(x, mid)) > luminance(image.pixel(x, top)),
+        luminance(rgba_at(&image, x, mid)) > luminance(rgba_at(&image, x, top)),
         "no soft edge across the ribbon"
     );
 }
@@ -335,8 +347,8 @@ fn mean_luminance(image: &Image, wanted: &[u8]) -> (f32, usize) {
     let mut n = 0;
     for y in 0..image.height {
         for x in 0..image.width {
-            if wanted.contains(&image.id(x, y)) {
-                sum += luminance(image.pixel(x, y));
+            if wanted.contains(&id_at(image, x, y)) {
+                sum += luminance(rgba_at(image, x, y));
                 n += 1;
             }
         }
@@ -361,9 +373,9 @@ fn lit_skin_under_hair(ctx: &GpuContext, strands: usize) -> f32 {
     let (mut dark_sum, mut light_sum) = (0.0, 0.0);
     for y in 0..without.height {
         for x in 0..without.width {
-            if without.id(x, y) == ids::SKIN && luminance(without.pixel(x, y)) > light {
-                dark_sum += luminance(with_hair.pixel(x, y));
-                light_sum += luminance(without.pixel(x, y));
+            if id_at(&without, x, y) == ids::SKIN && luminance(rgba_at(&without, x, y)) > light {
+                dark_sum += luminance(rgba_at(&with_hair, x, y));
+                light_sum += luminance(rgba_at(&without, x, y));
             }
         }
     }
@@ -393,7 +405,7 @@ fn shadow_centroid_x(image: &Image, threshold: f32) -> f32 {
     let mut n = 0.0;
     for y in 0..image.height {
         for x in 0..image.width {
-            if image.id(x, y) == ids::FLOOR && luminance(image.pixel(x, y)) < threshold {
+            if id_at(image, x, y) == ids::FLOOR && luminance(rgba_at(image, x, y)) < threshold {
                 sum += x as f32;
                 n += 1.0;
             }
@@ -559,8 +571,8 @@ fn glossy_eyes_and_nails_are_drawn_with_their_highlight() {
     let image = renderer.render_image(&s, 240, 135).unwrap();
     let face: Vec<f32> = (0..image.height)
         .flat_map(|y| (0..image.width).map(move |x| (x, y)))
-        .filter(|&(x, y)| image.id(x, y) == ids::FACE)
-        .map(|(x, y)| luminance(image.pixel(x, y)))
+        .filter(|&(x, y)| id_at(&image, x, y) == ids::FACE)
+        .map(|(x, y)| luminance(rgba_at(&image, x, y)))
         .collect();
     let brightest = face.iter().copied().fold(0.0, f32::max);
     let dark = face.iter().filter(|&&l| l < 60.0).count();

@@ -19,22 +19,23 @@ pub struct Image {
 }
 
 impl Image {
-    /// The RGBA bytes of pixel `(x, y)`.
-    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        let i = ((y * self.width + x) * 4) as usize;
-        [
-            self.rgba[i],
-            self.rgba[i + 1],
-            self.rgba[i + 2],
-            self.rgba[i + 3],
-        ]
+    /// The RGBA bytes of pixel `(x, y)`, or `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        let i = self.index(x, y)? * 4;
+        let p = self.rgba.get(i..i + 4)?;
+        Some([p[0], p[1], p[2], p[3]])
     }
 
-    /// The surface ID of pixel `(x, y)` (0 when IDs were not drawn).
-    pub fn id(&self, x: u32, y: u32) -> u8 {
-        self.ids
-            .as_ref()
-            .map_or(0, |ids| ids[(y * self.width + x) as usize])
+    /// The surface ID of pixel `(x, y)` (`render::ids`), or `None` outside the image or
+    /// when IDs were not drawn.
+    pub fn id(&self, x: u32, y: u32) -> Option<u8> {
+        let i = self.index(x, y)?;
+        self.ids.as_ref()?.get(i).copied()
+    }
+
+    /// The row-major index of pixel `(x, y)`, or `None` outside the image.
+    fn index(&self, x: u32, y: u32) -> Option<usize> {
+        (x < self.width && y < self.height).then(|| y as usize * self.width as usize + x as usize)
     }
 
     /// The image as PNG bytes (8-bit RGB; the alpha channel carries nothing).
@@ -170,4 +171,27 @@ pub fn read_image(
         rgba,
         ids,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Image;
+
+    #[test]
+    fn pixels_outside_the_image_are_none() {
+        let image = Image {
+            width: 3,
+            height: 2,
+            rgba: (0..24).collect(),
+            ids: Some(vec![10, 11, 12, 13, 14, 15]),
+        };
+        assert_eq!(image.pixel(2, 1), Some([20, 21, 22, 23]));
+        assert_eq!(image.id(2, 0), Some(12));
+        for (x, y) in [(3, 0), (0, 2), (u32::MAX, u32::MAX)] {
+            assert_eq!(image.pixel(x, y), None, "({x}, {y})");
+            assert_eq!(image.id(x, y), None, "({x}, {y})");
+        }
+        let no_ids = Image { ids: None, ..image };
+        assert_eq!(no_ids.id(0, 0), None);
+    }
 }
