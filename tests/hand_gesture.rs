@@ -2,7 +2,10 @@
 //! back to orbit, hover, and rays against the posed creature.
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
-use pelt::creature::{Creature, CreaturePose, Part, Ray};
+use pelt::creature::{
+    Creature, CreaturePose, GpuCreaturePose, Part, Ray, Space, TAIL_BONES, root_transform,
+    tail_whip,
+};
 use pelt::hand::{
     CreatureProxies, GestureMachine, GestureState, PointerButton, SCRATCH_DWELL_SECONDS,
     SCRATCH_SPEED_PX_PER_S,
@@ -286,6 +289,75 @@ fn the_hand_spot_rides_with_the_creature() {
     g.set_pose(pose);
     let (after, _) = g.target().unwrap();
     assert!(((after - before) - Vec3::new(0.0, 0.05, 0.0)).length() < 1e-5);
+}
+
+#[test]
+fn rays_find_the_tail_where_it_has_swung() {
+    let creature = Creature::default();
+    let mut pose = CreaturePose::rest(&creature);
+    pose.tail = tail_whip(&creature, 0.3, 0.5, 1.0);
+    let proxies = CreatureProxies::new(creature.clone(), pose);
+    let gpu_pose = GpuCreaturePose::from(&pose);
+    let mut checked = 0;
+    for t in [0.35, 0.5, 0.65, 0.8, 0.9] {
+        for k in 0..8 {
+            let angle = k as f32 / 8.0 * std::f32::consts::TAU;
+            let rest = creature.tail.surface(Vec2::new(t, angle));
+            // Where the tail's skin and fur put this spot of the swung tail.
+            let skin = Affine3A::from_mat4(root_transform(&gpu_pose, Space::Tail, t));
+            let point = skin.transform_point3(rest.position);
+            let normal = skin.transform_vector3(rest.normal).normalize();
+            assert!(
+                (point - rest.position).length() > 0.05,
+                "the whip moves t = {t} by more than 5 cm"
+            );
+            // A pointer 2 cm off the swung skin, looking at it.
+            let hit = proxies
+                .raycast(&Ray::new(point + normal * 0.02, -normal))
+                .unwrap_or_else(|| panic!("t = {t}, angle {angle}: the swung tail is missed"));
+            assert_eq!(hit.part, Part::Tail, "t = {t}, angle {angle}");
+            assert!(
+                (hit.point - point).length() < 1e-3,
+                "t = {t}, angle {angle}: hit {} mm from the skin",
+                (hit.point - point).length() * 1e3
+            );
+            assert!(hit.normal.dot(normal) > 0.95, "t = {t}, angle {angle}");
+            // The spot rides the tail: at the same pose it is where it was found.
+            let (carried, _) = hit.at_pose(&pose);
+            assert!((carried - hit.point).length() < 1e-5);
+            // Where the spot was at rest there is no tail any more.
+            let at_rest =
+                proxies.raycast(&Ray::new(rest.position + rest.normal * 0.02, -rest.normal));
+            assert!(
+                at_rest.is_none_or(|h| h.distance > 0.03),
+                "t = {t}, angle {angle}: the tail is still hit where it rested"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 40);
+    // The spot follows the tail as it swings on.
+    let ray = {
+        let skin = Affine3A::from_mat4(root_transform(&gpu_pose, Space::Tail, 0.8));
+        let rest = creature.tail.surface(Vec2::new(0.8, 0.0));
+        let normal = skin.transform_vector3(rest.normal).normalize();
+        Ray::new(
+            skin.transform_point3(rest.position) + normal * 0.02,
+            -normal,
+        )
+    };
+    let hit = proxies.raycast(&ray).unwrap();
+    let mut later = pose;
+    later.tail = tail_whip(&creature, 0.55, 0.5, 1.0);
+    let skin = Affine3A::from_mat4(root_transform(
+        &GpuCreaturePose::from(&later),
+        Space::Tail,
+        hit.tail_t,
+    ));
+    let (carried, _) = hit.at_pose(&later);
+    assert!((carried - skin.transform_point3(hit.local_point)).length() < 1e-5);
+    assert!((carried - hit.point).length() > 0.05, "the tail swung on");
+    assert_eq!(TAIL_BONES, later.tail.len());
 }
 
 #[test]

@@ -1,10 +1,26 @@
 //! The creature's analytic parts as ray targets in world space: pointer rays and finger
 //! rays test them at the creature's current pose (head-local for the head, body-local for
-//! the body, paws and tail).
+//! the body and paws, and the tail as its bones have swung it).
 
 use super::probe::SurfaceProbe;
-use crate::creature::{Creature, CreaturePose, Part, Ray, RayHit, Space};
+use crate::creature::{
+    Creature, CreaturePose, GpuCreaturePose, Part, Ray, RayHit, Space, TAIL_BONES, root_transform,
+};
 use glam::{Affine3A, Vec3};
+
+/// How many surface crossings a ray is followed through in one tail bone's space before it
+/// gives up looking for one on that bone's stretch of the tail.
+const TAIL_CROSSINGS: usize = 4;
+
+/// How far past a crossing the ray restarts, metres.
+const CROSSING_STEP: f32 = 1e-3;
+
+/// How many times a tail hit is moved onto the blended skin (see
+/// [`CreatureProxies::refine_tail_hit`]).
+const TAIL_REFINEMENTS: usize = 4;
+
+/// How far before the previous crossing a refinement starts its march, metres.
+const REFINE_BACKUP: f32 = 0.02;
 
 /// Where a world ray met the posed creature.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,13 +38,19 @@ pub struct ProxyHit {
     pub local_point: Vec3,
     /// The normal in the part's own space.
     pub local_normal: Vec3,
+    /// Where along the tail the hit is, 0 at its base and 1 at its tip (0 for the other
+    /// parts): which of the tail's bones carry the spot when the tail swings.
+    pub tail_t: f32,
 }
 
 impl ProxyHit {
     /// The hit's point and normal carried to `pose`: the same spot of the part after it
     /// moved.
     pub fn at_pose(&self, pose: &CreaturePose) -> (Vec3, Vec3) {
-        let to_world = part_to_world(pose, self.part);
+        let to_world = match self.part {
+            Part::Tail => tail_to_world(pose, self.tail_t),
+            part => part_to_world(pose, part),
+        };
         (
             to_world.transform_point3(self.local_point),
             to_world
@@ -38,13 +60,26 @@ impl ProxyHit {
     }
 }
 
-/// The part's space → world at `pose`.
+/// The part's space → world at `pose`; for the tail, its base's bone (see
+/// [`tail_to_world`] for the spot-by-spot transform).
 fn part_to_world(pose: &CreaturePose, part: Part) -> Affine3A {
     match part.space() {
         Space::Head => pose.head,
-        // The tail's proxy is its rest shape in body space: rays test the tail at rest.
-        Space::Body | Space::Tail => pose.body,
+        Space::Body => pose.body,
+        Space::Tail => pose.tail[0],
     }
+}
+
+/// Body-space rest → world for the tail's spot at parameter `t`: the blend of its two
+/// nearest bones, exactly as the tail's skin and fur roots are placed.
+fn tail_to_world(pose: &CreaturePose, t: f32) -> Affine3A {
+    Affine3A::from_mat4(root_transform(&GpuCreaturePose::from(pose), Space::Tail, t))
+}
+
+/// The tail bone whose stretch of the tail holds parameter `t`: the one with the larger
+/// weight in [`root_transform`]'s blend.
+fn tail_bone(t: f32) -> usize {
+    ((t * TAIL_BONES as f32) as usize).min(TAIL_BONES - 1)
 }
 
 /// The creature and its current pose: the proxies pointer and finger rays test.
@@ -95,17 +130,97 @@ impl CreatureProxies {
 
     /// The hit of a world ray with one part at the current pose.
     pub fn part_hit(&self, part: Part, ray: &Ray) -> Option<ProxyHit> {
+        if part == Part::Tail {
+            return self.tail_hit(ray);
+        }
         let to_world = part_to_world(&self.pose, part);
-        let to_local = to_world.inverse();
-        let local = Ray::new(
-            to_local.transform_point3(ray.origin),
-            to_local.transform_vector3(ray.direction),
-        );
+        let local = to_local(&to_world, ray);
         // The head's ray test works in head-local space; the others in body space.
         let hit = match part {
             Part::Head => self.creature.head.ray_hit(&local),
             _ => self.creature.ray_hit(part, &local),
         }?;
+        self.world_hit(part, ray, &to_world, hit, 0.0)
+    }
+
+    /// The first crossing of a world ray with the swung tail. Each bone carries its own
+    /// stretch of the tail rigidly enough for a pointer: the rest tail is tested in every
+    /// bone's space, and only a crossing on that bone's stretch counts (a crossing elsewhere
+    /// is where the rest shape would be under the wrong bone, so the ray moves past it).
+    /// The spot found is then placed by the same two-bone blend as the tail's skin.
+    fn tail_hit(&self, ray: &Ray) -> Option<ProxyHit> {
+        let tail = &self.creature.tail;
+        let bones = &self.pose.tail;
+        // An unswung tail is one rigid shape: one test, any stretch.
+        let rigid = bones.iter().all(|b| *b == bones[0]);
+        let mut best: Option<ProxyHit> = None;
+        for (b, bone) in bones
+            .iter()
+            .enumerate()
+            .take(if rigid { 1 } else { TAIL_BONES })
+        {
+            let mut local = to_local(bone, ray);
+            for _ in 0..TAIL_CROSSINGS {
+                let Some(hit) = tail.ray_hit(&local) else {
+                    break;
+                };
+                let t = tail.nearest_parameter(hit.point);
+                if rigid || tail_bone(t) == b {
+                    let (hit, t) = if rigid {
+                        (hit, t)
+                    } else {
+                        self.refine_tail_hit(ray, hit, t)
+                    };
+                    let to_world = tail_to_world(&self.pose, t);
+                    let found = self.world_hit(Part::Tail, ray, &to_world, hit, t);
+                    if let Some(f) = found
+                        && best.is_none_or(|h| f.distance < h.distance)
+                    {
+                        best = Some(f);
+                    }
+                    break;
+                }
+                local = Ray::new(hit.point + local.direction * CROSSING_STEP, local.direction);
+            }
+        }
+        best
+    }
+
+    /// Moves a tail hit found under one bone onto the blended skin: the ray is tested
+    /// again under the blend at the hit's parameter, until the parameter settles. Between
+    /// two bones the blend lies up to several millimetres from either bone's rigid shape.
+    fn refine_tail_hit(&self, ray: &Ray, mut hit: RayHit, mut t: f32) -> (RayHit, f32) {
+        let tail = &self.creature.tail;
+        for _ in 0..TAIL_REFINEMENTS {
+            let local = to_local(&tail_to_world(&self.pose, t), ray);
+            // Start just before the current hit, so the march finds the same crossing.
+            let back = (hit.point - local.origin).dot(local.direction) - REFINE_BACKUP;
+            let start = Ray::new(
+                local.origin + local.direction * back.max(0.0),
+                local.direction,
+            );
+            let Some(next) = tail.ray_hit(&start) else {
+                break;
+            };
+            let next_t = tail.nearest_parameter(next.point);
+            let settled = (next_t - t).abs() < 1e-4;
+            (hit, t) = (next, next_t);
+            if settled {
+                break;
+            }
+        }
+        (hit, t)
+    }
+
+    /// A part-space hit carried to world by `to_world`, measured along the world `ray`.
+    fn world_hit(
+        &self,
+        part: Part,
+        ray: &Ray,
+        to_world: &Affine3A,
+        hit: RayHit,
+        tail_t: f32,
+    ) -> Option<ProxyHit> {
         let point = to_world.transform_point3(hit.point);
         let normal = to_world
             .transform_vector3(hit.normal)
@@ -118,8 +233,18 @@ impl CreatureProxies {
             normal,
             local_point: hit.point,
             local_normal: hit.normal,
+            tail_t,
         })
     }
+}
+
+/// A world ray in the space `to_world` maps from.
+fn to_local(to_world: &Affine3A, ray: &Ray) -> Ray {
+    let to_local = to_world.inverse();
+    Ray::new(
+        to_local.transform_point3(ray.origin),
+        to_local.transform_vector3(ray.direction),
+    )
 }
 
 impl SurfaceProbe for CreatureProxies {
