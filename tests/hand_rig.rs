@@ -540,3 +540,83 @@ fn fingers_point_away_from_the_viewer_and_turn_with_the_stroke() {
     let (_, none) = orient(&mut o, Vec3::ZERO, Vec3::ZERO, Vec3::NEG_Y, 0.2);
     assert_eq!(none, Vec3::ZERO);
 }
+
+/// How far the digits' capsules reach into the head, metres (0 when they stay out).
+fn depth_in_head(rig: &HandRig, creature: &Creature) -> f32 {
+    let to_head = creature.head_rest().inverse();
+    (0..5)
+        .flat_map(|d| {
+            (0..3).map(move |bone| {
+                if d == 4 {
+                    pelt::hand::thumb_capsule(bone)
+                } else {
+                    finger_capsule(d, bone)
+                }
+            })
+        })
+        .flat_map(|i| {
+            let c = rig.capsules()[i];
+            let (a, b) = c.ends();
+            (0..=8).map(move |k| {
+                let q = a.lerp(b, k as f32 / 8.0);
+                c.radius - creature.head.implicit(to_head.transform_point3(q))
+            })
+        })
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn no_digit_sinks_into_the_head_wherever_it_pets() {
+    let creature = Creature::default();
+    let proxies = CreatureProxies::at_rest(creature.clone());
+    let centre = creature.head_rest().transform_point3(Vec3::ZERO);
+    let (mut deepest, mut spots, mut risen, mut wobble) = (0.0f32, 0, 0, 0.0f32);
+    for i in 0..12 {
+        for j in 0..5 {
+            let (azimuth, elevation) = (
+                i as f32 / 12.0 * std::f32::consts::TAU,
+                j as f32 / 5.0 * std::f32::consts::FRAC_PI_2,
+            );
+            let dir = Vec3::new(
+                azimuth.cos() * elevation.cos(),
+                elevation.sin(),
+                azimuth.sin() * elevation.cos(),
+            );
+            let hit = match proxies.raycast(&Ray::new(centre + dir, -dir)) {
+                Some(h) if h.part == pelt::creature::Part::Head => h,
+                _ => continue,
+            };
+            for forward in [Vec3::X, Vec3::NEG_X, Vec3::Z, Vec3::NEG_Z] {
+                let target = HandTarget {
+                    point: hit.point,
+                    normal: hit.normal,
+                    forward,
+                    mode: ContactMode::Pet,
+                };
+                let mut rig = settled(&target, &proxies, 150);
+                // Settled means still: the curls no longer move, and the digits stay out
+                // of the head at every step.
+                let before = rig.curls();
+                for step in 150..160 {
+                    rig.update(&target, &proxies, (step + 1) as f64 * f64::from(DT), DT);
+                    deepest = deepest.max(depth_in_head(&rig, &creature));
+                }
+                for (a, b) in before.iter().zip(rig.curls()) {
+                    wobble = wobble.max((a - b).abs());
+                }
+                let style = ModeStyles::default().pet;
+                if rig.lift() > style.palm_lift + 1e-3 {
+                    risen += 1;
+                }
+                spots += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{spots} hand placements on the head: deepest digit {:.1} mm inside, the palm rose at {risen}, curls moved up to {wobble:.1e} rad once settled",
+        deepest * 1e3
+    );
+    assert!(spots > 150, "only {spots} placements hit the head");
+    assert!(deepest < 1e-3, "a digit {deepest} m inside the head");
+    assert!(wobble < 1e-3, "the curls still move by {wobble} rad");
+}

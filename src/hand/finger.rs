@@ -1,5 +1,5 @@
-//! One articulated digit as a chain of three bones flexing about one axis, and the curl
-//! at which its lowest point reaches a given height: how fingers curl toward the fur.
+//! One articulated digit as a chain of three bones flexing about one axis, and the range
+//! its curl moves in (the rig curls it toward the fur under each joint).
 
 use glam::{Quat, Vec3};
 
@@ -61,35 +61,5 @@ impl DigitChain {
     pub fn dorsal(&self, curl: f32) -> Vec3 {
         let up = (Vec3::Y - self.direction * self.direction.y).normalize_or(Vec3::Y);
         Quat::from_axis_angle(self.flex_axis, curl) * up
-    }
-
-    /// The lowest hand-local height any bone reaches at `curl`.
-    pub fn lowest(&self, curl: f32) -> f32 {
-        let j = self.joints(curl);
-        (1..4)
-            .map(|i| j[i].y - self.radii[i - 1])
-            .fold(f32::INFINITY, f32::min)
-    }
-
-    /// The curl in [`CURL_RANGE`] at which the chain's lowest point sits at `height`
-    /// (hand-local y): the least curl when even that reaches below, the most when even that
-    /// stays above. Bisection: the lowest point only sinks as the curl grows in this range.
-    pub fn curl_reaching(&self, height: f32) -> f32 {
-        let (mut lo, mut hi) = CURL_RANGE;
-        if self.lowest(lo) <= height {
-            return lo;
-        }
-        if self.lowest(hi) >= height {
-            return hi;
-        }
-        for _ in 0..24 {
-            let mid = 0.5 * (lo + hi);
-            if self.lowest(mid) > height {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        0.5 * (lo + hi)
     }
 }

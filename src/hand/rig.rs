@@ -10,7 +10,7 @@
 
 use super::anatomy::HandDimensions;
 use super::easing::ease;
-use super::finger::DigitChain;
+use super::finger::{CURL_RANGE, DigitChain};
 use super::frame::HandFrame;
 use super::mode_style::{ModeStyles, SCRATCH_HZ};
 use super::probe::SurfaceProbe;
@@ -49,8 +49,22 @@ const RELAXED_CURL: f32 = 0.35;
 const PROBE_HEIGHT: f32 = 0.10;
 /// A surface found further than this below the palm's underside is not under the hand.
 const PROBE_REACH: f32 = 0.25;
+/// The most the palm rises above the gesture's lift to keep the digits out of a surface
+/// that climbs under them (an ear, a cheek, the far side of a head), metres.
+const MAX_EXTRA_LIFT: f32 = 0.10;
 /// The digits in order: index, middle, ring, little finger, thumb.
 const DIGITS: usize = 5;
+
+/// How one digit meets the surface under it.
+struct DigitReach {
+    /// The curl to ease toward.
+    curl: f32,
+    /// Where the probe under the digit's tip met the surface.
+    tip_hit: Option<RayHit>,
+    /// How far the least-curled digit sinks below its clearance, metres (negative: it
+    /// clears): what the palm must rise to keep it out.
+    deficit: f32,
+}
 
 /// Where and how to place the hand this step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,6 +96,9 @@ pub struct HandRig {
     /// The palm's frame: the skin frame lifted by the current lift.
     frame: Option<HandFrame>,
     lift: f32,
+    /// The palm's rise above the gesture's lift where even straight digits would sink into
+    /// the surface under them (eased like the lift).
+    extra_lift: f32,
     occlusion: f32,
     scratch_amplitude: f32,
     curls: [f32; DIGITS],
@@ -125,6 +142,7 @@ impl HandRig {
             skin: None,
             frame: None,
             lift: 0.0,
+            extra_lift: 0.0,
             occlusion: 0.0,
             scratch_amplitude: 0.0,
             curls: [RELAXED_CURL; DIGITS],
@@ -157,6 +175,7 @@ impl HandRig {
         if !self.posed {
             let hover = self.styles.hover;
             self.lift = hover.palm_lift;
+            self.extra_lift = 0.0;
             self.occlusion = 0.0;
             self.scratch_amplitude = 0.0;
             self.curls = [RELAXED_CURL; DIGITS];
@@ -177,20 +196,36 @@ impl HandRig {
             target.forward,
             self.skin.as_ref(),
         );
-        let frame = HandFrame {
-            origin: skin.origin + skin.up * self.lift,
-            ..skin
-        };
-
-        for d in 0..DIGITS {
-            let (target_curl, hit) =
-                self.curl_toward_surface(d, &frame, surface, style.fingertip_clearance);
-            self.target_curls[d] = target_curl;
-            self.probe_hits[d] = hit;
-            self.curls[d] = if self.posed {
-                ease(self.curls[d], target_curl, dt, CURL_TAU)
+        // A hand placed afresh settles its rise in a second pass, so it never starts inside
+        // the creature.
+        let passes = if self.posed { 1 } else { 2 };
+        let mut frame = skin;
+        for _ in 0..passes {
+            frame = HandFrame {
+                origin: skin.origin + skin.up * (self.lift + self.extra_lift),
+                ..skin
+            };
+            let mut deficit = f32::NEG_INFINITY;
+            for d in 0..DIGITS {
+                let reach = self.curl_toward_surface(d, &frame, surface, style.fingertip_clearance);
+                self.target_curls[d] = reach.curl;
+                self.probe_hits[d] = reach.tip_hit;
+                deficit = deficit.max(reach.deficit);
+            }
+            // The deficit was measured with the current rise; this is the rise at which the
+            // straightest digits just clear, whatever the current one is.
+            let wanted = (self.extra_lift + deficit).clamp(0.0, MAX_EXTRA_LIFT);
+            self.extra_lift = if self.posed {
+                ease(self.extra_lift, wanted, dt, LIFT_TAU)
             } else {
-                RELAXED_CURL
+                wanted
+            };
+        }
+        for d in 0..DIGITS {
+            self.curls[d] = if self.posed {
+                ease(self.curls[d], self.target_curls[d], dt, CURL_TAU)
+            } else {
+                RELAXED_CURL.min(self.target_curls[d])
             };
         }
 
@@ -216,36 +251,91 @@ impl HandRig {
         self.posed = true;
     }
 
-    /// The curl that brings digit `d` to `clearance` above the surface under it, and the
-    /// probe's hit. A digit with nothing below it relaxes.
+    /// How digit `d` meets the surface under it: the most curl (up to a loose fist) at
+    /// which every joint stays `clearance` above the surface found under it, and how far
+    /// the straightest digit would still sink (see [`DigitReach`]). A digit with nothing
+    /// below it relaxes.
     fn curl_toward_surface(
         &self,
         d: usize,
         frame: &HandFrame,
         surface: &dyn SurfaceProbe,
         clearance: f32,
-    ) -> (f32, Option<RayHit>) {
+    ) -> DigitReach {
         let chain = &self.chains[d];
-        let straight = chain.joints(0.0);
-        let probe_at = (straight[2] + straight[3]) * 0.5;
-        let ray = Ray::new(
-            frame.point(Vec3::new(probe_at.x, PROBE_HEIGHT, probe_at.z)),
-            -frame.up,
-        );
-        let Some(hit) = surface.probe(&ray) else {
-            return (RELAXED_CURL, None);
-        };
-        // A hit whose normal faces along the ray is the far side of a part the probe started
-        // inside: the surface is at least as high as the probe's start.
-        let height = if hit.normal.dot(ray.direction) > 0.0 {
-            PROBE_HEIGHT
+        // Probed under the joints where they are now, so that as the curl settles the
+        // heights are those under the joints' final places (a curled fingertip sits nearer
+        // the palm than a straight one, over a different patch of a rounded surface).
+        let now = chain.joints(if self.posed {
+            self.curls[d]
         } else {
-            frame.local_point(hit.point).y
-        };
-        if !height.is_finite() || height < -(self.lift + PROBE_REACH) {
-            return (RELAXED_CURL, Some(hit));
+            RELAXED_CURL
+        });
+        // The surface's height (hand-local y) under each joint.
+        let mut heights = [None; 4];
+        let mut tip_hit = None;
+        for (k, joint) in now.iter().enumerate() {
+            let ray = Ray::new(
+                frame.point(Vec3::new(joint.x, PROBE_HEIGHT, joint.z)),
+                -frame.up,
+            );
+            let Some(hit) = surface.probe(&ray) else {
+                continue;
+            };
+            if k == 3 {
+                tip_hit = Some(hit);
+            }
+            // A hit whose normal faces along the ray is the far side of a part the probe
+            // started inside: the surface is at least as high as the probe's start.
+            let height = if hit.normal.dot(ray.direction) > 0.0 {
+                PROBE_HEIGHT
+            } else {
+                frame.local_point(hit.point).y
+            };
+            if height.is_finite() && height >= -(self.lift + self.extra_lift + PROBE_REACH) {
+                heights[k] = Some(height);
+            }
         }
-        (chain.curl_reaching(height + clearance), Some(hit))
+        if heights[1..].iter().all(Option::is_none) {
+            return DigitReach {
+                curl: RELAXED_CURL,
+                tip_hit,
+                deficit: f32::NEG_INFINITY,
+            };
+        }
+        // How far below `clearance` the lowest joint sits at `curl` (negative: clear).
+        let sinking = |curl: f32| {
+            let joints = chain.joints(curl);
+            (0..4)
+                .filter_map(|k: usize| {
+                    let radius = chain.radii[k.saturating_sub(1)];
+                    heights[k].map(|h| h + clearance - (joints[k].y - radius))
+                })
+                .fold(f32::NEG_INFINITY, f32::max)
+        };
+        let (mut lo, mut hi) = CURL_RANGE;
+        let deficit = sinking(lo);
+        let curl = if deficit >= 0.0 {
+            lo
+        } else if sinking(hi) <= 0.0 {
+            hi
+        } else {
+            // Every joint only sinks as the curl grows in this range.
+            for _ in 0..24 {
+                let mid = 0.5 * (lo + hi);
+                if sinking(mid) <= 0.0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        DigitReach {
+            curl,
+            tip_hit,
+            deficit,
+        }
     }
 
     /// Builds the capsules and shapes for `frame` with the digits at `curls`.
@@ -339,9 +429,10 @@ impl HandRig {
         self.occlusion
     }
 
-    /// The palm's current height above the skin, metres.
+    /// The palm's current height above the skin, metres: the gesture's lift, plus what
+    /// the surface under the digits asks for where it climbs.
     pub fn lift(&self) -> f32 {
-        self.lift
+        self.lift + self.extra_lift
     }
 
     /// The eased curl of each digit (index, middle, ring, little, thumb), radians, before
