@@ -87,18 +87,26 @@ fn tail_bone(t: f32) -> usize {
 pub struct CreatureProxies {
     creature: Creature,
     pose: CreaturePose,
+    /// A sphere around the rest tail (centre, radius; body-space rest): rays that miss it
+    /// skip the tail's marching test.
+    tail_bound: (Vec3, f32),
 }
 
 impl CreatureProxies {
     /// The creature at `pose`.
     pub fn new(creature: Creature, pose: CreaturePose) -> Self {
-        CreatureProxies { creature, pose }
+        let tail_bound = tail_bound(&creature);
+        CreatureProxies {
+            creature,
+            pose,
+            tail_bound,
+        }
     }
 
     /// The creature at its rest pose.
     pub fn at_rest(creature: Creature) -> Self {
         let pose = CreaturePose::rest(&creature);
-        CreatureProxies { creature, pose }
+        Self::new(creature, pose)
     }
 
     /// Moves the proxies to `pose`.
@@ -160,6 +168,9 @@ impl CreatureProxies {
             .take(if rigid { 1 } else { TAIL_BONES })
         {
             let mut local = to_local(bone, ray);
+            if misses_sphere(&local, self.tail_bound) {
+                continue;
+            }
             for _ in 0..TAIL_CROSSINGS {
                 let Some(hit) = tail.ray_hit(&local) else {
                     break;
@@ -236,6 +247,30 @@ impl CreatureProxies {
             tail_t,
         })
     }
+}
+
+/// A sphere holding the rest tail: around its centreline's middle, out to the farthest
+/// sampled point of the tube, with a margin for what the samples miss.
+fn tail_bound(creature: &Creature) -> (Vec3, f32) {
+    let tail = &creature.tail;
+    let centre = tail.centerline(0.5);
+    let radius = (0..=64)
+        .map(|i| {
+            let t = i as f32 / 64.0;
+            (tail.centerline(t) - centre).length() + tail.radius(t)
+        })
+        .fold(0.0, f32::max);
+    (centre, radius * 1.05 + 0.01)
+}
+
+/// Whether `ray` passes wholly outside `sphere` (centre, radius) and does not start inside.
+fn misses_sphere(ray: &Ray, (centre, radius): (Vec3, f32)) -> bool {
+    let to_centre = centre - ray.origin;
+    if to_centre.length_squared() <= radius * radius {
+        return false;
+    }
+    let along = to_centre.dot(ray.direction);
+    along < 0.0 || (to_centre - ray.direction * along).length_squared() > radius * radius
 }
 
 /// A world ray in the space `to_world` maps from.
