@@ -23,6 +23,23 @@ fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
     (info.width, info.height, pixels)
 }
 
+/// The count of frames and the median timings (frame, update, drawing, panel; milliseconds)
+/// in the summary line a `--frames` run prints.
+fn summary(stderr: &str) -> (usize, [f64; 4]) {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("frames shown of"))
+        .unwrap_or_else(|| panic!("no summary in:\n{stderr}"));
+    let numbers: Vec<f64> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // "N frames shown of S strands on … median frame F ms: update U ms, … P ms"
+    let n = numbers[0] as usize;
+    let tail = &numbers[numbers.len() - 4..];
+    (n, [tail[0], tail[1], tail[2], tail[3]])
+}
+
 /// Runs `pelt demo` under a fresh Xvfb display, returning the screenshot's path.
 fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
     let out = dir.join(name);
@@ -53,6 +70,16 @@ fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
+    // The run reports what it measured: every frame after the first two, each part of a
+    // frame no longer than the whole (true frame by frame, so of the medians too).
+    let (shown, [frame, update, drawing, panel]) =
+        summary(&String::from_utf8_lossy(&output.stderr));
+    eprintln!(
+        "{name}: {shown} frames, median {frame:.1} ms (update {update:.1}, drawing {drawing:.1}, panel {panel:.2})"
+    );
+    assert_eq!(shown, FRAMES.parse::<usize>().unwrap() - 2);
+    assert!(frame > 0.0 && update > 0.0 && drawing > 0.0 && panel > 0.0);
+    assert!(update <= frame && drawing <= frame && panel <= drawing);
     out
 }
 

@@ -86,6 +86,15 @@ struct Replay {
     time: f64,
 }
 
+/// One shown frame's timings, milliseconds.
+struct FrameTiming {
+    /// From the frame's start to its presentation (replayed events, update, drawing).
+    frame_ms: f64,
+    update_ms: f64,
+    render_ms: f64,
+    panel_ms: f64,
+}
+
 /// Frame timings for the panel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameStats {
@@ -93,8 +102,10 @@ pub struct FrameStats {
     pub fps: f64,
     /// Milliseconds in the creature's update (hand, tail, solver submission).
     pub update_ms: f64,
-    /// Milliseconds recording and presenting the frame.
+    /// Milliseconds recording and presenting the frame, the panel included.
     pub render_ms: f64,
+    /// Milliseconds of that in the panel, on the CPU.
+    pub panel_ms: f64,
     /// Strands in the coat.
     pub strands: usize,
     /// The most strands the device holds.
@@ -113,6 +124,8 @@ struct Running {
     frames: u32,
     /// When recent frames were presented (the last second's).
     presented: Vec<Instant>,
+    /// Each shown frame's timings, for the summary a `--frames` run prints.
+    shown_frames: Vec<FrameTiming>,
     last_frame: Instant,
     stats: FrameStats,
 }
@@ -167,6 +180,7 @@ impl App {
             replay,
             frames: 0,
             presented: Vec::new(),
+            shown_frames: Vec::new(),
             last_frame: Instant::now(),
             stats: FrameStats {
                 strands,
@@ -286,8 +300,18 @@ impl Running {
             &self.stats,
         )?;
         self.stats.render_ms = started.elapsed().as_secs_f64() * 1e3;
+        self.stats.panel_ms = self.gpu.panel_ms();
         self.frames += 1;
         let shown = drawn.is_some();
+        // The first two frames compile pipelines and upload the coat: not typical frames.
+        if shown && options.frames.is_some() && self.frames > 2 {
+            self.shown_frames.push(FrameTiming {
+                frame_ms: now.elapsed().as_secs_f64() * 1e3,
+                update_ms: self.stats.update_ms,
+                render_ms: self.stats.render_ms,
+                panel_ms: self.stats.panel_ms,
+            });
+        }
         let actions = match drawn {
             Some(actions) => {
                 self.presented.push(now);
@@ -339,9 +363,31 @@ impl Running {
             if let Some(path) = &options.screenshot {
                 self.save_screenshot(path)?;
             }
+            self.print_summary();
             return Ok(false);
         }
         Ok(true)
+    }
+
+    /// What a `--frames` run measured: the median of each timing over the frames shown.
+    fn print_summary(&self) {
+        let median = |f: fn(&FrameTiming) -> f64| {
+            let mut v: Vec<f64> = self.shown_frames.iter().map(f).collect();
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+        };
+        let info = self.gpu.gpu.info();
+        eprintln!(
+            "{} frames shown of {} strands on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
+            self.shown_frames.len(),
+            self.stats.strands,
+            info.name,
+            info.backend,
+            median(|t| t.frame_ms),
+            median(|t| t.update_ms),
+            median(|t| t.render_ms),
+            median(|t| t.panel_ms),
+        );
     }
 
     fn rebuild(&mut self, strands: usize, seed: u64) -> anyhow::Result<()> {
@@ -352,6 +398,8 @@ impl Running {
         *self.fur.lighting_mut() = lighting;
         self.panel.params = *self.fur.hair().params();
         self.stats.strands = strands;
+        // The summary is of the tier the run ends on.
+        self.shown_frames.clear();
         Ok(())
     }
 

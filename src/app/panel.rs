@@ -127,8 +127,8 @@ impl Panel {
                     egui::ProgressBar::new(i.pleasure).text(format!("pleasure {:.2}", i.pleasure)),
                 );
                 ui.label(format!(
-                    "{:.0} fps · update {:.1} ms · render {:.1} ms",
-                    stats.fps, stats.update_ms, stats.render_ms
+                    "{:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
+                    stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
                 ));
                 ui.separator();
 

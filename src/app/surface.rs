@@ -29,6 +29,9 @@ pub struct WindowGpu {
     targets: Option<FrameTargets>,
     /// Faults already reported, so a repeating one is logged once.
     reported: Option<String>,
+    /// Milliseconds the last frame's panel took on the CPU (egui's layout and
+    /// tessellation, recording its draw).
+    panel_ms: f64,
 }
 
 impl WindowGpu {
@@ -84,6 +87,7 @@ impl WindowGpu {
             layout,
             targets: None,
             reported: None,
+            panel_ms: 0.0,
         };
         this.resize(size.width, size.height);
         Ok(this)
@@ -106,6 +110,11 @@ impl WindowGpu {
             width,
             height,
         ));
+    }
+
+    /// Milliseconds the last drawn frame's panel took on the CPU.
+    pub fn panel_ms(&self) -> f64 {
+        self.panel_ms
     }
 
     /// The format the panel is drawn in.
@@ -204,6 +213,7 @@ impl WindowGpu {
             format: Some(self.panel_format),
             ..Default::default()
         });
+        let panel_started = std::time::Instant::now();
         let actions = panel.draw(
             &self.gpu,
             window,
@@ -213,6 +223,7 @@ impl WindowGpu {
             fur,
             stats,
         );
+        self.panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
         self.gpu.queue.submit(Some(encoder.finish()));
         window.pre_present_notify();
         self.gpu.queue.present(frame);
