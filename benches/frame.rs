@@ -1,7 +1,9 @@
 //! Frame time: one rendered frame (shadow maps, skin, ribbons) and, beside it for scale, one
 //! solver step, by strand tier and resolution on every adapter found. GPU pass times come
 //! from timestamp queries where the adapter has them; wall times include submission and
-//! waiting for the GPU. Prints one table.
+//! waiting for the GPU. Prints one table, and a second of whole demo frames (pointer events,
+//! hand, response, tail, solver, render) without the egui panel, which lives in the binary:
+//! `pelt demo --frames N` prints the panel's time beside its frame time.
 //!
 //! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
 //! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
