@@ -201,3 +201,19 @@ impl GpuContext {
         self.last_error.lock().ok().and_then(|mut e| e.take())
     }
 }
+
+/// Maps `staging` for reading and waits until it is mapped. Submit the copy into it first;
+/// then `staging.get_mapped_range(..)` holds the bytes. The error is text, for the caller's
+/// own error type.
+pub fn map_for_reading(device: &wgpu::Device, staging: &wgpu::Buffer) -> Result<(), String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| e.to_string())?;
+    rx.recv()
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
+}

@@ -122,16 +122,7 @@ pub fn read_texture(
         texture.size(),
     );
     queue.submit(Some(encoder.finish()));
-    let (tx, rx) = std::sync::mpsc::channel();
-    staging.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| RenderError::Gpu(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| RenderError::Gpu(e.to_string()))?
-        .map_err(|e| RenderError::Gpu(e.to_string()))?;
+    crate::gpu::map_for_reading(device, &staging).map_err(RenderError::Gpu)?;
     let mapped = staging
         .get_mapped_range(..)
         .map_err(|e| RenderError::Gpu(e.to_string()))?;

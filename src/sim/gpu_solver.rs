@@ -334,16 +334,7 @@ pub fn read_buffer(
     });
     encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
     queue.submit(Some(encoder.finish()));
-    let (tx, rx) = std::sync::mpsc::channel();
-    staging.map_async(wgpu::MapMode::Read, .., move |r| {
-        let _ = tx.send(r);
-    });
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| SimError::Gpu(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| SimError::Gpu(e.to_string()))?
-        .map_err(|e| SimError::Gpu(e.to_string()))?;
+    crate::gpu::map_for_reading(device, &staging).map_err(SimError::Gpu)?;
     let bytes = staging
         .get_mapped_range(..)
         .map_err(|e| SimError::Gpu(e.to_string()))?
