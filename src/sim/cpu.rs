@@ -5,7 +5,7 @@
 
 use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
 use super::reference::step_strand;
-use super::simd::{LANES, step_lanes};
+use super::simd::{LANES, StepCapsules, step_lanes};
 use super::{SimError, StrandSolver};
 use glam::Vec4;
 use rayon::prelude::*;
@@ -77,6 +77,7 @@ impl StrandSolver for CpuSolver {
         for batch in steps.chunks(super::MAX_STEPS_PER_DISPATCH) {
             let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
             let path = self.path;
+            let capsules = StepCapsules::of(batch);
             let resets: u64 = self
                 .latest
                 .par_chunks_mut(points)
@@ -95,6 +96,7 @@ impl StrandSolver for CpuSolver {
                         let s = k * LANES;
                         resets += u64::from(step_lanes(
                             batch,
+                            &capsules,
                             chunk,
                             &mut latest[s * n..(s + LANES) * n],
                             &mut older[s * n..(s + LANES) * n],

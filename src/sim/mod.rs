@@ -28,7 +28,7 @@ pub use layout::{
 };
 pub use params::FurParams;
 pub use reference::{rest_positions, step_strand};
-pub use simd::{LANES, step_lanes};
+pub use simd::{LANES, StepCapsules, step_lanes};
 pub use stats::StrandStats;
 pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};
 

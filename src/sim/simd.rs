@@ -171,6 +171,34 @@ fn axis_point(a: V3, ab: V3, ab2: F, p: V3) -> V3 {
     a.add(ab.mul(h))
 }
 
+/// How far beyond the reach of a strand a capsule still counts as reachable, metres: room
+/// for f32 rounding in the cull of [`reachable_capsules`].
+const CULL_MARGIN: f32 = 1e-3;
+
+// The cull's mask has a bit per capsule.
+const _: () = assert!(super::layout::MAX_CAPSULES <= u32::BITS as usize);
+
+/// One step's hand capsules splat across the lanes, made once per step for every group
+/// (empty when the step has no hand).
+pub struct StepCapsules(Vec<CapsuleLanes>);
+
+impl StepCapsules {
+    /// The capsules of each step in `steps`.
+    pub fn of(steps: &[StepUniforms]) -> Vec<StepCapsules> {
+        steps
+            .iter()
+            .map(|u| {
+                let count = if u.bound.w > 0.0 {
+                    (u.counts.x as usize).min(u.capsules.len())
+                } else {
+                    0
+                };
+                StepCapsules(u.capsules[..count].iter().map(CapsuleLanes::new).collect())
+            })
+            .collect()
+    }
+}
+
 /// One capsule's constants, splat across the lanes.
 struct CapsuleLanes {
     a: V3,
@@ -212,12 +240,52 @@ fn clear_capsule(dir: V3, parent: V3, seg: F, cap: &CapsuleLanes) -> V3 {
     V3::select(outside | tiny, dir, lifted)
 }
 
-/// Reference `wedge_escape`, lane by lane. Whether any lane is stuck is found first: the
-/// escape direction costs two axis points per capsule and is rarely needed.
-fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes]) -> V3 {
+/// The capsules (as bits of a mask, capsule `c` at bit `c`) that any point of these strands
+/// can reach this step. After projection each point lies within its strand's length of
+/// its root, so a capsule farther than that from every root can neither turn a segment
+/// nor wedge one: skipping it changes no bit of the result, only the time.
+fn reachable_capsules(
+    capsules: &[CapsuleLanes],
+    root_w: V3,
+    seg: F,
+    bound_c: V3,
+    bound_r: F,
+) -> u32 {
+    let reach = seg * F::splat(SEGMENTS as f32) + F::splat(CULL_MARGIN);
+    if !root_w.sub(bound_c).length().simd_lt(bound_r + reach).any() {
+        return 0;
+    }
+    let mut mask = 0;
+    for (c, cap) in capsules.iter().enumerate() {
+        let distance = root_w
+            .sub(axis_point(cap.a, cap.ab, cap.ab2, root_w))
+            .length();
+        if distance
+            .simd_lt(cap.radius * F::splat(1.0001) + reach)
+            .any()
+        {
+            mask |= 1 << c;
+        }
+    }
+    mask
+}
+
+/// The capsules of `mask` (see [`reachable_capsules`]).
+fn masked(capsules: &[CapsuleLanes], mask: u32) -> impl Iterator<Item = &CapsuleLanes> {
+    capsules
+        .iter()
+        .enumerate()
+        .filter(move |(c, _)| mask & (1 << c) != 0)
+        .map(|(_, cap)| cap)
+}
+
+/// Reference `wedge_escape`, lane by lane, over the capsules of `mask` (the others cannot
+/// reach). Whether any lane is stuck is found first: the escape direction costs two axis
+/// points per capsule and is rarely needed.
+fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes], mask: u32) -> V3 {
     let end = parent.add(dir.mul(seg));
     let mut stuck = F::splat(0.0).simd_ne(F::splat(0.0));
-    for cap in capsules {
+    for cap in masked(capsules, mask) {
         stuck |= end
             .sub(axis_point(cap.a, cap.ab, cap.ab2, end))
             .length()
@@ -227,7 +295,7 @@ fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes]) -> V3 {
         return dir;
     }
     let mut escape = V3::splat(Vec3::ZERO);
-    for cap in capsules {
+    for cap in masked(capsules, mask) {
         let away = parent.sub(axis_point(cap.a, cap.ab, cap.ab2, parent));
         let dist = away.length();
         let near = dist.simd_lt(cap.radius + seg) & dist.simd_gt(F::splat(1e-6));
@@ -239,9 +307,11 @@ fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes]) -> V3 {
 
 /// Steps [`LANES`] strands (roots `roots`, their six points each in `latest` and `older`,
 /// their combs in `comb`) through `steps`, exactly as [`step_strand`] steps each; returns
-/// how many strands were reset for not being finite.
+/// how many strands were reset for not being finite. `capsules` is
+/// [`StepCapsules::of`]`(steps)`, made once for every group.
 pub fn step_lanes(
     steps: &[StepUniforms],
+    capsules: &[StepCapsules],
     roots: &[GpuRoot],
     latest: &mut [Vec4],
     older: &mut [Vec4],
@@ -261,7 +331,7 @@ pub fn step_lanes(
             })
             .sum()
     };
-    if roots.len() != LANES || steps.is_empty() {
+    if roots.len() != LANES || steps.is_empty() || capsules.len() != steps.len() {
         return scalar(latest, older, comb);
     }
     let finite = latest
@@ -274,7 +344,7 @@ pub fn step_lanes(
     }
     // The fast path writes nothing until every step came out finite, so on failure the
     // input is still in place for the reference.
-    if step_finite_lanes(steps, roots, latest, older, comb) {
+    if step_finite_lanes(steps, capsules, roots, latest, older, comb) {
         return 0;
     }
     scalar(latest, older, comb)
@@ -284,6 +354,7 @@ pub fn step_lanes(
 /// non-finite (the caller then steps the group by the reference).
 fn step_finite_lanes(
     steps: &[StepUniforms],
+    step_capsules: &[StepCapsules],
     roots: &[GpuRoot],
     latest: &mut [Vec4],
     older: &mut [Vec4],
@@ -320,7 +391,7 @@ fn step_finite_lanes(
     let mut comb_v = V3::from_lanes(&std::array::from_fn(|l| comb[l].xyz()));
     let mut root_w = V3::splat(Vec3::ZERO);
 
-    for u in steps {
+    for (u, StepCapsules(capsules)) in steps.iter().zip(step_capsules) {
         // The per-strand frame. Each lane's transform is the reference's (a tail root's is
         // a blend of two bones); placing through it runs in the lanes.
         let m: [Mat4; LANES] = std::array::from_fn(|l| root_matrix(u, &root[l]));
@@ -355,13 +426,10 @@ fn step_finite_lanes(
         let bound_c = V3::splat(u.bound.xyz());
         let bound_r = F::splat(u.bound.w);
         let hand = u.bound.w > 0.0;
-        let capsules: Vec<CapsuleLanes> = if hand {
-            u.capsules[..(u.counts.x as usize).min(u.capsules.len())]
-                .iter()
-                .map(CapsuleLanes::new)
-                .collect()
+        let reachable = if hand {
+            reachable_capsules(capsules, root_w, seg, bound_c, bound_r)
         } else {
-            Vec::new()
+            0
         };
 
         let mut parent = root_w;
@@ -397,7 +465,7 @@ fn step_finite_lanes(
             if hand {
                 let near = x.sub(bound_c).length().simd_lt(bound_r);
                 if near.any() {
-                    for cap in &capsules {
+                    for cap in capsules {
                         let closest = axis_point(cap.a, cap.ab, cap.ab2, x);
                         let off = x.sub(closest);
                         let dist = off.length();
@@ -425,13 +493,13 @@ fn step_finite_lanes(
                 if near.any() {
                     let mut dir = x.sub(parent).div(seg);
                     for _ in 0..CONTACT_ITERATIONS {
-                        for cap in &capsules {
+                        for cap in masked(capsules, reachable) {
                             let turned = clear_capsule(dir, parent, seg, cap);
                             touched = (near & turned.ne(dir)).select(F::splat(1.0), touched);
                             dir = turned;
                         }
                     }
-                    dir = wedge_escape(dir, parent, seg, &capsules);
+                    dir = wedge_escape(dir, parent, seg, capsules, reachable);
                     dir = lift_direction(dir, V3::splat(Vec3::Y), floor_min);
                     x = V3::select(near, parent.add(dir.mul(seg)), x);
                 }
