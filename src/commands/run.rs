@@ -64,7 +64,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         stats.recovered_strands
     );
     println!(
-        "(the interactive petting demo arrives with the renderer; `pelt --help` lists the other commands)"
+        "(with a display, `pelt` opens the petting demo; `pelt render --out fur.png` draws the coat without one; `pelt --help` lists the other commands)"
     );
     Ok(())
 }
