@@ -8,7 +8,7 @@ mod input;
 mod orbit;
 mod panel;
 mod surface;
-mod tier;
+mod tier_search;
 
 use anyhow::Context;
 use input::PointerInput;
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 use surface::WindowGpu;
-use tier::{Decision, TierChooser};
+use tier_search::{Decision, TierChooser};
 use winit::application::ApplicationHandler;
 use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
@@ -149,7 +149,7 @@ impl App {
                 let first = if gpu.gpu.info().device_type == wgpu::DeviceType::Cpu {
                     16_384
                 } else {
-                    tier::CANDIDATES[0]
+                    tier_search::CANDIDATES[0]
                 };
                 let chooser = TierChooser::new(first, max);
                 (chooser.current(), Some(chooser))
@@ -345,7 +345,7 @@ impl Running {
                     };
                     let largest = chooser.tried.iter().map(|t| t.0).max().unwrap_or(chosen);
                     self.panel.note = match (fps_of(chosen), fps_of(largest)) {
-                        (Some(fps), _) if fps < tier::TARGET_FPS => Some(format!(
+                        (Some(fps), _) if fps < tier_search::TARGET_FPS => Some(format!(
                             "{chosen} strands, the smallest tier, runs at {fps:.0} fps on {adapter}: this adapter cannot keep 20 fps."
                         )),
                         (_, Some(fps)) if largest > chosen => Some(format!(
@@ -439,8 +439,7 @@ impl Running {
                     vrm: true,
                     ..Default::default()
                 };
-                let result =
-                    pelt::creature::write_creature_file(&path, self.fur.creature(), &options);
+                let result = pelt::vrm::write_creature_file(&path, self.fur.creature(), &options);
                 self.panel.note = Some(match result {
                     Ok(bytes) => format!("Exported {} ({bytes} bytes)", path.display()),
                     Err(e) => format!("Export failed: {e:#}"),

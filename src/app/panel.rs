@@ -4,7 +4,7 @@
 //! asked for as [`PanelAction`]s.
 
 use super::FrameStats;
-use super::tier::CANDIDATES;
+use super::tier_search::CANDIDATES;
 use pelt::SimulatedFur;
 use pelt::gpu::GpuContext;
 use pelt::render::{DebugMode, Lighting};
