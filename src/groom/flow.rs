@@ -3,50 +3,9 @@
 //! the body's turns downward across the chest; paws flow forward; the tail runs along its
 //! Frenet frame.
 
-use super::pattern::chest_mask;
-use crate::creature::{Creature, FaceLayout, Part, RadialHead, tangent_basis};
+use super::regions::{HeadRegions, chest_mask, smoothstep};
+use crate::creature::{Creature, FaceLayout, Part, tangent_basis};
 use glam::{Quat, Vec3};
-
-/// How much a head direction belongs to each groom region, each in [0, 1].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct HeadRegions {
-    /// Around the muzzle.
-    pub muzzle: f32,
-    /// On either cheek.
-    pub cheek: f32,
-    /// On either ear.
-    pub ear: f32,
-    /// Under the chin and throat.
-    pub belly: f32,
-    /// The back of the head, where the fur is fluffiest.
-    pub fluff: f32,
-    /// A tighter spot on each cheek.
-    pub blush: f32,
-}
-
-fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
-    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
-
-impl HeadRegions {
-    /// The region weights along head direction `u` (unit, from the head centre).
-    pub fn at(head: &RadialHead, u: Vec3) -> Self {
-        let cheek = head.cheeks[0].weight(u).max(head.cheeks[1].weight(u));
-        let blush_spot = |b: &crate::creature::Bump| {
-            let c = (b.direction + Vec3::new(0.0, 0.15, 0.1)).normalize();
-            ((u.dot(c) - 1.0) / 0.012).exp()
-        };
-        HeadRegions {
-            muzzle: head.muzzle.weight(u),
-            cheek,
-            ear: head.ears[0].weight(u).max(head.ears[1].weight(u)),
-            belly: smoothstep(0.45, 0.75, -u.y) * smoothstep(-0.3, 0.2, u.z),
-            fluff: smoothstep(0.1, 0.6, -u.z),
-            blush: blush_spot(&head.cheeks[0]).max(blush_spot(&head.cheeks[1])),
-        }
-    }
-}
 
 /// The groomed direction at a root, before projection and jitter, and its lift angles
 /// and regional length factor.

@@ -8,6 +8,7 @@ mod flow;
 mod morton;
 mod noise;
 mod pattern;
+mod regions;
 mod sampler;
 
 pub use morton::{morton_code, sort_by_morton};

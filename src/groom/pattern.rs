@@ -2,7 +2,7 @@
 //! from the regions of each part: chest mask and dorsal stripe on the body, rings near the
 //! tail's end.
 
-use super::flow::HeadRegions;
+use super::regions::{HeadRegions, chest_mask, smoothstep};
 use crate::creature::{Creature, Part};
 use glam::Vec3;
 
@@ -25,16 +25,6 @@ impl Pattern {
         let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u32;
         q(self.cream) | (q(self.stripe) << 8) | (q(self.ear_tip) << 16) | (q(self.blush) << 24)
     }
-}
-
-fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
-    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
-
-/// The body's chest mask: the front of the body, below the neck, fading up the sides.
-pub fn chest_mask(normal: Vec3) -> f32 {
-    smoothstep(0.15, 0.55, normal.z) * smoothstep(0.7, 0.2, normal.y)
 }
 
 /// The pattern at a root of `part` with part-space `position` and `normal`; `u` is the
