@@ -14,12 +14,15 @@ thread_local! {
     static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
     /// Whether the current read ran out of budget.
     static SPENT: Cell<bool> = const { Cell::new(false) };
+    /// The whole budget the current read started with, for the error message.
+    static LIMIT: Cell<usize> = const { Cell::new(usize::MAX) };
 }
 
 /// Sets the parse budget for the current thread while it lives (restoring the previous one
 /// when dropped).
 pub struct ParseBudget {
     previous: usize,
+    previous_limit: usize,
 }
 
 impl ParseBudget {
@@ -28,6 +31,7 @@ impl ParseBudget {
         SPENT.with(|s| s.set(false));
         Self {
             previous: BUDGET.with(|b| b.replace(bytes)),
+            previous_limit: LIMIT.with(|l| l.replace(bytes)),
         }
     }
 
@@ -40,6 +44,7 @@ impl ParseBudget {
 impl Drop for ParseBudget {
     fn drop(&mut self) {
         BUDGET.with(|b| b.set(self.previous));
+        LIMIT.with(|l| l.set(self.previous_limit));
     }
 }
 
@@ -94,7 +99,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Bounded<T> {
                             SPENT.with(|s| s.set(true));
                             return Err(serde::de::Error::custom(format!(
                                 "the file lists more items than Pelt reads: its {} MiB parse budget is spent",
-                                super::read::MAX_PARSED_BYTES >> 20
+                                LIMIT.with(Cell::get) >> 20
                             )));
                         }
                         BUDGET.with(|b| b.set(left - cost));
