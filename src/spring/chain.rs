@@ -7,6 +7,7 @@
 
 use glam::{Quat, Vec3};
 
+use super::verlet::VerletStep;
 use super::{Frame, SpringError, WorldCollider, check_finite, check_range};
 
 /// Fixed simulation rate of spring chains, steps per second.
@@ -275,22 +276,9 @@ impl SpringChain {
         if !anchor.is_finite() {
             return;
         }
-        let h = Self::STEP;
         let s = self.spec.settings;
-        let keep = s.velocity_keep(h);
-        let pull = s.pull_fraction(h);
-        let gravity = s.gravity * h * h;
         self.anchor = anchor;
-        self.pos[0] = anchor.point(self.rest[0]);
-        self.prev[0] = self.pos[0];
-        for i in 1..self.pos.len() {
-            let velocity = (self.pos[i] - self.prev[i]) * keep;
-            self.prev[i] = self.pos[i];
-            let mut p = self.pos[i] + velocity + gravity;
-            let rest = anchor.point(self.rest[i]);
-            p += (rest - p) * pull;
-            self.pos[i] = p;
-        }
+        VerletStep::new(&s, Self::STEP).advance(&anchor, &self.rest, &mut self.pos, &mut self.prev);
         self.keep_lengths(&anchor);
         if !colliders.is_empty() {
             let r = s.radius;

@@ -6,8 +6,9 @@
 
 use glam::{Quat, Vec3};
 
+use super::chain::{MAX_FRAME_DT, STEP_HZ};
+use super::verlet::VerletStep;
 use super::{Frame, SpringError, SpringSettings, WorldCollider, check_range};
-use crate::spring::chain::{MAX_FRAME_DT, STEP_HZ};
 
 /// Rounds of triangle collision and length projection per step.
 const COLLISION_ROUNDS: usize = 4;
@@ -221,22 +222,10 @@ impl ClothGrid {
         if !anchor.is_finite() {
             return;
         }
-        let h = 1.0 / STEP_HZ;
-        let s = self.settings.warp;
-        let keep = s.velocity_keep(h);
-        let pull = s.pull_fraction(h);
-        let gravity = s.gravity * h * h;
+        let verlet = VerletStep::new(&self.settings.warp, 1.0 / STEP_HZ);
         self.anchor = anchor;
         for w in &mut self.warps {
-            w.pos[0] = anchor.point(w.rest[0]);
-            w.prev[0] = w.pos[0];
-            for j in 1..w.pos.len() {
-                let v = (w.pos[j] - w.prev[j]) * keep;
-                w.prev[j] = w.pos[j];
-                let mut p = w.pos[j] + v + gravity;
-                p += (anchor.point(w.rest[j]) - p) * pull;
-                w.pos[j] = p;
-            }
+            verlet.advance(&anchor, &w.rest, &mut w.pos, &mut w.prev);
         }
         self.side_springs();
         self.keep_lengths();

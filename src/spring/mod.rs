@@ -68,6 +68,7 @@ pub mod frame;
 pub mod motion;
 pub mod rig;
 pub mod skeleton;
+mod verlet;
 pub mod vrm_collider;
 pub mod vrm_rig;
 pub mod vrm_spring;
