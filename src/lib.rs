@@ -9,7 +9,9 @@
 //!   ([`sim::CpuSolver`], SIMD, beside the scalar reference [`sim::step_strand`]) behind one
 //!   step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
 //! - [`gpu`]: adapter and device acquisition with a CPU fallback.
-//! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files.
+//! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files,
+//!   written from a [`rigged::RiggedBody`] (a skeleton with springs, a skinned mesh and an
+//!   avatar description, in no file format).
 //!
 //! The library never owns a window, an event loop or a camera: a caller passes its device
 //! and queue (or lets [`gpu::GpuContext`] open them) and binds the solver's buffers.
@@ -28,11 +30,13 @@
 //! ```
 
 pub mod creature;
+mod easing;
 pub mod gpu;
 pub mod groom;
 pub mod hand;
 pub mod npy;
 pub mod render;
+pub mod rigged;
 pub mod sim;
 pub mod simulated_fur;
 pub mod spring;

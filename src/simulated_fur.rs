@@ -27,11 +27,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::creature::{Creature, CreaturePose, CreatureTail, Ray, RayHit, TailSettings};
-use crate::gpu::GpuContext;
-use crate::hand::{
-    CreatureProxies, GestureState, Hand, HandDimensions, HandMaterial, PointerButton,
+use crate::creature::{
+    Creature, CreaturePose, CreatureProxies, CreatureTail, Ray, RayHit, TailSettings,
 };
+use crate::gpu::GpuContext;
+use crate::hand::{GestureState, Hand, HandDimensions, HandMaterial, PointerButton};
 use crate::render::{
     Camera, DebugMode, DrawCapsule, FrameTargets, FurRenderer, Image, Lighting, Material,
     RenderError, RenderSettings, Scene, TargetLayout,

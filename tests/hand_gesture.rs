@@ -3,12 +3,11 @@
 
 use glam::{Affine3A, Quat, Vec2, Vec3};
 use pelt::creature::{
-    Creature, CreaturePose, GpuCreaturePose, Part, Ray, Space, TAIL_BONES, root_transform,
-    tail_whip,
+    Creature, CreaturePose, CreatureProxies, GpuCreaturePose, Part, Ray, Space, TAIL_BONES,
+    root_transform, tail_whip,
 };
 use pelt::hand::{
-    CreatureProxies, GestureMachine, GestureState, PointerButton, SCRATCH_DWELL_SECONDS,
-    SCRATCH_SPEED_PX_PER_S,
+    GestureMachine, GestureState, PointerButton, SCRATCH_DWELL_SECONDS, SCRATCH_SPEED_PX_PER_S,
 };
 
 const STEP: f64 = 1.0 / 60.0;

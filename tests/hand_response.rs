@@ -2,8 +2,9 @@
 //! left alone, at any frame rate; eyes, head lean and tail swish follow.
 
 use glam::Vec3;
+use pelt::creature::CreatureResponse;
 use pelt::creature::{Creature, CreaturePose};
-use pelt::hand::{CreatureResponse, GestureState};
+use pelt::hand::GestureState;
 
 fn run(
     response: &mut CreatureResponse,

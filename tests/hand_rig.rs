@@ -3,10 +3,10 @@
 //! degenerate input.
 
 use glam::Vec3;
-use pelt::creature::{Creature, CreaturePose, Ray};
+use pelt::creature::{Creature, CreaturePose, CreatureProxies, Ray};
 use pelt::hand::{
-    CONTACT_CAPSULES, CreatureProxies, HandDimensions, HandMaterial, HandRig, HandTarget,
-    ModeStyles, PlaneSurface, SCRATCH_HZ, SurfaceProbe, finger_capsule,
+    CONTACT_CAPSULES, HandDimensions, HandMaterial, HandRig, HandTarget, ModeStyles, PlaneSurface,
+    SCRATCH_HZ, SurfaceProbe, finger_capsule,
 };
 use pelt::sim::{ContactMode, MAX_CAPSULES};
 

@@ -2,8 +2,9 @@
 //! chunk lengths past the end, bad hierarchies, joints out of order, shared joints, bad
 //! versions and centers, absurd counts, and random damage to the part that is read.
 
-use pelt::creature::{Creature, CreatureExport, creature_glb};
+use pelt::creature::{Creature, CreatureExport};
 use pelt::spring::SpringError;
+use pelt::vrm::creature_glb;
 use pelt::vrm::{VrmError, glb, read_glb};
 use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};

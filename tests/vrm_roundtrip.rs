@@ -4,13 +4,14 @@
 //! avatar; refusals; the CLI.
 
 use glam::{Affine3A, Quat, Vec3};
-use pelt::creature::{Creature, CreatureExport, creature_body, creature_glb};
+use pelt::creature::{Creature, CreatureExport, creature_body};
+use pelt::rigged::RiggedBody;
 use pelt::spring::{
     ChainEnd, ChainSpec, Collider, ColliderGroup, ColliderShape, JointSpec, NodeTransform,
     Skeleton, SkeletonNode, SpringRig, SpringSettings, VrmChain, VrmCollider, VrmColliderGroup,
     VrmColliderShape, VrmJoint, VrmSpring, VrmSpringRig,
 };
-use pelt::vrm::{RiggedBody, SpringSource, VrmError, glb, read_glb, write_glb};
+use pelt::vrm::{SpringSource, VrmError, creature_glb, glb, read_glb, write_glb};
 use serde_json::{Value, json};
 
 fn json_of(bytes: &[u8]) -> Value {

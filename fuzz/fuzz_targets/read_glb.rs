@@ -6,7 +6,8 @@
 use glam::Affine3A;
 use libfuzzer_sys::fuzz_target;
 use pelt::spring::{ChainEnd, VrmSpring, VrmSpringRig};
-use pelt::vrm::{ImportedSprings, RiggedBody, read_glb, write_glb};
+use pelt::rigged::RiggedBody;
+use pelt::vrm::{ImportedSprings, read_glb, write_glb};
 
 /// The exact VRM springs of an import (its approximations of anchored chains dropped).
 fn exact(found: &ImportedSprings) -> VrmSpringRig {

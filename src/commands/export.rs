@@ -3,7 +3,8 @@
 
 use anyhow::Context;
 
-use pelt::creature::{Creature, CreatureExport, write_creature_file};
+use pelt::creature::{Creature, CreatureExport};
+use pelt::vrm::write_creature_file;
 
 /// Arguments of `pelt export`.
 #[derive(clap::Args, Debug)]

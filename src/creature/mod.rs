@@ -3,32 +3,49 @@
 //!
 //! Every part is a map from a two-dimensional parameter (a unit direction, or a tail
 //! parameter pair) to a surface point, with its normal and Jacobian (area per unit of
-//! parameter measure). The groom samples roots through these maps; the hand issue raycasts
-//! the same shapes as its proxies.
+//! parameter measure). The groom samples roots through these maps; pointer and finger rays
+//! test the same shapes, posed ([`CreatureProxies`]); [`tessellation`] turns them into the
+//! triangles the renderer draws and the exported file carries.
+//!
+//! Beside its shapes the creature owns its coat colours ([`Srgb`]), its rig and the rigged
+//! body it exports ([`creature_body`], written by [`crate::vrm`]), its live tail
+//! ([`CreatureTail`]) and how it answers being petted ([`CreatureResponse`]). It imports no
+//! file format.
 
+mod coat;
 mod ellipsoid;
 mod face;
 mod head;
 mod pose;
 mod ray;
+mod ray_proxies;
+mod response;
 mod rig;
+mod skinned_mesh;
 mod skinning;
-mod tail;
+mod swinging_tail;
+mod tail_bones;
+mod tail_shape;
+pub mod tessellation;
 
+pub use coat::{Srgb, srgb_to_linear};
 pub use ellipsoid::Ellipsoid;
 pub use face::FaceLayout;
 pub use head::{Bump, RadialHead};
 pub use pose::{CreaturePose, IdleMotion, tail_whip, wrapped_phase};
 pub use ray::{Ray, RayHit};
+pub use ray_proxies::{CreatureProxies, ProxyHit};
+pub use response::{CreatureResponse, ResponseTuning, Touch};
 pub use rig::{
-    BODY_BONE, CreatureExport, CreatureTail, ROOT_NODE, TAIL_BASE, TailSettings, body_collider,
-    creature_body, creature_glb, creature_humanoid, creature_skeleton, creature_spring_rig,
-    tail_joint_names, write_creature_file,
+    BODY_BONE, CreatureExport, ROOT_NODE, body_collider, creature_body, creature_humanoid,
+    creature_skeleton, creature_spring_rig,
 };
 pub use skinning::{
     CREATURE_POSE_WGSL, GpuCreaturePose, place_direction, place_point, root_transform, space_code,
 };
-pub use tail::TailShape;
+pub use swinging_tail::CreatureTail;
+pub use tail_bones::{TAIL_BASE, TailSettings, tail_joint_names};
+pub use tail_shape::TailShape;
 
 use glam::{Affine3A, Vec2, Vec3};
 

@@ -1,79 +1,28 @@
 //! The creature's rig: a skeleton over the analytic body (hips, spine, chest, neck, head,
-//! four legs, a swishable tail base and the tail bones), the tail as a VRM spring
-//! ([`crate::spring::VrmSpring`]) meeting the body as a capsule collider, the skinned mesh
-//! and humanoid map of the file `pelt export` writes, and the live tail the demo swings.
+//! four legs, a swishable tail base and the tail bones), the tail as a spring under VRM's
+//! rule ([`crate::spring::VrmSpring`]) meeting the body as a capsule collider, and the
+//! humanoid map: with the skinned mesh, the rigged body ([`RiggedBody`]) that
+//! `pelt export` writes ([`crate::vrm::creature_glb`]).
 //!
-//! What swings on screen is what the file carries: the tail is the `VRMC_springBone` rule
-//! itself, so the exported creature's tail moves in three-vrm as it does here.
-
-mod mesh;
-mod tail;
-
-pub use tail::CreatureTail;
+//! What swings on screen is what the file carries: the live tail
+//! ([`super::CreatureTail`]) runs this rig's spring, the `VRMC_springBone` rule itself, so
+//! the exported creature's tail moves in three-vrm as it does here.
 
 use glam::Vec3;
 
+use super::skinned_mesh::creature_mesh;
+use super::tail_bones::{TAIL_BASE, TailSettings, tail_joint_names};
 use super::{Creature, TAIL_BONES};
+use crate::rigged::{Avatar, AvatarMeta, HUMAN_BONES, RiggedBody};
 use crate::spring::{
     ChainEnd, NodeTransform, Skeleton, SkeletonNode, SpringError, SpringRig, VrmChain, VrmCollider,
     VrmColliderGroup, VrmColliderShape, VrmJoint, VrmSpringRig,
 };
-use crate::vrm::{RiggedBody, VrmAvatar, VrmError, VrmMeta, write_glb};
 
 /// Name of the skeleton's root node: the creature's body space.
 pub const ROOT_NODE: &str = "creature";
 /// Name of the body bone the tail hangs from (the humanoid's hips).
 pub const BODY_BONE: &str = "hips";
-/// Name of the node between the body and the tail's first bone; turning it swishes the tail.
-pub const TAIL_BASE: &str = "tail_base";
-
-/// Names of the tail's joints, root first, the end point last.
-pub fn tail_joint_names() -> Vec<String> {
-    (0..TAIL_BONES)
-        .map(|i| format!("tail_{i}"))
-        .chain(std::iter::once("tail_end".to_string()))
-        .collect()
-}
-
-/// The tail's spring parameters, per bone (root first), in VRM's own terms: what is tuned
-/// here is what the file carries.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TailSettings {
-    /// `stiffness` of each bone, metres per second back toward its rest direction.
-    pub stiffness: [f32; TAIL_BONES],
-    /// `gravityPower` of each bone, metres per second downward.
-    pub gravity_power: [f32; TAIL_BONES],
-    /// `dragForce` of each bone: fraction of the motion lost per 1/60 s step.
-    pub drag_force: [f32; TAIL_BONES],
-    /// `hitRadius` of each bone's tail against the body, metres.
-    pub hit_radius: [f32; TAIL_BONES],
-}
-
-impl Default for TailSettings {
-    /// A lively tail: stiff at the root, looser toward the tip, light drag so a swing
-    /// carries through a few back-and-forths, gravity that sags the curl by a few
-    /// centimetres. See `tests/spring_creature_tail.rs` for what these numbers do.
-    fn default() -> Self {
-        Self {
-            stiffness: [4.0, 3.5, 2.9, 2.4, 1.9],
-            gravity_power: [0.2; TAIL_BONES],
-            drag_force: [0.1; TAIL_BONES],
-            hit_radius: [0.05, 0.045, 0.04, 0.035, 0.03],
-        }
-    }
-}
-
-impl TailSettings {
-    /// The same parameters on every bone.
-    pub fn uniform(stiffness: f32, gravity_power: f32, drag_force: f32, hit_radius: f32) -> Self {
-        Self {
-            stiffness: [stiffness; TAIL_BONES],
-            gravity_power: [gravity_power; TAIL_BONES],
-            drag_force: [drag_force; TAIL_BONES],
-            hit_radius: [hit_radius; TAIL_BONES],
-        }
-    }
-}
 
 /// A node of the layout: name, parent's name, rest position in body space.
 struct Placed {
@@ -218,39 +167,21 @@ pub fn creature_spring_rig(
     Ok(rig)
 }
 
-/// The humanoid map: body bones to VRM human bones (front legs as arms, hind legs as legs).
+/// The humanoid map: every human bone the skeleton has a node of (its bones are named as
+/// the humanoid names them; front legs are the arms, hind legs the legs).
 pub fn creature_humanoid(skeleton: &Skeleton) -> Vec<(String, usize)> {
-    const BONES: [&str; 17] = [
-        "hips",
-        "spine",
-        "chest",
-        "neck",
-        "head",
-        "leftUpperArm",
-        "leftLowerArm",
-        "leftHand",
-        "rightUpperArm",
-        "rightLowerArm",
-        "rightHand",
-        "leftUpperLeg",
-        "leftLowerLeg",
-        "leftFoot",
-        "rightUpperLeg",
-        "rightLowerLeg",
-        "rightFoot",
-    ];
-    BONES
+    HUMAN_BONES
         .iter()
-        .filter_map(|b| skeleton.index_of(b).map(|n| (b.to_string(), n)))
+        .filter_map(|(b, _)| skeleton.index_of(b).map(|n| (b.to_string(), n)))
         .collect()
 }
 
-/// What `pelt export` writes.
+/// What `pelt export` writes: the options of the creature's rigged body.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CreatureExport {
-    /// Seed recorded in the file's generator string (the rig itself has no random part).
+    /// Seed recorded in the body's generator string (the rig itself has no random part).
     pub seed: u64,
-    /// Also write `VRMC_vrm` (meta and humanoid), making the file a full VRM 1.0 avatar.
+    /// Also describe the avatar (meta and humanoid), which makes the file a full VRM 1.0.
     pub vrm: bool,
     /// The tail's spring parameters.
     pub tail: TailSettings,
@@ -267,15 +198,15 @@ impl Default for CreatureExport {
 }
 
 /// The creature's rigged body: skeleton, tail spring, skinned mesh and, with `options.vrm`,
-/// the VRM avatar description.
+/// the avatar description.
 pub fn creature_body(
     creature: &Creature,
     options: &CreatureExport,
 ) -> Result<RiggedBody, SpringError> {
     let springs = creature_spring_rig(creature, &options.tail)?;
-    let mesh = mesh::creature_mesh(creature, &springs.skeleton);
-    let avatar = options.vrm.then(|| VrmAvatar {
-        meta: VrmMeta::pelt("Pelt creature"),
+    let mesh = creature_mesh(creature, &springs.skeleton);
+    let avatar = options.vrm.then(|| Avatar {
+        meta: AvatarMeta::pelt("Pelt creature"),
         humanoid: creature_humanoid(&springs.skeleton),
     });
     Ok(RiggedBody {
@@ -285,21 +216,4 @@ pub fn creature_body(
         avatar,
         generator: format!("pelt {} (seed {})", env!("CARGO_PKG_VERSION"), options.seed),
     })
-}
-
-/// The creature's file as GLB bytes (a `.vrm` when `options.vrm`).
-pub fn creature_glb(creature: &Creature, options: &CreatureExport) -> Result<Vec<u8>, VrmError> {
-    write_glb(&creature_body(creature, options)?)
-}
-
-/// Writes the creature's file to `path` and returns its size in bytes.
-pub fn write_creature_file(
-    path: &std::path::Path,
-    creature: &Creature,
-    options: &CreatureExport,
-) -> Result<usize, VrmError> {
-    let bytes = creature_glb(creature, options)?;
-    std::fs::write(path, &bytes)
-        .map_err(|e| VrmError::Io(format!("cannot write {}: {e}", path.display())))?;
-    Ok(bytes.len())
 }

@@ -19,8 +19,8 @@
 //! Times are seconds on any clock that does not run backwards (the same one the hand is
 //! stepped with); a non-finite time is read as the latest time seen.
 
-use super::proxies::{CreatureProxies, ProxyHit};
 use crate::creature::{Creature, CreaturePose, Ray};
+use crate::creature::{CreatureProxies, ProxyHit};
 use crate::sim::ContactMode;
 use glam::{Vec2, Vec3};
 
@@ -62,6 +62,17 @@ pub enum GestureState {
     Pet,
     /// A pet whose pointer has stayed nearly still.
     Scratch,
+}
+
+impl From<GestureState> for crate::creature::Touch {
+    /// Petting and scratching touch the creature; idle and hover do not.
+    fn from(state: GestureState) -> Self {
+        match state {
+            GestureState::Idle | GestureState::Hover => Self::None,
+            GestureState::Pet => Self::Pet,
+            GestureState::Scratch => Self::Scratch,
+        }
+    }
 }
 
 impl GestureState {

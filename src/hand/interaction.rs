@@ -6,10 +6,9 @@ use super::anatomy::HandDimensions;
 use super::gesture::{GestureMachine, GestureState, PointerButton};
 use super::orientation::HandOrientation;
 use super::pointer_script::{PointerEvent, PointerEventKind};
-use super::response::CreatureResponse;
 use super::rig::{HandRig, HandTarget};
 use super::shape::HandShape;
-use crate::creature::{Creature, CreaturePose, Ray};
+use crate::creature::{Creature, CreaturePose, CreatureResponse, Ray};
 use crate::sim::HandContact;
 use glam::{Vec2, Vec3};
 

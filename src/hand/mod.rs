@@ -1,6 +1,8 @@
 //! The petting hand: its rig (palm, thumb, four articulated fingers, nails, forearm and
-//! sleeve), the gesture machine that turns pointer events into hover, pet and scratch, the
-//! creature's response to being petted, and the scripted pointer replay.
+//! sleeve), the gesture machine that turns pointer events into hover, pet and scratch, and
+//! the scripted pointer replay. The creature's answer to being petted
+//! ([`crate::creature::CreatureResponse`]) and the ray targets the pointer and fingers test
+//! ([`crate::creature::CreatureProxies`]) are the creature's, in [`crate::creature`].
 //!
 //! Nothing here owns a window: the caller turns window events into the pointer calls of
 //! [`Hand`] (a world ray from its camera, the screen position in pixels, the button and a
@@ -12,10 +14,7 @@
 //!   a stroke direction and a gesture mode; its contact capsules and its draw list.
 //! - [`GestureMachine`]: idle, hover, pet and scratch from pointer events, and whether
 //!   the camera may orbit.
-//! - [`CreatureResponse`]: pleasure, eye narrowing, head lean and tail swish.
 //! - [`PointerScript`]: the JSON pointer-event format `pelt demo --script` replays.
-//! - [`CreatureProxies`]: world-space ray hits on the posed creature, the shapes pointer
-//!   and finger rays test against.
 //!
 //! ```
 //! use glam::{Vec2, Vec3};
@@ -36,7 +35,6 @@
 
 mod anatomy;
 mod capsule_script;
-mod easing;
 mod finger;
 mod frame;
 mod gesture;
@@ -45,8 +43,6 @@ mod mode_style;
 mod orientation;
 mod pointer_script;
 mod probe;
-mod proxies;
-mod response;
 mod rig;
 mod shape;
 
@@ -64,7 +60,5 @@ pub use pointer_script::{
     PointerScriptError,
 };
 pub use probe::{PlaneSurface, SurfaceProbe};
-pub use proxies::{CreatureProxies, ProxyHit};
-pub use response::{CreatureResponse, ResponseTuning};
 pub use rig::{CONTACT_CAPSULES, HandRig, HandTarget, finger_capsule, thumb_capsule};
 pub use shape::{HandMaterial, HandShape};

@@ -3,7 +3,7 @@
 //! at the viewer, with the surface normal and the finger direction both eased so the hand
 //! turns smoothly across creases and part boundaries.
 
-use super::easing::approach_fraction;
+use crate::easing::approach_fraction;
 use glam::{Quat, Vec3};
 
 /// How long the hand takes to settle onto a new normal, seconds.

@@ -1,7 +1,7 @@
 //! Surfaces the hand's finger rays can probe: the posed creature in the app, a plane in
 //! tests and tools.
 
-use crate::creature::{Ray, RayHit};
+use crate::creature::{CreatureProxies, Ray, RayHit};
 use glam::Vec3;
 
 /// Something a world-space ray can hit: what the fingers reach toward.
@@ -39,6 +39,16 @@ impl SurfaceProbe for PlaneSurface {
             distance,
             point: ray.at(distance),
             normal: n,
+        })
+    }
+}
+
+impl SurfaceProbe for CreatureProxies {
+    fn probe(&self, ray: &Ray) -> Option<RayHit> {
+        self.raycast(ray).map(|h| RayHit {
+            distance: h.distance,
+            point: h.point,
+            normal: h.normal,
         })
     }
 }

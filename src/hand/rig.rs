@@ -9,13 +9,13 @@
 //! of gesture moves the hand rather than snapping it.
 
 use super::anatomy::HandDimensions;
-use super::easing::ease;
 use super::finger::{CURL_RANGE, DigitChain};
 use super::frame::HandFrame;
 use super::mode_style::{ModeStyles, SCRATCH_HZ};
 use super::probe::SurfaceProbe;
 use super::shape::{HandMaterial, HandShape};
 use crate::creature::{Ray, RayHit};
+use crate::easing::ease;
 use crate::sim::{Capsule, ContactMode, HandContact};
 use glam::Vec3;
 use rand::{RngExt, SeedableRng};

@@ -1,8 +1,12 @@
 //! Triangle meshes of the opaque surfaces: the creature's analytic parts tessellated in
-//! their own spaces (so the GPU places them by the same pivots as the roots), the face, and
-//! the floor. One vertex format, [`SkinVertex`], for all of them and for the hand.
+//! their own spaces (so the GPU places them by the same pivots as the roots; the grids are
+//! [`crate::creature::tessellation`]'s), the face, and the floor. One vertex format, [`SkinVertex`], for all of them and for the hand.
 
-use crate::creature::{Creature, FaceLayout, Part};
+pub use crate::creature::tessellation::sphere_direction;
+use crate::creature::tessellation::{
+    GridLayout, GridSize, Seam, Winding, add_grid, tessellate_part,
+};
+use crate::creature::{Creature, FaceLayout, Part, Space};
 use crate::groom::pattern_at;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
@@ -103,25 +107,15 @@ impl Mesh {
         wrap_u: bool,
         mut vertex: impl FnMut(f32, f32) -> SkinVertex,
     ) {
-        let base = self.vertices.len() as u32;
-        let cols_in_row = if wrap_u { columns } else { columns + 1 };
-        for r in 0..=rows {
-            for c in 0..cols_in_row {
-                self.vertices
-                    .push(vertex(c as f32 / columns as f32, r as f32 / rows as f32));
-            }
-        }
-        for r in 0..rows {
-            for c in 0..columns {
-                let c1 = if wrap_u { (c + 1) % columns } else { c + 1 };
-                let i00 = base + r * cols_in_row + c;
-                let i10 = base + r * cols_in_row + c1;
-                let i01 = base + (r + 1) * cols_in_row + c;
-                let i11 = base + (r + 1) * cols_in_row + c1;
-                self.indices
-                    .extend_from_slice(&[i00, i01, i10, i10, i01, i11]);
-            }
-        }
+        let seam = if wrap_u { Seam::Shared } else { Seam::Repeated };
+        add_grid(
+            &mut self.vertices,
+            &mut self.indices,
+            GridSize::new(columns, rows),
+            seam,
+            Winding::RowFirst,
+            |c, r| vertex(c as f32 / columns as f32, r as f32 / rows as f32),
+        );
     }
 
     /// Turns every triangle to wind counter-clockwise seen from the side its vertex normals
@@ -147,15 +141,6 @@ impl Mesh {
     }
 }
 
-/// A unit direction from sphere coordinates: `u` around (longitude), `v` from the south
-/// pole (0) to the north pole (1).
-pub fn sphere_direction(u: f32, v: f32) -> Vec3 {
-    let phi = u * std::f32::consts::TAU;
-    let theta = v * std::f32::consts::PI;
-    let ring = theta.sin();
-    Vec3::new(ring * phi.cos(), -theta.cos(), ring * phi.sin())
-}
-
 /// The pattern channels as the vertex's unorm bytes, in `Pattern::pack`'s order.
 fn pattern_bytes(p: crate::groom::Pattern) -> [u8; 4] {
     p.pack().to_le_bytes()
@@ -167,27 +152,36 @@ fn pattern_bytes(p: crate::groom::Pattern) -> [u8; 4] {
 pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
     let n = |base: f32| ((base * detail).round() as u32).max(4);
     let mut mesh = Mesh::default();
-    let mut sphere_part = |part: Part, columns: u32, rows: u32, space: VertexSpace| {
-        mesh.add_grid(columns, rows, true, |u, v| {
-            let s = creature.surface(part, sphere_direction(u, v));
-            let mut vertex = SkinVertex::new(s.position, s.normal, space, Material::Coat);
-            vertex.pattern = pattern_bytes(pattern_at(creature, part, s.position, s.normal, 0.0));
-            vertex
-        });
-    };
-    sphere_part(Part::Head, n(112.0), n(72.0), VertexSpace::Head);
-    sphere_part(Part::Body, n(96.0), n(56.0), VertexSpace::Body);
-    for i in 0..4 {
-        sphere_part(Part::Paw(i), n(40.0), n(24.0), VertexSpace::Body);
+    let paws = (0..4).map(|i| (Part::Paw(i), GridSize::new(n(40.0), n(24.0))));
+    let parts = [
+        (Part::Head, GridSize::new(n(112.0), n(72.0))),
+        (Part::Body, GridSize::new(n(96.0), n(56.0))),
+    ]
+    .into_iter()
+    .chain(paws)
+    .chain([(Part::Tail, GridSize::new(n(40.0), n(96.0)))]);
+    for (part, grid) in parts {
+        let space = match part.space() {
+            Space::Head => VertexSpace::Head,
+            Space::Body => VertexSpace::Body,
+            Space::Tail => VertexSpace::Tail,
+        };
+        tessellate_part(
+            creature,
+            part,
+            grid,
+            GridLayout::Rendered,
+            &mut mesh.vertices,
+            &mut mesh.indices,
+            |s| {
+                let mut vertex = SkinVertex::new(s.position, s.normal, space, Material::Coat);
+                let pattern = pattern_at(creature, part, s.position, s.normal, s.tail_t);
+                vertex.pattern = pattern_bytes(pattern);
+                vertex.tail_t = s.tail_t;
+                vertex
+            },
+        );
     }
-    mesh.add_grid(n(40.0), n(96.0), true, |u, v| {
-        let param = Vec2::new(v, u * std::f32::consts::TAU);
-        let s = creature.tail.surface(param);
-        let mut vertex = SkinVertex::new(s.position, s.normal, VertexSpace::Tail, Material::Coat);
-        vertex.pattern = pattern_bytes(pattern_at(creature, Part::Tail, s.position, s.normal, v));
-        vertex.tail_t = v;
-        vertex
-    });
     mesh.orient_outward();
     mesh
 }

@@ -400,7 +400,7 @@ pub struct VrmcVrm {
     #[serde(rename = "specVersion")]
     pub spec_version: String,
     /// License and authorship.
-    pub meta: super::VrmMeta,
+    pub meta: crate::rigged::AvatarMeta,
     /// The humanoid map.
     pub humanoid: VrmcHumanoid,
 }

@@ -34,9 +34,12 @@
 //!   setup that insists on a T-pose may warn. Neither was run here (no Unity or Godot on
 //!   this machine); their spring bones follow the same `VRMC_springBone` rule.
 //!
+//! Every file is written from a [`crate::rigged::RiggedBody`] ([`write_glb`]); the creature's
+//! own file from the body the creature builds ([`creature_glb`], [`write_creature_file`]).
+//!
 //! ```
-//! use pelt::creature::{Creature, CreatureExport, creature_glb};
-//! use pelt::vrm::{SpringSource, read_glb};
+//! use pelt::creature::{Creature, CreatureExport};
+//! use pelt::vrm::{SpringSource, creature_glb, read_glb};
 //!
 //! let bytes = creature_glb(&Creature::default(), &CreatureExport::default())?;
 //! let back = read_glb(&bytes)?;
@@ -48,14 +51,14 @@
 mod bounded;
 pub mod convert;
 mod error;
+mod export;
 pub mod ext;
 pub mod glb;
-pub mod model;
 pub mod read;
 pub mod write;
 
 pub use bounded::{Bounded, ParseBudget};
 pub use error::VrmError;
-pub use model::{RiggedBody, SkinnedMesh, VrmAvatar, VrmMeta};
+pub use export::{creature_glb, write_creature_file};
 pub use read::{ImportedSprings, SpringSource, read_glb, read_glb_from, read_gltf_json};
 pub use write::write_glb;

@@ -22,7 +22,7 @@ use super::ext::{
     VrmcColliderExtensions, VrmcColliderGroup, VrmcHumanBone, VrmcHumanoid, VrmcJoint, VrmcShape,
     VrmcSphere, VrmcSpring, VrmcSpringBone, VrmcVrm,
 };
-use super::model::{HUMAN_BONES, REQUIRED_HUMAN_BONES, RiggedBody, SkinnedMesh};
+use crate::rigged::{HUMAN_BONES, REQUIRED_HUMAN_BONES, RiggedBody, SkinnedMesh};
 use crate::spring::{
     ChainEnd, ColliderShape, NodeTransform, Skeleton, SkeletonNode, VIRTUAL_TAIL_LENGTH,
     VrmColliderShape, VrmSpringRig,

@@ -3,9 +3,9 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
-use super::mesh::tail_weights;
-use super::{TAIL_BASE, TailSettings, creature_spring_rig, tail_joint_names};
-use crate::creature::{Creature, TAIL_BONES};
+use super::rig::creature_spring_rig;
+use super::tail_bones::{TAIL_BASE, TailSettings, tail_joint_names, tail_weights};
+use super::{Creature, TAIL_BONES};
 use crate::spring::{Frame, NodeTransform, SpringError, VrmSpring};
 
 /// Swish frequency, Hz: a relaxed wag.

@@ -19,10 +19,28 @@
 //!   root (for example on the tail chain's anchor); its envelope is
 //!   [`tail_swish_amplitude`](CreatureResponse::tail_swish_amplitude).
 
-use super::easing::{ease, ease_vec3};
-use super::gesture::GestureState;
-use crate::creature::{Creature, CreaturePose};
+use super::{Creature, CreaturePose};
+use crate::easing::{ease, ease_vec3};
 use glam::{Quat, Vec3};
+
+/// How the creature is being touched: what its pleasure answers to. The hand's gesture
+/// states convert into it (`GestureState` idle and hover are [`Touch::None`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touch {
+    /// Nothing is petting it (no hand, or a hand hovering).
+    None,
+    /// Stroked.
+    Pet,
+    /// Scratched: a pet that stays nearly still.
+    Scratch,
+}
+
+impl Touch {
+    /// Whether the creature is being petted or scratched.
+    pub fn is_petting(self) -> bool {
+        matches!(self, Touch::Pet | Touch::Scratch)
+    }
+}
 
 /// The response's time constants and limits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,27 +109,26 @@ impl CreatureResponse {
         }
     }
 
-    /// Advances `dt` seconds with the gesture in `state` and the hand's palm at `hand`
+    /// Advances `dt` seconds touched as `state` and with the hand's palm at `hand`
     /// (world space; `None` when there is no hand), the creature at `pose` before any lean.
     /// A `dt` that is not a positive finite number changes nothing.
     pub fn update(
         &mut self,
         dt: f32,
-        state: GestureState,
+        state: impl Into<Touch>,
         hand: Option<Vec3>,
         pose: &CreaturePose,
     ) {
         if !(dt.is_finite() && dt > 0.0) {
             return;
         }
+        let state = state.into();
         let t = self.tuning;
         let before = self.pleasure;
         self.pleasure = match state {
-            GestureState::Pet => ease(self.pleasure, 1.0, dt, t.pet_rise_seconds),
-            GestureState::Scratch => ease(self.pleasure, 1.0, dt, t.scratch_rise_seconds),
-            GestureState::Idle | GestureState::Hover => {
-                ease(self.pleasure, 0.0, dt, t.decay_seconds)
-            }
+            Touch::Pet => ease(self.pleasure, 1.0, dt, t.pet_rise_seconds),
+            Touch::Scratch => ease(self.pleasure, 1.0, dt, t.scratch_rise_seconds),
+            Touch::None => ease(self.pleasure, 0.0, dt, t.decay_seconds),
         }
         .clamp(0.0, 1.0);
         // What follows pleasure eases toward its value midway through the step, which keeps

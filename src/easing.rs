@@ -1,5 +1,6 @@
 //! Frame-rate independent easing: a first-order approach toward a target, exact for any
-//! step length, so thirty steps of 1/30 s land where sixty of 1/60 s do.
+//! step length, so thirty steps of 1/30 s land where sixty of 1/60 s do. The hand's motion
+//! and the creature's response both ease with it.
 
 use glam::Vec3;
 

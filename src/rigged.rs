@@ -1,6 +1,7 @@
-//! `RiggedBody`: everything a file Pelt writes holds — a skeleton with VRM springs, Pelt's
-//! anchored chains, an optional skinned mesh and an optional VRM avatar description (meta
-//! and humanoid map for `VRMC_vrm`).
+//! A rigged, skinned body with springs, in no file format: a skeleton with springs under
+//! VRM's spring rule and their colliders, Pelt's anchored chains, an optional skinned mesh
+//! and an optional avatar description (meta and humanoid map). The creature builds one
+//! ([`crate::creature::creature_body`]); [`crate::vrm::write_glb`] writes one.
 
 use glam::Vec3;
 use serde::Serialize;
@@ -24,8 +25,9 @@ pub struct SkinnedMesh {
     pub color: [f32; 4],
 }
 
-/// VRM 1.0's human bones, each with the bone it hangs below (the nearest one present in a
-/// model counts, optional ones may be skipped), as `VRMC_vrm` defines the humanoid.
+/// The human bones an [`Avatar`]'s humanoid may map, VRM 1.0's (the most widely read
+/// humanoid definition), each with the bone it hangs below (the nearest one present in a
+/// model counts, optional ones may be skipped).
 pub const HUMAN_BONES: &[(&str, Option<&str>)] = &[
     ("hips", None),
     ("spine", Some("hips")),
@@ -54,7 +56,7 @@ pub const HUMAN_BONES: &[(&str, Option<&str>)] = &[
     ("rightHand", Some("rightLowerArm")),
 ];
 
-/// The human bones every VRM 1.0 humanoid must map.
+/// The human bones every humanoid must map (a VRM 1.0 loader refuses one without them).
 pub const REQUIRED_HUMAN_BONES: &[&str] = &[
     "hips",
     "spine",
@@ -73,11 +75,11 @@ pub const REQUIRED_HUMAN_BONES: &[&str] = &[
     "rightHand",
 ];
 
-/// `VRMC_vrm.meta`: who made the model and what others may do with it (VRM 1.0's license
-/// fields, spelled as the specification spells their values).
+/// Who made the model and what others may do with it: VRM 1.0's license fields (the most
+/// detailed avatar license there is), spelled as that specification spells their values.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct VrmMeta {
+pub struct AvatarMeta {
     /// Model name.
     pub name: String,
     /// Model version.
@@ -108,7 +110,7 @@ pub struct VrmMeta {
     pub modification: String,
 }
 
-impl VrmMeta {
+impl AvatarMeta {
     /// Pelt's own models: VRM Public License 1.0, anyone may use them, credit not needed,
     /// redistribution and modification allowed, the sensitive uses not allowed.
     pub fn pelt(name: &str) -> Self {
@@ -131,30 +133,32 @@ impl VrmMeta {
     }
 }
 
-/// A full VRM 1.0 avatar description: meta plus the map from human bones to nodes.
+/// An avatar description: meta plus the map from human bones to nodes (a VRM writer makes
+/// the file a full VRM 1.0 avatar with it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct VrmAvatar {
+pub struct Avatar {
     /// License and authorship.
-    pub meta: VrmMeta,
-    /// `(human bone name, node index)`, each human bone at most once.
+    pub meta: AvatarMeta,
+    /// `(human bone name, node index)`, each human bone at most once; the names are VRM
+    /// 1.0's (Unity's humanoid names, lower camel case: `hips`, `leftUpperArm`, …).
     pub humanoid: Vec<(String, usize)>,
 }
 
-/// Everything one written file holds.
+/// A rigged, skinned body with springs: everything one written file holds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RiggedBody {
-    /// The skeleton (every node of the file), its VRM springs and colliders: written to
-    /// `VRMC_springBone` per joint, exactly.
+    /// The skeleton (every node of the file), its springs under VRM's spring rule and
+    /// their colliders (a VRM file keeps them per joint, exactly).
     pub springs: VrmSpringRig,
     /// Pelt's anchored chains on the skeleton's nodes (by name; their joints must be
     /// consecutive children with identity rest rotation and unit scale, each joint's offset
-    /// its node's translation): written exactly to `PELT_spring_chains`, and approximately
-    /// to `VRMC_springBone` (see [`super::convert`]).
+    /// its node's translation). A VRM file keeps them exactly in `PELT_spring_chains` and
+    /// approximately in `VRMC_springBone` (see [`crate::vrm::convert`]).
     pub chains: SpringRig,
     /// A skinned mesh, if any.
     pub mesh: Option<SkinnedMesh>,
-    /// With it, the file is a full VRM 1.0 (`VRMC_vrm`).
-    pub avatar: Option<VrmAvatar>,
-    /// Text for `asset.generator`.
+    /// With it, a VRM file is a full VRM 1.0 avatar (`VRMC_vrm`).
+    pub avatar: Option<Avatar>,
+    /// What made the body (a glTF file's `asset.generator`).
     pub generator: String,
 }

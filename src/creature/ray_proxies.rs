@@ -2,8 +2,7 @@
 //! rays test them at the creature's current pose (head-local for the head, body-local for
 //! the body and paws, and the tail as its bones have swung it).
 
-use super::probe::SurfaceProbe;
-use crate::creature::{
+use super::{
     Creature, CreaturePose, GpuCreaturePose, Part, Ray, RayHit, Space, TAIL_BONES, root_transform,
 };
 use glam::{Affine3A, Vec3};
@@ -280,14 +279,4 @@ fn to_local(to_world: &Affine3A, ray: &Ray) -> Ray {
         to_local.transform_point3(ray.origin),
         to_local.transform_vector3(ray.direction),
     )
-}
-
-impl SurfaceProbe for CreatureProxies {
-    fn probe(&self, ray: &Ray) -> Option<RayHit> {
-        self.raycast(ray).map(|h| RayHit {
-            distance: h.distance,
-            point: h.point,
-            normal: h.normal,
-        })
-    }
 }
