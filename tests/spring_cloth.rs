@@ -255,3 +255,50 @@ fn shorter_warp_sets_the_length_and_bad_grids_are_errors() {
     };
     assert!(ClothGrid::new(&[long.clone(), long], bad, Frame::IDENTITY).is_err());
 }
+
+#[test]
+fn a_warp_without_side_springs_swings_as_a_bare_chain_bit_for_bit() {
+    // Chains and warps take the same Verlet step. Rest points on a 1/8 m grid, so a
+    // chain's offsets add up to exactly the warp's points, and side springs of stiffness
+    // 0: each warp must then follow its bare chain to the last bit, however the anchor
+    // moves.
+    let warps: Vec<Vec<Vec3>> = [-0.25, 0.25]
+        .map(|x| {
+            (0..=SEGMENTS)
+                .map(|j| Vec3::new(x, -(j as f32) * 0.125, 0.0))
+                .collect()
+        })
+        .to_vec();
+    let mut bare: Vec<SpringChain> = warps.iter().map(|w| bare_chain(w)).collect();
+    let mut grid = ClothGrid::new(
+        &warps,
+        ClothSettings {
+            warp: warp_settings(),
+            side_stiffness: 0.0,
+            close_loop: false,
+        },
+        Frame::IDENTITY,
+    )
+    .unwrap();
+    let mut moved = 0.0f32;
+    for step in 0..240 {
+        let t = step as f32 / 120.0;
+        let anchor = Frame::from_affine(&glam::Affine3A::from_rotation_translation(
+            glam::Quat::from_rotation_z(0.6 * (3.0 * t).sin()),
+            Vec3::new(0.2 * (5.0 * t).sin(), 0.1 * t, 0.0),
+        ));
+        for c in &mut bare {
+            c.step(anchor, &[]);
+        }
+        grid.step(anchor, &[]);
+        for (w, chain) in bare.iter().enumerate() {
+            assert_eq!(
+                grid.warp_positions(w),
+                chain.positions(),
+                "warp {w} at step {step}"
+            );
+        }
+        moved = moved.max((grid.warp_positions(0)[SEGMENTS] - warps[0][SEGMENTS]).length());
+    }
+    assert!(moved > 0.1, "the anchor should swing the warps ({moved} m)");
+}
