@@ -54,6 +54,20 @@ fn bare_chain(rest: &[Vec3]) -> SpringChain {
     .unwrap()
 }
 
+/// The warps joined side by side (not in a loop) with side springs of `side_stiffness`.
+fn open_grid(warps: &[Vec<Vec3>], side_stiffness: f32) -> ClothGrid {
+    ClothGrid::new(
+        warps,
+        ClothSettings {
+            warp: warp_settings(),
+            side_stiffness,
+            close_loop: false,
+        },
+        Frame::IDENTITY,
+    )
+    .unwrap()
+}
+
 /// The sphere moves from z = −0.3 to z = +0.1 through x = 0, y = −0.3 in 2.5 s.
 fn sphere_at(frame: usize) -> WorldCollider {
     let t = (frame as f32 / 150.0).min(1.0);
@@ -71,16 +85,7 @@ fn sphere_passes_bare_chains_but_not_the_grid() {
         .map(|x| hanging_warp(x, 0.0))
         .to_vec();
     let mut bare: Vec<SpringChain> = warps.iter().map(|w| bare_chain(w)).collect();
-    let mut grid = ClothGrid::new(
-        &warps,
-        ClothSettings {
-            warp: warp_settings(),
-            side_stiffness: 1.0,
-            close_loop: false,
-        },
-        Frame::IDENTITY,
-    )
-    .unwrap();
+    let mut grid = open_grid(&warps, 1.0);
     let mut min_gap = f32::MAX;
     for frame in 0..240 {
         let s = [sphere_at(frame)];
@@ -270,16 +275,7 @@ fn a_warp_without_side_springs_swings_as_a_bare_chain_bit_for_bit() {
         })
         .to_vec();
     let mut bare: Vec<SpringChain> = warps.iter().map(|w| bare_chain(w)).collect();
-    let mut grid = ClothGrid::new(
-        &warps,
-        ClothSettings {
-            warp: warp_settings(),
-            side_stiffness: 0.0,
-            close_loop: false,
-        },
-        Frame::IDENTITY,
-    )
-    .unwrap();
+    let mut grid = open_grid(&warps, 0.0);
     let mut moved = 0.0f32;
     for step in 0..240 {
         let t = step as f32 / 120.0;
