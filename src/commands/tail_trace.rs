@@ -23,7 +23,7 @@ pub const LONG_ABOUT: &str = "Drives the creature's tail (or, with --file, the s
 Header: frame, then <spring>/<node>.x,.y,.z for every joint node of every spring in file order, the chain's end node included (a VRM 0.x leaf ends at its 7 cm virtual tail, named <node>+tail).
 Row f: f, then each joint's world position in metres: the pose after the root is placed at t = f/60 s and the springs advanced by 1/60 s (three-vrm's order: move, then update). The springs start at rest with the root at its t = 0 place.
 
-Bone length (--bone-length): three-vrm (the default) measures each bone against its child's last world position, as three-vrm does when a program moves the model and then calls update; rest keeps the rest pose's length, as the VRM specification's reference, UniVRM and Godot do (and three-vrm when scene.updateMatrixWorld() runs between the move and update).
+Bone length (--bone-length): three-vrm (the default) measures each bone against its child's last world position, as three-vrm does when a program moves the model and then calls update; rest keeps the rest pose's length, as the VRM specification's reference, UniVRM and Godot do. (three-vrm with scene.updateMatrixWorld() between the move and update follows neither exactly.)
 
 Motion file: [{\"t\": s, \"position\": [x,y,z], \"rotation\": [x,y,z,w]}, ...], world space, positions linear and rotations slerped between keyframes, held before the first and after the last.";
 
