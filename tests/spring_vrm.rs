@@ -268,7 +268,14 @@ fn every_collider_kind_holds_the_tail() {
         1.0,
     );
     let t = tip(&s);
-    assert!((t.y - 1.0).abs() < 0.08, "inside capsule: {t}");
+    // It rests on the tube's wall: pushed in, then put back at the bone length, it ends a
+    // little past the wall (measured 0.54 mm), never out of the tube nor short of it.
+    let off_axis = Vec3::new(0.0, t.y - 1.0, t.z).length();
+    assert!(
+        (0.049..0.052).contains(&off_axis),
+        "inside capsule: the tip rests {:.2} mm off the axis of a 50 mm tube ({t})",
+        off_axis * 1e3
+    );
     // Without a collider the same bone hangs straight down.
     let free = one_bone_with(
         VrmColliderShape::sphere(Vec3::new(9.0, 9.0, 9.0), 0.01),
