@@ -298,27 +298,49 @@ fn rays_find_the_tail_where_it_has_swung() {
     let proxies = CreatureProxies::new(creature.clone(), pose);
     let gpu_pose = GpuCreaturePose::from(&pose);
     let mut checked = 0;
-    for t in [0.35, 0.5, 0.65, 0.8, 0.9] {
+    // At the middle of each swung bone's stretch, that bone alone carries the skin: where
+    // the spot is comes from the bone's own transform, not from the blend the proxies use.
+    for bone in 1..TAIL_BONES {
+        let t = (bone as f32 + 0.5) / TAIL_BONES as f32;
         for k in 0..8 {
             let angle = k as f32 / 8.0 * std::f32::consts::TAU;
             let rest = creature.tail.surface(Vec2::new(t, angle));
-            // Where the tail's skin and fur put this spot of the swung tail.
-            let skin = Affine3A::from_mat4(root_transform(&gpu_pose, Space::Tail, t));
+            let skin = pose.tail[bone];
             let point = skin.transform_point3(rest.position);
             let normal = skin.transform_vector3(rest.normal).normalize();
             assert!(
                 (point - rest.position).length() > 0.05,
                 "the whip moves t = {t} by more than 5 cm"
             );
-            // A pointer 2 cm off the swung skin, looking at it.
+            // A pointer 2 cm off the swung skin, aimed at the spot (t, angle).
+            let ray = Ray::new(point + normal * 0.02, -normal);
             let hit = proxies
-                .raycast(&Ray::new(point + normal * 0.02, -normal))
+                .raycast(&ray)
                 .unwrap_or_else(|| panic!("t = {t}, angle {angle}: the swung tail is missed"));
             assert_eq!(hit.part, Part::Tail, "t = {t}, angle {angle}");
+            // The hit is the spot aimed at, judged by what the ray knows, not by the
+            // proxies' own placing: on the ray, 2 cm along it, and the same spot of the
+            // tail (its rest place and its parameter along the tail).
+            let off_ray = (hit.point - ray.at(hit.distance)).length();
             assert!(
-                (hit.point - point).length() < 1e-3,
-                "t = {t}, angle {angle}: hit {} mm from the skin",
-                (hit.point - point).length() * 1e3
+                off_ray < 1e-4,
+                "t = {t}, angle {angle}: the hit is {} mm off the ray",
+                off_ray * 1e3
+            );
+            assert!(
+                (hit.distance - 0.02).abs() < 1e-3,
+                "t = {t}, angle {angle}: hit {} mm along the ray, aimed 20 mm",
+                hit.distance * 1e3
+            );
+            assert!(
+                (hit.local_point - rest.position).length() < 1e-3,
+                "t = {t}, angle {angle}: hit the rest spot {} mm from the one aimed at",
+                (hit.local_point - rest.position).length() * 1e3
+            );
+            assert!(
+                (hit.tail_t - t).abs() < 5e-3,
+                "t = {t}, angle {angle}: hit at t = {}",
+                hit.tail_t
             );
             assert!(hit.normal.dot(normal) > 0.95, "t = {t}, angle {angle}");
             // The spot rides the tail: at the same pose it is where it was found.
@@ -334,7 +356,7 @@ fn rays_find_the_tail_where_it_has_swung() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 40);
+    assert_eq!(checked, 32);
     // The spot follows the tail as it swings on.
     let ray = {
         let skin = Affine3A::from_mat4(root_transform(&gpu_pose, Space::Tail, 0.8));

@@ -63,7 +63,7 @@ fn skinning_is_the_identity_at_rest_and_carries_points_with_the_bones() {
     }
     // Swing the body about; the rest joints skinned by their bones land on the live joints,
     // and deform is exactly the blend of the skinning matrices.
-    let mut worst = 0.0f32;
+    let (mut worst, mut spread) = (0.0f32, 0.0f32);
     for f in 0..200 {
         let x = (f as f32 * 0.1).sin() * 0.4;
         let body = Affine3A::from_rotation_translation(
@@ -78,13 +78,42 @@ fn skinning_is_the_identity_at_rest_and_carries_points_with_the_bones() {
         }
         let end = skin[TAIL_BONES - 1].transform_point3(c.tail.centerline(1.0));
         worst = worst.max((end - tail.positions()[TAIL_BONES]).length());
-        let (t, p) = (0.5, c.tail.centerline(0.5) + Vec3::X * 0.05);
-        let blend = skin[2].transform_point3(p); // u = 0.5·5 − 0.5 = 2: bone 2 alone
-        assert!((tail.deform(p, t) - blend).length() < 1.0e-5);
+        // Everywhere along the tail, blended weights included: each bone weighs in by a
+        // hat of width one bone around its middle, `max(0, 1 − |t·5 − ½ − b|)`, the end
+        // bones taking all of it beyond their middles.
+        for k in 0..=40 {
+            let t = k as f32 / 40.0;
+            let p = c.tail.centerline(t) + Vec3::new(0.03, 0.04, -0.02);
+            let u = (t * TAIL_BONES as f32 - 0.5).clamp(0.0, (TAIL_BONES - 1) as f32);
+            let weights: Vec<f32> = (0..TAIL_BONES)
+                .map(|b| (1.0 - (u - b as f32).abs()).max(0.0))
+                .collect();
+            assert!((weights.iter().sum::<f32>() - 1.0).abs() < 1e-6, "t = {t}");
+            let blend: Vec3 = (0..TAIL_BONES)
+                .map(|b| skin[b].transform_point3(p) * weights[b])
+                .sum();
+            let got = tail.deform(p, t);
+            // (The check means something where neighbouring bones disagree.)
+            for b in 0..TAIL_BONES - 1 {
+                if weights[b] > 0.2 && weights[b + 1] > 0.2 {
+                    spread = spread.max(
+                        (skin[b].transform_point3(p) - skin[b + 1].transform_point3(p)).length(),
+                    );
+                }
+            }
+            assert!(
+                (got - blend).length() < 1.0e-5,
+                "frame {f}, t = {t}: deform {got}, the weights' blend {blend}"
+            );
+        }
     }
     assert!(
         worst < 1.0e-4,
         "skinned rest joints miss the live ones by {worst} m"
+    );
+    assert!(
+        spread > 0.01,
+        "neighbouring bones placed a blended point at most {spread} m apart"
     );
     // Moved rigidly with no swing (no gravity, settled), every entry is the body transform.
     let still = TailSettings {

@@ -5,6 +5,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard};
 
 use pelt::vrm::{VrmError, glb, read_glb, read_glb_from};
 
@@ -42,9 +43,21 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
+/// The counters see every thread's allocations, and tests run on several threads: each
+/// test holds this lock from its first allocation to its last, so no other test
+/// allocates while one measures.
+static ALONE: Mutex<()> = Mutex::new(());
+
+/// Takes [`ALONE`] (a test that panicked while holding it poisons nothing here).
+fn alone() -> MutexGuard<'static, ()> {
+    ALONE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Runs `f` and returns its result and the most bytes it held at once beyond what was
-/// held before.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+/// held before. `_alone` proves the caller holds [`ALONE`].
+fn peak_of<T>(_alone: &MutexGuard<'static, ()>, f: impl FnOnce() -> T) -> (T, usize) {
     let base = NOW.load(Relaxed);
     PEAK.store(base, Relaxed);
     let r = f();
@@ -55,6 +68,7 @@ const MIB: usize = 1 << 20;
 
 #[test]
 fn json_bomb_of_empty_nodes() {
+    let lock = alone();
     // 3 million empty nodes in 9 MB: parsed naively that is half a gigabyte of node structs.
     let n = 3_000_000;
     let mut json = String::with_capacity(3 * n + 64);
@@ -64,7 +78,7 @@ fn json_bomb_of_empty_nodes() {
     }
     json.push_str("]}");
     let file = glb::pack(json.as_bytes(), &[]);
-    let (r, peak) = peak_of(|| read_glb(&file));
+    let (r, peak) = peak_of(&lock, || read_glb(&file));
     let e = r.unwrap_err();
     println!(
         "JSON bomb of {} bytes: {e}; peak {:.1} MiB",
@@ -80,6 +94,7 @@ fn json_bomb_of_empty_nodes() {
 
 #[test]
 fn json_bomb_of_children_and_names() {
+    let lock = alone();
     // One node with 4 million children indices, and one with a 20 MB name: lists are
     // charged to the budget, strings cannot exceed the 32 MiB JSON cap.
     let mut json = String::from(r#"{"asset":{"version":"2.0"},"nodes":[{"children":["#);
@@ -88,7 +103,7 @@ fn json_bomb_of_children_and_names() {
     }
     json.push_str("]}]}");
     let file = glb::pack(json.as_bytes(), &[]);
-    let (r, peak) = peak_of(|| read_glb(&file));
+    let (r, peak) = peak_of(&lock, || read_glb(&file));
     let e = r.unwrap_err();
     println!(
         "children bomb: {e}; peak {:.1} MiB",
@@ -100,7 +115,7 @@ fn json_bomb_of_children_and_names() {
     let name = "x".repeat(20 * MIB);
     let json = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{{"name":"{name}"}}]}}"#);
     let file = glb::pack(json.as_bytes(), &[]);
-    let (r, peak) = peak_of(|| read_glb(&file));
+    let (r, peak) = peak_of(&lock, || read_glb(&file));
     assert!(r.is_ok(), "a long name is allowed");
     println!("20 MiB name: peak {:.1} MiB", peak as f64 / MIB as f64);
     assert!(peak < 2 * 21 * MIB, "the reader held {peak} bytes");
@@ -114,6 +129,7 @@ fn json_bomb_of_children_and_names() {
 
 #[test]
 fn vrm0_bone_bomb() {
+    let lock = alone();
     // 60,000 leaves under one root, the root listed in 2,000 bone groups ten times each:
     // VRM 0.x makes every descendant a joint and every branch a chain.
     let leaves = 60_000;
@@ -137,7 +153,7 @@ fn vrm0_bone_bomb() {
     }
     json.push_str("]}}}}");
     let file = glb::pack(json.as_bytes(), &[]);
-    let (r, peak) = peak_of(|| read_glb(&file));
+    let (r, peak) = peak_of(&lock, || read_glb(&file));
     let e = r.unwrap_err();
     println!(
         "bone bomb of {} bytes: {e}; peak {:.1} MiB",
@@ -185,6 +201,7 @@ impl<R: Read> Read for Counted<R> {
 
 #[test]
 fn endless_input_is_an_error_not_a_hang() {
+    let lock = alone();
     // Endless zeros: refused at the magic.
     let mut zeros = Counted {
         inner: std::io::repeat(0),
@@ -214,7 +231,7 @@ fn endless_input_is_an_error_not_a_hang() {
         inner: head.as_slice().chain(std::io::repeat(b' ')),
         read: 0,
     };
-    let (r, peak) = peak_of(|| read_glb_from(&mut input));
+    let (r, peak) = peak_of(&lock, || read_glb_from(&mut input));
     let e = r.unwrap_err();
     println!(
         "endless stream: {e}; read {} bytes, peak {:.1} MiB",

@@ -14,6 +14,7 @@ use std::io::{Read, Write};
 use anyhow::Context;
 
 use pelt::creature::{Creature, TailSettings, creature_spring_rig};
+use pelt::spring::vrm_spring::BoneLength;
 use pelt::spring::{ChainEnd, RootMotion, VrmSpring};
 
 /// The command's long help: what it does and the CSV format.
@@ -22,12 +23,39 @@ pub const LONG_ABOUT: &str = "Drives the creature's tail (or, with --file, the s
 Header: frame, then <spring>/<node>.x,.y,.z for every joint node of every spring in file order, the chain's end node included (a VRM 0.x leaf ends at its 7 cm virtual tail, named <node>+tail).
 Row f: f, then each joint's world position in metres: the pose after the root is placed at t = f/60 s and the springs advanced by 1/60 s (three-vrm's order: move, then update). The springs start at rest with the root at its t = 0 place.
 
+Bone length (--bone-length): three-vrm (the default) measures each bone against its child's last world position, as three-vrm does when a program moves the model and then calls update; rest keeps the rest pose's length, as the VRM specification's reference, UniVRM and Godot do. (three-vrm with scene.updateMatrixWorld() between the move and update follows neither exactly.)
+
 Motion file: [{\"t\": s, \"position\": [x,y,z], \"rotation\": [x,y,z,w]}, ...], world space, positions linear and rotations slerped between keyframes, held before the first and after the last.";
 
 /// Largest motion file read, bytes.
 const MAX_MOTION_BYTES: u64 = 64 << 20;
 /// Most frames one trace writes.
 const MAX_FRAMES: u64 = 10_000_000;
+/// Most joint–collider tests one step may make. A file within every per-item limit (16
+/// chains of 1,023 joints against 4,096 colliders: 67 million tests) took 1.6 s a frame;
+/// four million is about a tenth of a second a frame on a slow core, and far above real
+/// avatars (a few hundred joints against a few dozen colliders).
+pub const MAX_COLLIDER_TESTS_PER_STEP: u64 = 4 << 20;
+
+/// The `--bone-length` rule (see [`BoneLength`]).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoneLengthArg {
+    /// Against the child's last world position (three-vrm's usual loop).
+    #[default]
+    #[value(name = "three-vrm")]
+    ThreeVrm,
+    /// The rest pose's length (the VRM specification's reference, UniVRM, Godot).
+    Rest,
+}
+
+impl From<BoneLengthArg> for BoneLength {
+    fn from(a: BoneLengthArg) -> Self {
+        match a {
+            BoneLengthArg::ThreeVrm => BoneLength::ThreeVrm,
+            BoneLengthArg::Rest => BoneLength::Rest,
+        }
+    }
+}
 
 /// Arguments of `pelt tail-trace`.
 #[derive(clap::Args, Debug)]
@@ -46,6 +74,10 @@ pub struct TailTraceArgs {
     /// Trace the springs of this VRM or GLB instead of the creature's tail.
     #[arg(long)]
     pub file: Option<std::path::PathBuf>,
+    /// How each bone's length is kept: `three-vrm` (against the child's last world
+    /// position) or `rest` (the rest pose's, as UniVRM and Godot keep it).
+    #[arg(long, value_enum, default_value_t = BoneLengthArg::ThreeVrm)]
+    pub bone_length: BoneLengthArg,
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
@@ -87,7 +119,16 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         None => creature_spring_rig(&Creature::default(), &TailSettings::default())
             .context("building the creature's tail")?,
     };
-    let mut spring = VrmSpring::new(rig, motion.at(0.0)).context("starting the springs")?;
+    let spring = VrmSpring::new(rig, motion.at(0.0)).context("starting the springs")?;
+    let tests = spring.collider_tests_per_step();
+    if tests > MAX_COLLIDER_TESTS_PER_STEP {
+        anyhow::bail!(
+            "the springs would make {tests} joint–collider tests a step, more than the limit \
+             {MAX_COLLIDER_TESTS_PER_STEP}; give the chains fewer joints or their groups fewer \
+             colliders"
+        );
+    }
+    let mut spring = spring.with_bone_length(args.bone_length.into());
     let out = std::fs::File::create(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let mut out = std::io::BufWriter::new(out);

@@ -51,7 +51,8 @@ pub struct RootMotion {
 
 impl RootMotion {
     /// A motion from keyframes, checked: at least one, finite, non-zero rotations, times
-    /// not decreasing. Rotations are normalised.
+    /// not decreasing. Rotations are normalised (scaled first, so huge or tiny components
+    /// keep the rotation they write).
     pub fn new(mut keys: Vec<Keyframe>) -> Result<Self, MotionError> {
         if keys.is_empty() {
             return Err(MotionError::Empty);
@@ -60,15 +61,10 @@ impl RootMotion {
             return Err(MotionError::TooMany(keys.len()));
         }
         for (i, k) in keys.iter_mut().enumerate() {
-            let q = Quat::from_array(k.rotation);
-            if !k.t.is_finite()
-                || !Vec3::from_array(k.position).is_finite()
-                || !q.is_finite()
-                || q.length() < 1.0e-6
-            {
+            if !k.t.is_finite() || !Vec3::from_array(k.position).is_finite() {
                 return Err(MotionError::BadKeyframe(i));
             }
-            k.rotation = q.normalize().to_array();
+            k.rotation = normalized(k.rotation).ok_or(MotionError::BadKeyframe(i))?;
         }
         if let Some(i) = keys.windows(2).position(|w| w[1].t < w[0].t) {
             return Err(MotionError::OutOfOrder(i));
@@ -126,6 +122,19 @@ impl RootMotion {
         };
         Affine3A::from_rotation_translation(q, p)
     }
+}
+
+/// `q` scaled to unit length, or `None` when it is zero or not finite. It is divided by its
+/// largest component first, so neither `[1e30, 1e30, 0, 0]` (whose squared length
+/// overflows f32) nor `[1e-30, 0, 0, 0]` (whose squared length underflows) collapses to
+/// something that is not the rotation written.
+fn normalized(q: [f32; 4]) -> Option<[f32; 4]> {
+    let largest = q.iter().fold(0.0f32, |m, c| m.max(c.abs()));
+    if !largest.is_finite() || largest == 0.0 || q.iter().any(|c| !c.is_finite()) {
+        return None;
+    }
+    let q = Quat::from_array(q.map(|c| c / largest)).normalize();
+    q.is_finite().then(|| q.to_array())
 }
 
 /// A keyframe array that refuses more than [`MAX_KEYFRAMES`] entries while parsing.
