@@ -5,7 +5,8 @@
 //! Which model to use:
 //! - **[`VrmSpring`]** (on a [`VrmSpringRig`]) for anything that goes to a VRM tool: it IS
 //!   the `VRMC_springBone` 1.0 rule, stepped at 60 Hz, so a tail tuned here swings the same
-//!   in three-vrm (checked within 1 mm per joint by `tests/vrm-conformance/`). Each joint
+//!   in three-vrm (checked within 0.05 mm per joint by `tests/vrm-conformance/`, under
+//!   either bone-length rule, [`BoneLength`]). Each joint
 //!   bends from its parent's current rotation, so bends add up down a chain and a long chain
 //!   rings in a slow whole-chain mode. The creature's tail uses it. Files keep it exactly
 //!   (`VRMC_springBone`, per joint).
@@ -85,7 +86,7 @@ pub use vrm_collider::VrmColliderShape;
 pub use vrm_rig::{
     ChainEnd, VIRTUAL_TAIL_LENGTH, VrmChain, VrmCollider, VrmColliderGroup, VrmJoint, VrmSpringRig,
 };
-pub use vrm_spring::{VRM_STEP, VRM_STEP_HZ, VrmSpring};
+pub use vrm_spring::{BoneLength, VRM_STEP, VRM_STEP_HZ, VrmSpring};
 
 /// What can be wrong with a spring description handed to this module.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
