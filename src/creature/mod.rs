@@ -25,9 +25,7 @@ pub use rig::{
     creature_body, creature_glb, creature_humanoid, creature_skeleton, creature_spring_rig,
     tail_joint_names, write_creature_file,
 };
-pub use skinning::{
-    CREATURE_POSE_WGSL, GpuCreaturePose, place_direction, place_point, root_transform, space_code,
-};
+pub use skinning::{GpuCreaturePose, place_direction, place_point, root_transform, space_code};
 pub use tail::TailShape;
 
 use glam::{Affine3A, Vec2, Vec3};
