@@ -4,8 +4,6 @@
 // creature-pose snippet (`creature_pose.wgsl`) that places roots for the solver too; not a
 // pipeline by itself.
 
-const PI: f32 = 3.14159265;
-
 // Rust twin: `render::frame::HandCapsuleUniform` (encase).
 struct HandCapsule {
     // The capsule's two ends and its radius.

@@ -4,11 +4,12 @@
 //! validates every module as it is composed here.
 //!
 //! Rust is the one source of every number the two sides share (points per strand,
-//! workgroup sizes, batch sizes, material, ID and space codes): the WGSL files declare none
-//! of them, so they cannot drift apart.
+//! workgroup sizes, batch sizes, material, ID and space codes, π and the hair fibre's
+//! constants): the WGSL files declare no constant at all, so they cannot drift apart.
 
 use crate::creature::TAIL_BONES;
 use crate::render::frame::MAX_HAND_CAPSULES;
+use crate::render::hair_bsdf;
 use crate::render::ids;
 use crate::render::mesh::{Material, VertexSpace};
 use crate::render::ribbons::{STRANDS_PER_BATCH, VERTICES_PER_STRAND};
@@ -81,12 +82,41 @@ pub const SHARED_CONSTANTS: [SharedConstant; 29] = [
     shared("ID_FLOOR", ids::FLOOR as u32),
 ];
 
-/// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] entry.
+/// One `f32` constant the WGSL gets from Rust.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SharedFloat {
+    /// The WGSL name.
+    pub name: &'static str,
+    /// Its value.
+    pub value: f32,
+}
+
+const fn float(name: &'static str, value: f32) -> SharedFloat {
+    SharedFloat { name, value }
+}
+
+/// Every `f32` constant of the prelude: π and the hair fibre's constants, whose CPU
+/// mirror is [`crate::render::hair_bsdf`].
+pub const SHARED_FLOATS: [SharedFloat; 6] = [
+    float("PI", std::f32::consts::PI),
+    float("HAIR_ALPHA", hair_bsdf::ALPHA),
+    float("HAIR_BETA_R", hair_bsdf::BETA_R),
+    float("HAIR_GAMMA_TT", hair_bsdf::GAMMA_TT),
+    float("HAIR_F0", hair_bsdf::F0),
+    float("HAIR_TT_SHARE", hair_bsdf::TT_SHARE),
+];
+
+/// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] and
+/// [`SHARED_FLOATS`] entry. A float is written as Rust's shortest text that reads back to
+/// the same `f32`, so WGSL's value is Rust's to the bit.
 pub fn prelude() -> String {
     let mut out =
         String::from("// Generated from Rust (src/shaders.rs): do not declare these again.\n");
     for c in SHARED_CONSTANTS {
         out.push_str(&format!("const {}: u32 = {}u;\n", c.name, c.value));
+    }
+    for c in SHARED_FLOATS {
+        out.push_str(&format!("const {}: f32 = {:?};\n", c.name, c.value));
     }
     out
 }
@@ -193,11 +223,30 @@ mod tests {
     #[test]
     fn the_prelude_has_one_line_per_constant_and_no_name_twice() {
         let prelude = prelude();
-        for c in SHARED_CONSTANTS {
-            let line = format!("const {}: u32 = {}u;", c.name, c.value);
-            assert_eq!(prelude.matches(&line).count(), 1, "{line}");
-            let named = SHARED_CONSTANTS.iter().filter(|d| d.name == c.name).count();
-            assert_eq!(named, 1, "{} is listed {named} times", c.name);
+        let names: Vec<&str> = SHARED_CONSTANTS
+            .iter()
+            .map(|c| c.name)
+            .chain(SHARED_FLOATS.iter().map(|c| c.name))
+            .collect();
+        for name in &names {
+            let listed = names.iter().filter(|n| *n == name).count();
+            assert_eq!(listed, 1, "{name} is listed {listed} times");
+            let declared = prelude.matches(&format!("const {name}: ")).count();
+            assert_eq!(declared, 1, "{name} is declared {declared} times");
+        }
+        assert_eq!(prelude.lines().count(), names.len() + 1);
+        // The float text reads back to the same f32.
+        for c in SHARED_FLOATS {
+            let line = prelude
+                .lines()
+                .find(|l| l.starts_with(&format!("const {}: f32 = ", c.name)))
+                .unwrap();
+            let text = line.rsplit(" = ").next().unwrap().trim_end_matches(';');
+            assert_eq!(
+                text.parse::<f32>().unwrap().to_bits(),
+                c.value.to_bits(),
+                "{line}"
+            );
         }
     }
 

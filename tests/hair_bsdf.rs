@@ -5,7 +5,7 @@
 use glam::Vec3;
 use pelt::gpu::GpuContext;
 use pelt::render::hair_bsdf::{directional_albedo, hair_specular};
-use pelt::shaders::HAIR_BSDF_WGSL;
+use pelt::shaders::{HAIR_BSDF_WGSL, prelude};
 use wgpu::util::DeviceExt;
 
 #[test]
@@ -105,7 +105,9 @@ fn the_wgsl_lobes_equal_their_cpu_mirror() {
     });
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: None,
-        source: wgpu::ShaderSource::Wgsl([HAIR_BSDF_WGSL, KERNEL].concat().into()),
+        source: wgpu::ShaderSource::Wgsl(
+            [prelude().as_str(), HAIR_BSDF_WGSL, KERNEL].concat().into(),
+        ),
     });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: None,

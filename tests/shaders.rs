@@ -7,7 +7,7 @@ use pelt::render::frame::{FrameUniforms, HandCapsuleUniform, PassView, uniform_b
 use pelt::render::mesh::SkinVertex;
 use pelt::render::overlay::LineVertex;
 use pelt::render::strand_cull::CullUniforms;
-use pelt::shaders::{CREATURE_POSE_WGSL, SHARED_CONSTANTS, ShaderModule, prelude};
+use pelt::shaders::{CREATURE_POSE_WGSL, SHARED_CONSTANTS, SHARED_FLOATS, ShaderModule, prelude};
 use pelt::sim::{GpuCapsule, GpuRoot, StepBatch, StepUniforms};
 use std::mem::{offset_of, size_of};
 
@@ -81,15 +81,15 @@ fn every_module_is_paired_with_its_own_file() {
     }
 }
 
-/// The value of the `u32` constant `name` in `module`, once for each declaration.
-fn u32_constants(module: &naga::Module, name: &str) -> Vec<u32> {
+/// The value of the constant `name` in `module`, once for each declaration.
+fn constants(module: &naga::Module, name: &str) -> Vec<naga::Literal> {
     module
         .constants
         .iter()
         .filter(|(_, c)| c.name.as_deref() == Some(name))
         .map(|(_, c)| match module.global_expressions[c.init] {
-            naga::Expression::Literal(naga::Literal::U32(v)) => v,
-            ref other => panic!("{name} is not a u32 literal: {other:?}"),
+            naga::Expression::Literal(v) => v,
+            ref other => panic!("{name} is not a literal: {other:?}"),
         })
         .collect()
 }
@@ -100,21 +100,31 @@ fn every_shared_constant_comes_once_from_rust() {
         let parsed = parsed(module);
         for c in SHARED_CONSTANTS {
             assert_eq!(
-                u32_constants(&parsed, c.name),
-                vec![c.value],
+                constants(&parsed, c.name),
+                vec![naga::Literal::U32(c.value)],
+                "{} in the {} module",
+                c.name,
+                module.name()
+            );
+        }
+        for c in SHARED_FLOATS {
+            assert_eq!(
+                constants(&parsed, c.name),
+                vec![naga::Literal::F32(c.value)],
                 "{} in the {} module",
                 c.name,
                 module.name()
             );
         }
     }
-    // The files declare no integer constant and no literal workgroup size of their own:
-    // every shared number reaches them through the prelude.
+    // The files declare no constant and no literal workgroup size of their own: every
+    // shared number reaches them through the prelude.
     for (path, source) in shader_files() {
         for line in source.lines().map(str::trim) {
-            let integer_const = line.starts_with("const ")
-                && (line.contains(": u32") || line.contains(": i32") || line.ends_with("u;"));
-            assert!(!integer_const, "{path} declares its own `{line}`");
+            assert!(
+                !line.starts_with("const ") && !line.starts_with("override "),
+                "{path} declares its own `{line}`"
+            );
             if let Some(rest) = line.split("@workgroup_size(").nth(1) {
                 assert!(
                     !rest.starts_with(|ch: char| ch.is_ascii_digit()),
