@@ -14,12 +14,12 @@
 
 // Rust twin: `sim::GpuCapsule`.
 struct Capsule {
-    // xyz: first end, w: radius.
-    a_radius: vec4<f32>,
-    // xyz: second end.
-    b: vec4<f32>,
-    // xyz: displacement this step (already clamped), w: unused.
-    motion: vec4<f32>,
+    // The two ends and the radius.
+    a: vec3<f32>,
+    radius: f32,
+    b: vec3<f32>,
+    // Displacement this step (already clamped).
+    motion: vec3<f32>,
 }
 
 // Rust twin: `sim::StepUniforms`.
@@ -178,9 +178,9 @@ fn project_segment(
 // |p + d·seg − c| ≥ r  ⇔  d·(p − c)/|p − c| ≥ (r² − |p − c|² − seg²) / (2·seg·|p − c|).
 // Unchanged when the end is already outside; a parent inside turns it straight away.
 fn clear_capsule(dir: vec3<f32>, parent: vec3<f32>, seg: f32, cap: Capsule) -> vec3<f32> {
-    let a = cap.a_radius.xyz;
-    let ab = cap.b.xyz - a;
-    let r = cap.a_radius.w * 1.0001;
+    let a = cap.a;
+    let ab = cap.b - a;
+    let r = cap.radius * 1.0001;
     let end = parent + dir * seg;
     let h = clamp(dot(end - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
     let center = a + ab * h;
@@ -198,8 +198,8 @@ fn clear_capsule(dir: vec3<f32>, parent: vec3<f32>, seg: f32, cap: Capsule) -> v
 
 // The nearest point of `cap`'s axis to `p`.
 fn axis_point(cap: Capsule, p: vec3<f32>) -> vec3<f32> {
-    let a = cap.a_radius.xyz;
-    let ab = cap.b.xyz - a;
+    let a = cap.a;
+    let ab = cap.b - a;
     let h = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
     return a + ab * h;
 }
@@ -213,7 +213,7 @@ fn wedge_escape(dir: vec3<f32>, parent: vec3<f32>, seg: f32, j: u32, count: u32)
     var escape = vec3<f32>(0.0);
     for (var c = 0u; c < count; c = c + 1u) {
         let cap = batch.steps[j].capsules[c];
-        let r = cap.a_radius.w;
+        let r = cap.radius;
         if (distance(end, axis_point(cap, end)) < r) {
             stuck = true;
         }
@@ -303,9 +303,9 @@ fn advance_point(
     if (hand && distance(x, bound_center) < bound_radius) {
         for (var c = 0u; c < capsule_count; c = c + 1u) {
             let cap = batch.steps[j].capsules[c];
-            let a = cap.a_radius.xyz;
-            let ab = cap.b.xyz - a;
-            let r = cap.a_radius.w;
+            let a = cap.a;
+            let ab = cap.b - a;
+            let r = cap.radius;
             let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
             let closest = a + ab * h;
             let off = x - closest;
@@ -315,8 +315,8 @@ fn advance_point(
                 if (dist > 1e-6) {
                     out_dir = off / dist;
                 }
-                x = closest + out_dir * r + cap.motion.xyz * friction;
-                pushed = pushed + cap.motion.xyz;
+                x = closest + out_dir * r + cap.motion * friction;
+                pushed = pushed + cap.motion;
                 touched = 1.0;
             }
         }

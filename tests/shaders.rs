@@ -197,16 +197,6 @@ fn strand_step_structs_match_their_rust_twins() {
             ("tail", offset_of!(GpuCreaturePose, tail)),
         ],
     );
-    check(
-        &module,
-        "Capsule",
-        size_of::<GpuCapsule>(),
-        &[
-            ("a_radius", offset_of!(GpuCapsule, a_radius)),
-            ("b", offset_of!(GpuCapsule, b)),
-            ("motion", offset_of!(GpuCapsule, motion)),
-        ],
-    );
     // The step uniforms are laid out by encase: every member starts with its own number.
     use glam::{Mat4, Vec3, Vec4};
     let v = |k: f32| Vec4::splat(k);
@@ -235,9 +225,10 @@ fn strand_step_structs_match_their_rust_twins() {
         comb_scale: 17.0,
         capsule_count: 18.0f32.to_bits(),
         capsules: [GpuCapsule {
-            a_radius: v(19.0),
-            b: v(19.5),
-            motion: v(19.7),
+            a: Vec3::splat(19.0),
+            radius: 19.25,
+            b: Vec3::splat(19.5),
+            motion: Vec3::splat(19.75),
         }; 24],
     };
     check_encased(
@@ -264,6 +255,17 @@ fn strand_step_structs_match_their_rust_twins() {
             ("comb_scale", 17.0),
             ("capsule_count", 18.0),
             ("capsules", 19.0),
+        ],
+    );
+    check_encased(
+        &module,
+        "Capsule",
+        &uniform_bytes(&step.capsules[0]).unwrap(),
+        &[
+            ("a", 19.0),
+            ("radius", 19.25),
+            ("b", 19.5),
+            ("motion", 19.75),
         ],
     );
     let batch = StepBatch {

@@ -111,16 +111,18 @@ pub fn gpu_roots(roots: &[StrandRoot], creature: &Creature, params: &FurParams) 
         .collect()
 }
 
-/// One capsule as the solver reads it. WGSL twin: `Capsule`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable, ShaderType)]
+/// One capsule as the solver reads it. WGSL twin: `Capsule` (encase, inside
+/// [`StepUniforms`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, ShaderType)]
 pub struct GpuCapsule {
-    /// xyz: first end, w: radius.
-    pub a_radius: Vec4,
-    /// xyz: second end, w: unused.
-    pub b: Vec4,
-    /// xyz: displacement this step (clamped), w: unused.
-    pub motion: Vec4,
+    /// First end.
+    pub a: Vec3,
+    /// Radius.
+    pub radius: f32,
+    /// Second end.
+    pub b: Vec3,
+    /// Displacement this step (clamped).
+    pub motion: Vec3,
 }
 
 /// Everything one step needs besides the buffers. WGSL twin: `StepUniforms` (encase).
@@ -179,7 +181,7 @@ impl StepUniforms {
         step_seconds: f32,
         contact: Option<&HandContact>,
     ) -> Self {
-        let mut capsules = [GpuCapsule::zeroed(); MAX_CAPSULES];
+        let mut capsules = [GpuCapsule::default(); MAX_CAPSULES];
         let mut capsule_count = 0u32;
         let (mut bound_center, mut bound_radius) = (Vec3::ZERO, 0.0);
         let (mut friction, mut comb_scale) = (0.0, 0.0);
@@ -190,9 +192,10 @@ impl StepUniforms {
                 let (a, b) = c.ends();
                 let motion = (c.velocity * step_seconds).clamp_length_max(params.capsule_step_max);
                 *slot = GpuCapsule {
-                    a_radius: a.extend(c.radius),
-                    b: b.extend(0.0),
-                    motion: motion.extend(0.0),
+                    a,
+                    radius: c.radius,
+                    b,
+                    motion,
                 };
             }
             capsule_count = hand.capsules.len().min(MAX_CAPSULES) as u32;

@@ -77,9 +77,9 @@ fn project_segment(
 /// Unit `dir` turned about `parent` until the segment's end clears `cap` (WGSL
 /// `clear_capsule`, which explains the bound).
 fn clear_capsule(dir: Vec3, parent: Vec3, seg: f32, cap: &GpuCapsule) -> Vec3 {
-    let a = cap.a_radius.xyz();
-    let ab = cap.b.xyz() - a;
-    let r = cap.a_radius.w * 1.0001;
+    let a = cap.a;
+    let ab = cap.b - a;
+    let r = cap.radius * 1.0001;
     let end = parent + dir * seg;
     let h = ((end - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
     let center = a + ab * h;
@@ -97,8 +97,8 @@ fn clear_capsule(dir: Vec3, parent: Vec3, seg: f32, cap: &GpuCapsule) -> Vec3 {
 
 /// The nearest point of `cap`'s axis to `p`.
 fn axis_point(cap: &GpuCapsule, p: Vec3) -> Vec3 {
-    let a = cap.a_radius.xyz();
-    let ab = cap.b.xyz() - a;
+    let a = cap.a;
+    let ab = cap.b - a;
     let h = ((p - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
     a + ab * h
 }
@@ -111,7 +111,7 @@ fn wedge_escape(dir: Vec3, parent: Vec3, seg: f32, capsules: &[GpuCapsule]) -> V
     let mut stuck = false;
     let mut escape = Vec3::ZERO;
     for cap in capsules {
-        let r = cap.a_radius.w;
+        let r = cap.radius;
         if end.distance(axis_point(cap, end)) < r {
             stuck = true;
         }
@@ -285,17 +285,17 @@ pub fn step_strand(
             let mut touched = 0.0f32;
             if hand && x.distance(u.bound_center) < u.bound_radius {
                 for cap in capsules {
-                    let a = cap.a_radius.xyz();
-                    let ab = cap.b.xyz() - a;
-                    let r = cap.a_radius.w;
+                    let a = cap.a;
+                    let ab = cap.b - a;
+                    let r = cap.radius;
                     let h = ((x - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
                     let closest = a + ab * h;
                     let off = x - closest;
                     let dist = off.length();
                     if dist < r {
                         let out_dir = if dist > 1e-6 { off / dist } else { n_w };
-                        x = closest + out_dir * r + cap.motion.xyz() * friction;
-                        pushed += cap.motion.xyz();
+                        x = closest + out_dir * r + cap.motion * friction;
+                        pushed += cap.motion;
                         touched = 1.0;
                     }
                 }

@@ -211,14 +211,14 @@ struct CapsuleLanes {
 
 impl CapsuleLanes {
     fn new(cap: &GpuCapsule) -> Self {
-        let a = cap.a_radius.xyz();
-        let ab = cap.b.xyz() - a;
+        let a = cap.a;
+        let ab = cap.b - a;
         CapsuleLanes {
             a: V3::splat(a),
             ab: V3::splat(ab),
             ab2: F::splat(ab.dot(ab).max(1e-12)),
-            radius: F::splat(cap.a_radius.w),
-            motion: V3::splat(cap.motion.xyz()),
+            radius: F::splat(cap.radius),
+            motion: V3::splat(cap.motion),
         }
     }
 }
