@@ -1,4 +1,4 @@
-//! Frame time: one rendered frame (shadow maps, skin, ribbons) and, beside it for scale, one
+//! Frame time: one rendered frame (shadow maps, surfaces, ribbons) and, beside it for scale, one
 //! solver step, by strand tier and resolution on every adapter found. GPU pass times come
 //! from timestamp queries where the adapter has them; wall times include submission and
 //! waiting for the GPU. Prints one table, and a second of whole demo frames (pointer events,
@@ -133,7 +133,7 @@ fn measure(
     }
     let pass_median = (!passes.is_empty()).then(|| PassTimings {
         shadow_ms: median(passes.iter().map(|p| p.shadow_ms).collect()),
-        skin_ms: median(passes.iter().map(|p| p.skin_ms).collect()),
+        surfaces_ms: median(passes.iter().map(|p| p.surfaces_ms).collect()),
         ribbons_ms: median(passes.iter().map(|p| p.ribbons_ms).collect()),
     });
     Ok(Row {
@@ -267,7 +267,7 @@ fn main() {
         println!("load average when the run began: {}", load.join(" "));
     }
     println!(
-        "| adapter | strands | size | frame ms (wall) | CPU ms per frame | shadow ms | skin ms | ribbons ms | solver step ms | render memory MB |"
+        "| adapter | strands | size | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | ribbons ms | solver step ms | render memory MB |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in &rows {
@@ -285,7 +285,7 @@ fn main() {
             r.frame_ms,
             r.cpu_ms.map_or("–".to_string(), |c| format!("{c:.1}")),
             p(|t| t.shadow_ms),
-            p(|t| t.skin_ms),
+            p(|t| t.surfaces_ms),
             p(|t| t.ribbons_ms),
             r.step_ms,
             r.memory_mb

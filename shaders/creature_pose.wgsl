@@ -2,13 +2,8 @@
 // snippet: the strand step (`strand_step.wgsl`) and the renderer's ribbon pass are each
 // built by prepending this file, so both place roots, normals and flow identically.
 // Rust twins: `creature::GpuCreaturePose` (the struct) and `creature::root_transform`,
-// `creature::place_point`, `creature::place_direction` (the placement).
-
-const TAIL_BONES: u32 = 5u;
-// Root space codes, as stored in the solver's `Root.normal_space.w`.
-const SPACE_BODY: f32 = 0.0;
-const SPACE_HEAD: f32 = 1.0;
-const SPACE_TAIL: f32 = 2.0;
+// `creature::place_point`, `creature::place_direction` (the placement). Composed after the
+// prelude (`src/shaders.rs`), which gives TAIL_BONES and the SPACE_* codes.
 
 // Rust twin: `creature::GpuCreaturePose`.
 struct CreaturePose {
@@ -17,7 +12,7 @@ struct CreaturePose {
     // Body-local → world.
     body: mat4x4<f32>,
     // Per tail bone, root first: body-space rest → world (the skinning transform).
-    tail: array<mat4x4<f32>, 5>,
+    tail: array<mat4x4<f32>, TAIL_BONES>,
 }
 
 // The transform a root in `space` (SPACE_*) at tail parameter `t` follows. A tail root
@@ -25,11 +20,11 @@ struct CreaturePose {
 // above u = TAIL_BONES − 1, else bones floor(u) and floor(u)+1 weighted 1−f and f. The
 // blended matrix moves points by the blend of the bones' points, and directions by the
 // blend of their directions (normalise those: `place_direction`).
-fn root_transform(pose: CreaturePose, space: f32, t: f32) -> mat4x4<f32> {
-    if (space < 0.5) {
+fn root_transform(pose: CreaturePose, space: u32, t: f32) -> mat4x4<f32> {
+    if (space == SPACE_BODY) {
         return pose.body;
     }
-    if (space < 1.5) {
+    if (space == SPACE_HEAD) {
         return pose.head;
     }
     let u = t * f32(TAIL_BONES) - 0.5;
@@ -57,11 +52,11 @@ fn place_direction(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
 }
 
 // A root's world position from its part-space position.
-fn place_root_point(pose: CreaturePose, space: f32, t: f32, p: vec3<f32>) -> vec3<f32> {
+fn place_root_point(pose: CreaturePose, space: u32, t: f32, p: vec3<f32>) -> vec3<f32> {
     return place_point(root_transform(pose, space, t), p);
 }
 
 // A root's world direction (normal, flow) from its part-space direction, normalised.
-fn place_root_direction(pose: CreaturePose, space: f32, t: f32, v: vec3<f32>) -> vec3<f32> {
+fn place_root_direction(pose: CreaturePose, space: u32, t: f32, v: vec3<f32>) -> vec3<f32> {
     return place_direction(root_transform(pose, space, t), v);
 }

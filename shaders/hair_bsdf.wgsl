@@ -2,21 +2,11 @@
 // R (reflection at the surface) shifted by −2α, TT (through the fibre, what lights a backlit
 // silhouette) by +α, TRT (one internal bounce, tinted by the fibre) by +3α, each a Gaussian
 // in the half angle, normalised over θ so no lobe returns more light than it receives.
-// Self-contained: the ribbon shader and a test's compute shader both include it.
-// CPU mirror: `render::hair_bsdf` (tests integrate it to check energy).
-
-// Cuticle tilt α (3°) and the R lobe's longitudinal width (8°).
-const HAIR_ALPHA: f32 = 0.0523599;
-const HAIR_BETA_R: f32 = 0.139626;
-// Azimuthal width of the forward-scattering TT lobe (radians).
-const HAIR_GAMMA_TT: f32 = 0.5;
-// Fresnel reflectance at normal incidence (fibre index about 1.55).
-const HAIR_F0: f32 = 0.0465;
-// Share of the light entering the fibre that leaves it forward: even the palest fibre
-// absorbs and scatters some, and this keeps a white fibre's albedo under one at every
-// incidence (the mirror's test integrates it).
-const HAIR_TT_SHARE: f32 = 0.8;
-const HAIR_PI: f32 = 3.14159265;
+// Composed after the prelude alone (`src/shaders.rs`): the ribbon shader and a test's
+// compute shader both include it. CPU mirror: `render::hair_bsdf` (tests integrate it to
+// check energy), which is also where the prelude's HAIR_* constants come from: the cuticle
+// tilt α, the R lobe's width, the TT lobe's azimuthal width, the Fresnel reflectance at
+// normal incidence and the share of the light entering the fibre that leaves it forward.
 
 // A unit Gaussian of the half angle θ_h − shift; halved, so that it integrates to one
 // over θ_o (θ_h moves half as fast as θ_o).
@@ -61,10 +51,10 @@ fn hair_specular(t: vec3<f32>, l: vec3<f32>, v: vec3<f32>, tint: vec3<f32>) -> v
 
     // Azimuthal parts, each integrating to at most its energy share over φ ∈ [−π, π].
     let n_r = f_r * 0.25 * cos_half_phi;
-    let x = HAIR_PI - phi;
+    let x = PI - phi;
     // (A full unit Gaussian in φ: twice the halved one.)
     let n_tt = HAIR_TT_SHARE * (1.0 - f_t) * (1.0 - f_t) * 2.0 * hair_gaussian(HAIR_GAMMA_TT, x);
-    let n_trt = (1.0 - f_t) * (1.0 - f_t) * f_t / (2.0 * HAIR_PI);
+    let n_trt = (1.0 - f_t) * (1.0 - f_t) * f_t / (2.0 * PI);
 
     let lobes = vec3<f32>(m_r * n_r) + tint * (m_tt * n_tt) + tint * tint * (m_trt * n_trt);
     return lobes * (cos_i / max(cos_d * cos_d, 0.05));

@@ -1,15 +1,12 @@
 // Camera-facing tapered ribbons built in the vertex shader straight from the solver's
 // position buffer: five quads per strand, two vertices per strand point, no vertex buffer.
 // Shared by the colour, hair-depth and deep-opacity passes (each draws the same ribbons,
-// seen from its own `view`). Needs `render_frame.wgsl` before it.
+// seen from its own `view`). Composed after the prelude (`src/shaders.rs`: POINTS,
+// STRANDS_PER_BATCH, VERTICES_PER_STRAND) and `frame.wgsl`.
 //
 // The draw is indexed and instanced: one instance is a batch of 64 strands, and a small
 // index buffer (30 indices per strand) names vertices 0..768 within the batch, so the GPU's
 // vertex cache shares the 12 vertices of each strand between its 10 triangles.
-
-const POINTS: u32 = 6u;
-const STRANDS_PER_BATCH: u32 = 64u;
-const VERTICES_PER_STRAND: u32 = 12u;
 
 // Six vec4 per strand: xyz world position, w 1 where the hand touched the point.
 @group(1) @binding(0) var<storage, read> positions: array<vec4<f32>>;
@@ -74,7 +71,7 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
     let i = k / 2u;
     out.side = select(-1.0, 1.0, (k & 1u) == 1u);
     out.strand = s;
-    if (s >= frame.counts.x) {
+    if (s >= frame.strand_count) {
         // Past the last strand of a partial batch: outside the clip volume, culled.
         out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
         return out;
@@ -103,8 +100,8 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
         side = normalize(cross(tangent, helper));
     }
     out.along = f32(i) / f32(POINTS - 1u);
-    let width = frame.ribbon.x * mix(1.0, frame.ribbon.y, out.along);
-    let drawn = max(width, frame.ribbon.w * pixel_size(p));
+    let width = frame.root_width * mix(1.0, frame.tip_width, out.along);
+    let drawn = max(width, frame.min_pixels * pixel_size(p));
     out.coverage = width / drawn;
     out.world = p + side * (0.5 * drawn * out.side);
     out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
@@ -118,7 +115,7 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
 fn ribbon_alpha(side: f32, along: f32, coverage: f32) -> f32 {
     let s2 = side * side;
     let edge = 1.0 - s2 * s2;
-    let fade = clamp((1.0 - along) / max(frame.ribbon.z, 1e-4), 0.0, 1.0);
+    let fade = clamp((1.0 - along) / max(frame.tip_fade, 1e-4), 0.0, 1.0);
     return clamp(edge * fade * coverage, 0.0, 1.0);
 }
 
@@ -127,7 +124,7 @@ fn ribbon_alpha(side: f32, along: f32, coverage: f32) -> f32 {
 // own hash, so two overlapping half-opaque strands cover about three quarters of the pixel
 // instead of the same half. With one sample this is stochastic transparency.
 fn coverage_mask(alpha: f32, strand: u32, pixel: vec2<f32>) -> u32 {
-    let samples = max(frame.counts.y, 1u);
+    let samples = max(frame.msaa_samples, 1u);
     let cell = (u32(pixel.x) & 0xffffu) | (u32(pixel.y) << 16u);
     let dither = hash_unit(cell ^ hash_u32(strand));
     let n = min(u32(floor(alpha * f32(samples) + dither)), samples);

@@ -1,7 +1,7 @@
 // How much of the key light reaches a point: the opaque shadow of the skin and the hand
 // (a depth map with 2×2 filtered comparison), times the light left after the hair in front
 // of the point (a deep opacity map: density accumulated in four slabs behind the first hair
-// the light meets, so light dims gradually through the coat). Needs `render_frame.wgsl`.
+// the light meets, so light dims gradually through the coat). Composed after `frame.wgsl`.
 
 @group(2) @binding(0) var skin_depth: texture_depth_2d;
 // The first hair's light depth, packed in a colour: OpenGL cannot read a depth texture
@@ -22,7 +22,7 @@ fn light_coord(world: vec3<f32>) -> vec3<f32> {
 // zero at the first hair and the four slab ends, constant past the last. Written without
 // branches: every lane of a SIMD shader would pay for all of them anyway.
 fn deep_opacity_at(cumulative: vec4<f32>, behind: f32) -> f32 {
-    let s = frame.slabs;
+    let s = frame.slab_ends;
     let starts = vec4<f32>(0.0, s.x, s.y, s.z);
     let previous = vec4<f32>(0.0, cumulative.x, cumulative.y, cumulative.z);
     // How far through each slab `behind` is: 0 before it, 1 past it.
@@ -37,10 +37,10 @@ fn key_light_visibility_at(lc: vec3<f32>) -> f32 {
     if (!inside) {
         return 1.0;
     }
-    let range = max(frame.shadow.y, 1e-4);
-    let bias = frame.shadow.w / range;
+    let range = max(frame.light_depth_range, 1e-4);
+    let bias = frame.shadow_bias / range;
     let opaque = textureSampleCompareLevel(skin_depth, shadow_compare, lc.xy, lc.z - bias);
-    if (frame.counts.z == 0u) {
+    if (frame.hair_casts_shadows == 0u) {
         return opaque;
     }
     let size = vec2<f32>(textureDimensions(hair_depth));
@@ -49,7 +49,7 @@ fn key_light_visibility_at(lc: vec3<f32>) -> f32 {
     let cumulative = textureSampleLevel(deep_opacity, shadow_linear, lc.xy, 0.0);
     let behind = (lc.z - first) * range;
     let opacity = deep_opacity_at(cumulative, behind);
-    return opaque * exp(-frame.shadow.z * opacity);
+    return opaque * exp(-frame.hair_density * opacity);
 }
 
 // Share of the key light reaching `world` (0 … 1).

@@ -6,56 +6,61 @@
 // rest segment length. A strand whose state is not finite is reset to its rest shape and
 // counted, so one bad strand never spreads and is never silent.
 //
-// Built by prepending `creature_pose.wgsl` (CreaturePose, root_transform, place_*).
+// Composed after the prelude (`src/shaders.rs`: POINTS, SEGMENTS, MAX_CAPSULES, MAX_STEPS,
+// CONTACT_ITERATIONS, STEP_WORKGROUP, SPACE_*) and `creature_pose.wgsl` (CreaturePose,
+// root_transform, place_*).
 // The CPU mirror is `src/sim/reference.rs` (the plain scalar step, the one definition
 // both fast paths are tested against) and `src/sim/simd.rs`; keep them in step.
 
-const POINTS: u32 = 6u;
-const SEGMENTS: u32 = 5u;
-const MAX_CAPSULES: u32 = 24u;
-const MAX_STEPS: u32 = 8u;
-// Extra push-out and projection rounds for points the hand touched.
-const CONTACT_ITERATIONS: u32 = 3u;
-
 // Rust twin: `sim::GpuCapsule`.
 struct Capsule {
-    // xyz: first end, w: radius.
-    a_radius: vec4<f32>,
-    // xyz: second end.
-    b: vec4<f32>,
-    // xyz: displacement this step (already clamped), w: unused.
-    motion: vec4<f32>,
+    // The two ends and the radius.
+    a: vec3<f32>,
+    radius: f32,
+    b: vec3<f32>,
+    // Displacement this step (already clamped).
+    motion: vec3<f32>,
 }
 
 // Rust twin: `sim::StepUniforms`.
 struct StepUniforms {
     // Where roots sit at the end of this step.
     pose: CreaturePose,
-    // xyz: gravity per step, w: velocity kept per step.
-    gravity_damping: vec4<f32>,
+    // Gravity per step, and the share of the velocity kept per step.
+    gravity: vec3<f32>,
+    damping: f32,
     // (cos, sin) of the gust's time phases (wrapped on the host): sway, x direction.
     gust_time_01: vec4<f32>,
     // (cos, sin) of the gust's time phases: y direction, z direction.
     gust_time_23: vec4<f32>,
-    // x: gust strength, yzw: unused.
-    wind: vec4<f32>,
-    // x: root stiffness, y: tip stiffness, z: comb gain, w: comb decay per step.
-    stiffness: vec4<f32>,
-    // x: floor height, y: skin clearance per point, z: comb magnitude limit, w: unused.
-    limits: vec4<f32>,
-    // x: friction (share of capsule motion passed on), y: comb scale, zw: unused.
-    contact: vec4<f32>,
-    // xyz: centre of the sphere bounding every capsule, w: its radius (0: no hand).
-    bound: vec4<f32>,
-    // x: capsule count, yzw: unused.
-    counts: vec4<u32>,
+    // The sphere bounding every capsule: centre, and radius (0: no hand).
+    bound_center: vec3<f32>,
+    bound_radius: f32,
+    // The gust's strength.
+    gust_strength: f32,
+    // Stiffness toward the rest shape at the root and at the tip.
+    root_stiffness: f32,
+    tip_stiffness: f32,
+    // How much of the hand's motion the comb takes in, and the share of it kept per step.
+    comb_gain: f32,
+    comb_decay: f32,
+    // Floor height, skin clearance per point, and the comb's largest magnitude.
+    floor: f32,
+    skin_clearance: f32,
+    comb_limit: f32,
+    // Share of the capsules' motion passed on to touched points, and the comb's scale.
+    friction: f32,
+    comb_scale: f32,
+    // The capsules; only the first `capsule_count` are read.
+    capsule_count: u32,
     capsules: array<Capsule, MAX_CAPSULES>,
 }
 
 // Rust twin: `sim::StepBatch`.
 struct StepBatch {
-    // x: steps in this dispatch, y: strand count, zw: unused.
-    counts: vec4<u32>,
+    // Steps in this dispatch, and strands.
+    step_count: u32,
+    strand_count: u32,
     steps: array<StepUniforms, MAX_STEPS>,
 }
 
@@ -88,11 +93,11 @@ struct Root {
 
 // `root_transform` of step `j`'s pose, read straight from the uniforms: passing the whole
 // pose by value costs software rasterisers a 448-byte copy per strand and step.
-fn step_transform(j: u32, space: f32, t: f32) -> mat4x4<f32> {
-    if (space < 0.5) {
+fn step_transform(j: u32, space: u32, t: f32) -> mat4x4<f32> {
+    if (space == SPACE_BODY) {
         return batch.steps[j].pose.body;
     }
-    if (space < 1.5) {
+    if (space == SPACE_HEAD) {
         return batch.steps[j].pose.head;
     }
     let u = t * f32(TAIL_BONES) - 0.5;
@@ -173,9 +178,9 @@ fn project_segment(
 // |p + d·seg − c| ≥ r  ⇔  d·(p − c)/|p − c| ≥ (r² − |p − c|² − seg²) / (2·seg·|p − c|).
 // Unchanged when the end is already outside; a parent inside turns it straight away.
 fn clear_capsule(dir: vec3<f32>, parent: vec3<f32>, seg: f32, cap: Capsule) -> vec3<f32> {
-    let a = cap.a_radius.xyz;
-    let ab = cap.b.xyz - a;
-    let r = cap.a_radius.w * 1.0001;
+    let a = cap.a;
+    let ab = cap.b - a;
+    let r = cap.radius * 1.0001;
     let end = parent + dir * seg;
     let h = clamp(dot(end - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
     let center = a + ab * h;
@@ -193,8 +198,8 @@ fn clear_capsule(dir: vec3<f32>, parent: vec3<f32>, seg: f32, cap: Capsule) -> v
 
 // The nearest point of `cap`'s axis to `p`.
 fn axis_point(cap: Capsule, p: vec3<f32>) -> vec3<f32> {
-    let a = cap.a_radius.xyz;
-    let ab = cap.b.xyz - a;
+    let a = cap.a;
+    let ab = cap.b - a;
     let h = clamp(dot(p - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
     return a + ab * h;
 }
@@ -208,7 +213,7 @@ fn wedge_escape(dir: vec3<f32>, parent: vec3<f32>, seg: f32, j: u32, count: u32)
     var escape = vec3<f32>(0.0);
     for (var c = 0u; c < count; c = c + 1u) {
         let cap = batch.steps[j].capsules[c];
-        let r = cap.a_radius.w;
+        let r = cap.radius;
         if (distance(end, axis_point(cap, end)) < r) {
             stuck = true;
         }
@@ -267,26 +272,26 @@ fn advance_point(
     let root_w = fr.root;
     let fi = f32(i + 1u);
     let t = f32(i) / f32(SEGMENTS - 1u);
-    let stiffness = batch.steps[j].stiffness;
-    let floor_y = batch.steps[j].limits.x;
-    let friction = batch.steps[j].contact.x;
-    let bound = batch.steps[j].bound;
-    let hand = bound.w > 0.0;
-    let capsule_count = min(batch.steps[j].counts.x, MAX_CAPSULES);
+    let floor_y = batch.steps[j].floor;
+    let friction = batch.steps[j].friction;
+    let bound_center = batch.steps[j].bound_center;
+    let bound_radius = batch.steps[j].bound_radius;
+    let hand = bound_radius > 0.0;
+    let capsule_count = min(batch.steps[j].capsule_count, MAX_CAPSULES);
     var pushed = pushed_in;
 
     // Damped Verlet, gravity and gust (stronger toward the tip).
-    let damping = batch.steps[j].gravity_damping.w;
-    var x = p + (p - q) * damping + batch.steps[j].gravity_damping.xyz
+    let damping = batch.steps[j].damping;
+    var x = p + (p - q) * damping + batch.steps[j].gravity
         + fr.gust * (fi / f32(SEGMENTS));
 
     // Blend toward the groomed rest direction from the parent.
     let rest_dir = n_w * rest.x + fr.f * rest.y;
-    let k = mix(stiffness.x, stiffness.y, t);
+    let k = mix(batch.steps[j].root_stiffness, batch.steps[j].tip_stiffness, t);
     x = mix(x, parent + rest_dir * seg, k);
 
     // Skin clearance (above the root's normal-offset plane) and the floor.
-    let clearance = batch.steps[j].limits.y * fi;
+    let clearance = batch.steps[j].skin_clearance * fi;
     let height = dot(x - root_w, n_w);
     if (height < clearance) {
         x = x + n_w * (clearance - height);
@@ -295,12 +300,12 @@ fn advance_point(
 
     // The hand: out of each capsule, carried along by its motion.
     var touched = 0.0;
-    if (hand && distance(x, bound.xyz) < bound.w) {
+    if (hand && distance(x, bound_center) < bound_radius) {
         for (var c = 0u; c < capsule_count; c = c + 1u) {
             let cap = batch.steps[j].capsules[c];
-            let a = cap.a_radius.xyz;
-            let ab = cap.b.xyz - a;
-            let r = cap.a_radius.w;
+            let a = cap.a;
+            let ab = cap.b - a;
+            let r = cap.radius;
             let h = clamp(dot(x - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
             let closest = a + ab * h;
             let off = x - closest;
@@ -310,8 +315,8 @@ fn advance_point(
                 if (dist > 1e-6) {
                     out_dir = off / dist;
                 }
-                x = closest + out_dir * r + cap.motion.xyz * friction;
-                pushed = pushed + cap.motion.xyz;
+                x = closest + out_dir * r + cap.motion * friction;
+                pushed = pushed + cap.motion;
                 touched = 1.0;
             }
         }
@@ -327,7 +332,7 @@ fn advance_point(
     // parent (length kept) until its end clears every capsule. The hand wins over the skin
     // plane (a flat stand-in for curved skin that a pressing hand may squeeze fur below);
     // only the floor stays absolute.
-    if (hand && distance(x, bound.xyz) < bound.w) {
+    if (hand && distance(x, bound_center) < bound_radius) {
         var dir = (x - parent) / seg;
         for (var iter = 0u; iter < CONTACT_ITERATIONS; iter = iter + 1u) {
             for (var c = 0u; c < capsule_count; c = c + 1u) {
@@ -373,15 +378,15 @@ fn finite_shape(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>, d: vec4<f32>, e: vec4<
         && finite3(e.xyz);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(STEP_WORKGROUP)
 fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     let s = id.x;
-    let step_count = min(batch.counts.x, MAX_STEPS);
-    if (s >= batch.counts.y || step_count == 0u) {
+    let step_count = min(batch.step_count, MAX_STEPS);
+    if (s >= batch.strand_count || step_count == 0u) {
         return;
     }
     let root = roots[s];
-    let space = root.normal_space.w;
+    let space = u32(root.normal_space.w);
     let tail_t = root.flow_tail.w;
     let position_local = root.position_segment.xyz;
     let normal_local = root.normal_space.xyz;
@@ -453,7 +458,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
             gt0.w * gs0.z + gt0.z * gs0.w,
             0.3 * (gt1.y * gs1.x + gt1.x * gs1.y),
             gt1.z * gs1.z - gt1.w * gs1.w,
-        ) * (batch.steps[j].wind.x * sway);
+        ) * (batch.steps[j].gust_strength * sway);
 
         let fr = Frame(j, root_w, n_w, f_w, gust, seg);
         let zero = vec3<f32>(0.0);
@@ -476,16 +481,15 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
 
         // The comb decays every step and follows the hand's motion where it touched,
         // in the root's tangent plane, its magnitude limited.
-        let stiffness = batch.steps[j].stiffness;
-        var c_new = comb_v * stiffness.w;
+        var c_new = comb_v * batch.steps[j].comb_decay;
         if (a4.touches > 0.0) {
             let motion_local = unrotate(m, a4.pushed / a4.touches);
-            c_new = c_new + motion_local * (stiffness.z * batch.steps[j].contact.y / seg);
+            c_new = c_new + motion_local * (batch.steps[j].comb_gain * batch.steps[j].comb_scale / seg);
         }
         c_new = c_new - normal_local * dot(c_new, normal_local);
         let c_len = length(c_new);
-        if (c_len > batch.steps[j].limits.z) {
-            c_new = c_new * (batch.steps[j].limits.z / c_len);
+        if (c_len > batch.steps[j].comb_limit) {
+            c_new = c_new * (batch.steps[j].comb_limit / c_len);
         }
         comb_v = c_new;
         good = good && finite3(comb_v);

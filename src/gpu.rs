@@ -1,6 +1,7 @@
 //! Adapter and device acquisition: a hardware adapter first, a CPU adapter (lavapipe,
 //! llvmpipe) as the fallback, `WGPU_BACKEND` and `WGPU_ADAPTER_NAME` honoured, and an error
-//! that says what to install when there is no adapter at all.
+//! that says what to install when there is no adapter at all; and the read-back of a GPU
+//! buffer, which the solver and the renderer both use.
 
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
@@ -216,4 +217,32 @@ pub fn map_for_reading(device: &wgpu::Device, staging: &wgpu::Buffer) -> Result<
     rx.recv()
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())
+}
+
+/// Copies the whole of `buffer` (which needs `COPY_SRC`) back to the host through a staging
+/// buffer and waits for it. The error is text, for the caller's own error type.
+pub fn read_buffer(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffer: &wgpu::Buffer,
+) -> Result<Vec<u8>, String> {
+    let size = buffer.size();
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("read back"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("read back"),
+    });
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
+    queue.submit(Some(encoder.finish()));
+    map_for_reading(device, &staging)?;
+    let bytes = staging
+        .get_mapped_range(..)
+        .map_err(|e| e.to_string())?
+        .to_vec();
+    staging.unmap();
+    Ok(bytes)
 }

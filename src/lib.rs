@@ -2,7 +2,7 @@
 //!
 //! - [`creature`]: the analytic host (radial head with ears and cheeks, body, paws, tail),
 //!   its surfaces, normals, Jacobians, inside tests and ray hits, its idle motion and tail
-//!   bones, and where a root sits on a pose ([`creature::CREATURE_POSE_WGSL`] for shaders,
+//!   bones, and where a root sits on a pose ([`shaders::CREATURE_POSE_WGSL`] for shaders,
 //!   [`creature::root_transform`] for Rust).
 //! - [`groom`]: the seeded root sampler, groom flow, lengths and coat pattern.
 //! - [`sim`]: the strand solver, as WGSL compute ([`sim::GpuSolver`]) and its CPU mirror
@@ -37,6 +37,7 @@ pub mod hand;
 pub mod npy;
 pub mod render;
 pub mod rigged;
+pub mod shaders;
 pub mod sim;
 pub mod simulated_fur;
 pub mod spring;

@@ -5,7 +5,7 @@
 use glam::Vec3;
 use pelt::gpu::GpuContext;
 use pelt::render::hair_bsdf::{directional_albedo, hair_specular};
-use pelt::render::shaders::HAIR_BSDF_WGSL;
+use pelt::shaders::{HAIR_BSDF_WGSL, prelude};
 use wgpu::util::DeviceExt;
 
 #[test]
@@ -105,7 +105,9 @@ fn the_wgsl_lobes_equal_their_cpu_mirror() {
     });
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: None,
-        source: wgpu::ShaderSource::Wgsl([HAIR_BSDF_WGSL, KERNEL].concat().into()),
+        source: wgpu::ShaderSource::Wgsl(
+            [prelude().as_str(), HAIR_BSDF_WGSL, KERNEL].concat().into(),
+        ),
     });
     let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: None,
@@ -137,7 +139,7 @@ fn the_wgsl_lobes_equal_their_cpu_mirror() {
         pass.dispatch_workgroups(n.div_ceil(64), 1, 1);
     }
     ctx.queue.submit(Some(encoder.finish()));
-    let bytes = pelt::sim::read_buffer(device, &ctx.queue, &output).unwrap();
+    let bytes = pelt::gpu::read_buffer(device, &ctx.queue, &output).unwrap();
     let gpu: Vec<glam::Vec4> = bytemuck::pod_collect_to_vec(&bytes);
     // Vulkan lets asin and acos be 4096 ulp off (2.4e-4 of the angle); through the
     // narrowest lobe (TT, 4° wide, evaluated a few widths out) that moves a value by up to

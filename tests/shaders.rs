@@ -1,12 +1,14 @@
-//! Every WGSL shader parses and validates with naga, and every struct shared with WGSL has
-//! the size and field offsets naga gives its twin, so the two cannot drift apart silently.
+//! Every WGSL module parses and validates with naga as `pelt::shaders` composes it; every
+//! struct shared with WGSL has the size and field offsets naga gives its twin; and every
+//! constant the two sides share comes from Rust once, so none of them can drift apart.
 
-use pelt::creature::{CREATURE_POSE_WGSL, GpuCreaturePose};
+use pelt::creature::GpuCreaturePose;
+use pelt::render::frame::{FrameUniforms, HandCapsuleUniform, PassView, uniform_bytes};
 use pelt::render::mesh::SkinVertex;
-use pelt::render::proxies::LineVertex;
-use pelt::render::shaders::render_modules;
-use pelt::render::uniforms::{FrameUniforms, HandCapsuleUniform, PassView, uniform_bytes};
-use pelt::sim::{GpuCapsule, GpuRoot, STRAND_STEP_WGSL, StepBatch, StepUniforms};
+use pelt::render::overlay::LineVertex;
+use pelt::render::strand_cull::CullUniforms;
+use pelt::shaders::{CREATURE_POSE_WGSL, SHARED_CONSTANTS, SHARED_FLOATS, ShaderModule, prelude};
+use pelt::sim::{GpuCapsule, GpuRoot, StepBatch, StepUniforms};
 use std::mem::{offset_of, size_of};
 
 fn parse_and_validate(name: &str, source: &str) -> naga::Module {
@@ -21,16 +23,30 @@ fn parse_and_validate(name: &str, source: &str) -> naga::Module {
     module
 }
 
-/// Every pipeline's module as it is compiled: the step shader alone, and each render
-/// shader with the snippets it is composed from.
+/// Every pipeline's module as it is compiled.
 fn modules() -> Vec<(String, String)> {
-    let mut all = vec![("strand_step".to_string(), STRAND_STEP_WGSL.to_string())];
-    all.extend(
-        render_modules()
-            .into_iter()
-            .map(|(n, s)| (n.to_string(), s)),
-    );
-    all
+    ShaderModule::ALL
+        .iter()
+        .map(|m| (m.name().to_string(), m.source()))
+        .collect()
+}
+
+fn parsed(module: ShaderModule) -> naga::Module {
+    parse_and_validate(module.name(), &module.source())
+}
+
+/// Every file of `shaders/`, by name, with its text.
+fn shader_files() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("shaders/ exists") {
+        let path = entry.expect("readable entry").path();
+        if path.extension().is_some_and(|e| e == "wgsl") {
+            let source = std::fs::read_to_string(&path).expect("readable shader");
+            files.push((path.display().to_string(), source));
+        }
+    }
+    files
 }
 
 #[test]
@@ -42,26 +58,81 @@ fn every_shader_module_parses_and_validates() {
 
 #[test]
 fn every_shader_file_is_part_of_a_module() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     let modules = modules();
-    let mut count = 0;
-    for entry in std::fs::read_dir(&dir).expect("shaders/ exists") {
-        let path = entry.expect("readable entry").path();
-        if path.extension().is_some_and(|e| e == "wgsl") {
-            let source = std::fs::read_to_string(&path).expect("readable shader");
-            assert!(
-                modules.iter().any(|(_, m)| m.contains(&source)),
-                "{} is in no compiled module, so nothing validates it",
-                path.display()
+    let files = shader_files();
+    for (path, source) in &files {
+        assert!(
+            modules.iter().any(|(_, m)| m.contains(source.as_str())),
+            "{path} is in no compiled module, so nothing validates it"
+        );
+    }
+    assert!(files.len() >= 12, "only {} shaders found", files.len());
+}
+
+#[test]
+fn every_module_is_paired_with_its_own_file() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    for module in ShaderModule::ALL {
+        let path = dir.join(format!("{}.wgsl", module.name()));
+        let file = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert_eq!(file, module.own_source(), "{path:?}");
+        assert!(module.source().starts_with(&prelude()), "{}", module.name());
+        assert!(module.source().ends_with(&file), "{}", module.name());
+    }
+}
+
+/// The value of the constant `name` in `module`, once for each declaration.
+fn constants(module: &naga::Module, name: &str) -> Vec<naga::Literal> {
+    module
+        .constants
+        .iter()
+        .filter(|(_, c)| c.name.as_deref() == Some(name))
+        .map(|(_, c)| match module.global_expressions[c.init] {
+            naga::Expression::Literal(v) => v,
+            ref other => panic!("{name} is not a literal: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn every_shared_constant_comes_once_from_rust() {
+    for module in ShaderModule::ALL {
+        let parsed = parsed(module);
+        for c in SHARED_CONSTANTS {
+            assert_eq!(
+                constants(&parsed, c.name),
+                vec![naga::Literal::U32(c.value)],
+                "{} in the {} module",
+                c.name,
+                module.name()
             );
-            count += 1;
+        }
+        for c in SHARED_FLOATS {
+            assert_eq!(
+                constants(&parsed, c.name),
+                vec![naga::Literal::F32(c.value)],
+                "{} in the {} module",
+                c.name,
+                module.name()
+            );
         }
     }
-    assert!(
-        count >= 9,
-        "only {count} shaders found in {}",
-        dir.display()
-    );
+    // The files declare no constant and no literal workgroup size of their own: every
+    // shared number reaches them through the prelude.
+    for (path, source) in shader_files() {
+        for line in source.lines().map(str::trim) {
+            assert!(
+                !line.starts_with("const ") && !line.starts_with("override "),
+                "{path} declares its own `{line}`"
+            );
+            if let Some(rest) = line.split("@workgroup_size(").nth(1) {
+                assert!(
+                    !rest.starts_with(|ch: char| ch.is_ascii_digit()),
+                    "{path} writes a workgroup size as a number: `{line}`"
+                );
+            }
+        }
+    }
 }
 
 /// The size and member offsets naga lays out for WGSL struct `name`.
@@ -100,7 +171,7 @@ fn check(module: &naga::Module, name: &str, rust_size: usize, rust_offsets: &[(&
 
 #[test]
 fn strand_step_structs_match_their_rust_twins() {
-    let module = parse_and_validate("strand_step.wgsl", STRAND_STEP_WGSL);
+    let module = parsed(ShaderModule::StrandStep);
     check(
         &module,
         "Root",
@@ -126,42 +197,87 @@ fn strand_step_structs_match_their_rust_twins() {
             ("tail", offset_of!(GpuCreaturePose, tail)),
         ],
     );
-    check(
-        &module,
-        "StepBatch",
-        size_of::<StepBatch>(),
-        &[
-            ("counts", offset_of!(StepBatch, counts)),
-            ("steps", offset_of!(StepBatch, steps)),
-        ],
-    );
-    check(
-        &module,
-        "Capsule",
-        size_of::<GpuCapsule>(),
-        &[
-            ("a_radius", offset_of!(GpuCapsule, a_radius)),
-            ("b", offset_of!(GpuCapsule, b)),
-            ("motion", offset_of!(GpuCapsule, motion)),
-        ],
-    );
-    check(
+    // The step uniforms are laid out by encase: every member starts with its own number.
+    use glam::{Mat4, Vec3, Vec4};
+    let v = |k: f32| Vec4::splat(k);
+    let m = |k: f32| Mat4::from_cols(v(k), v(k), v(k), v(k));
+    let step = StepUniforms {
+        pose: GpuCreaturePose {
+            head: m(1.0),
+            body: m(1.5),
+            tail: [m(1.7); 5],
+        },
+        gravity: Vec3::splat(2.0),
+        damping: 3.0,
+        gust_time_01: v(4.0),
+        gust_time_23: v(5.0),
+        bound_center: Vec3::splat(6.0),
+        bound_radius: 7.0,
+        gust_strength: 8.0,
+        root_stiffness: 9.0,
+        tip_stiffness: 10.0,
+        comb_gain: 11.0,
+        comb_decay: 12.0,
+        floor: 13.0,
+        skin_clearance: 14.0,
+        comb_limit: 15.0,
+        friction: 16.0,
+        comb_scale: 17.0,
+        capsule_count: 18.0f32.to_bits(),
+        capsules: [GpuCapsule {
+            a: Vec3::splat(19.0),
+            radius: 19.25,
+            b: Vec3::splat(19.5),
+            motion: Vec3::splat(19.75),
+        }; 24],
+    };
+    check_encased(
         &module,
         "StepUniforms",
-        size_of::<StepUniforms>(),
+        &uniform_bytes(&step).unwrap(),
         &[
-            ("pose", offset_of!(StepUniforms, pose)),
-            ("gravity_damping", offset_of!(StepUniforms, gravity_damping)),
-            ("gust_time_01", offset_of!(StepUniforms, gust_time_01)),
-            ("gust_time_23", offset_of!(StepUniforms, gust_time_23)),
-            ("wind", offset_of!(StepUniforms, wind)),
-            ("stiffness", offset_of!(StepUniforms, stiffness)),
-            ("limits", offset_of!(StepUniforms, limits)),
-            ("contact", offset_of!(StepUniforms, contact)),
-            ("bound", offset_of!(StepUniforms, bound)),
-            ("counts", offset_of!(StepUniforms, counts)),
-            ("capsules", offset_of!(StepUniforms, capsules)),
+            ("pose", 1.0),
+            ("gravity", 2.0),
+            ("damping", 3.0),
+            ("gust_time_01", 4.0),
+            ("gust_time_23", 5.0),
+            ("bound_center", 6.0),
+            ("bound_radius", 7.0),
+            ("gust_strength", 8.0),
+            ("root_stiffness", 9.0),
+            ("tip_stiffness", 10.0),
+            ("comb_gain", 11.0),
+            ("comb_decay", 12.0),
+            ("floor", 13.0),
+            ("skin_clearance", 14.0),
+            ("comb_limit", 15.0),
+            ("friction", 16.0),
+            ("comb_scale", 17.0),
+            ("capsule_count", 18.0),
+            ("capsules", 19.0),
         ],
+    );
+    check_encased(
+        &module,
+        "Capsule",
+        &uniform_bytes(&step.capsules[0]).unwrap(),
+        &[
+            ("a", 19.0),
+            ("radius", 19.25),
+            ("b", 19.5),
+            ("motion", 19.75),
+        ],
+    );
+    let batch = StepBatch {
+        step_count: 20.0f32.to_bits(),
+        strand_count: 21.0f32.to_bits(),
+        steps: [step; 8],
+    };
+    check_encased(
+        &module,
+        "StepBatch",
+        &uniform_bytes(&batch).unwrap(),
+        &[("step_count", 20.0), ("strand_count", 21.0), ("steps", 1.0)],
     );
 }
 
@@ -181,72 +297,93 @@ fn check_encased(module: &naga::Module, name: &str, bytes: &[u8], first_floats: 
 
 #[test]
 fn render_uniforms_match_their_wgsl_twins() {
-    use glam::{Mat4, UVec4, Vec4};
-    let (_, source) = render_modules()
-        .into_iter()
-        .find(|(n, _)| *n == "lines")
-        .unwrap();
-    let module = parse_and_validate("lines", &source);
+    use glam::{Mat4, Vec3, Vec4};
+    let module = parsed(ShaderModule::Overlay);
     // Every member starts with its own number, so a member at the wrong offset shows.
+    let v3 = |k: f32| Vec3::splat(k);
     let v = |k: f32| Vec4::splat(k);
     let m = |k: f32| Mat4::from_cols(v(k), v(k), v(k), v(k));
+    let bits = |k: f32| k.to_bits();
     let hand = [HandCapsuleUniform {
-        a_radius: v(21.0),
-        b: v(21.5),
+        a: v3(21.0),
+        radius: 21.25,
+        b: v3(21.5),
     }; 24];
     let frame = FrameUniforms {
         view_proj: m(1.0),
         light_view_proj: m(2.0),
-        eye: v(3.0),
-        viewport: v(4.0),
-        light_dir: v(5.0),
-        light_color: v(6.0),
-        fill_dir: v(7.0),
-        sky: v(8.0),
-        ground: v(9.0),
-        shadow: v(10.0),
-        slabs: v(11.0),
-        coat_main: v(12.0),
-        coat_cream: v(13.0),
-        coat_stripe: v(14.0),
-        coat_blush: v(15.0),
-        head: m(16.0),
-        body: m(17.0),
-        tail: [m(18.0); 5],
+        eye: v3(3.0),
+        light_dir: v3(4.0),
+        light_irradiance: 5.0,
+        light_color: v3(6.0),
+        fill_dir: v3(7.0),
+        fill_irradiance: 8.0,
+        sky: v3(9.0),
+        ground: v3(10.0),
+        light_depth_range: 11.0,
+        hair_density: 12.0,
+        shadow_bias: 13.0,
+        slab_ends: v(14.0),
+        coat_main: v3(15.0),
+        coat_cream: v3(16.0),
+        coat_stripe: v3(17.0),
+        coat_blush: v3(18.0),
+        head: m(19.0),
+        body: m(20.0),
+        tail: [m(20.5); 5],
         hand,
-        hand_info: v(22.0),
-        face: v(23.0),
-        ribbon: v(24.0),
-        look: v(25.0),
-        background: v(26.0),
-        counts: UVec4::splat(27.0f32.to_bits()),
+        hand_count: bits(22.0),
+        hand_occlusion_strength: 23.0,
+        hand_falloff: 24.0,
+        eye_narrowing: 25.0,
+        root_width: 26.0,
+        tip_width: 27.0,
+        tip_fade: 28.0,
+        min_pixels: 29.0,
+        exposure: 30.0,
+        background: v3(31.0),
+        strand_count: bits(32.0),
+        msaa_samples: bits(33.0),
+        hair_casts_shadows: bits(34.0),
+        cull_hidden_strands: bits(35.0),
     };
     let names_values = [
         ("view_proj", 1.0),
         ("light_view_proj", 2.0),
         ("eye", 3.0),
-        ("viewport", 4.0),
-        ("light_dir", 5.0),
+        ("light_dir", 4.0),
+        ("light_irradiance", 5.0),
         ("light_color", 6.0),
         ("fill_dir", 7.0),
-        ("sky", 8.0),
-        ("ground", 9.0),
-        ("shadow", 10.0),
-        ("slabs", 11.0),
-        ("coat_main", 12.0),
-        ("coat_cream", 13.0),
-        ("coat_stripe", 14.0),
-        ("coat_blush", 15.0),
-        ("head", 16.0),
-        ("body", 17.0),
-        ("tail", 18.0),
+        ("fill_irradiance", 8.0),
+        ("sky", 9.0),
+        ("ground", 10.0),
+        ("light_depth_range", 11.0),
+        ("hair_density", 12.0),
+        ("shadow_bias", 13.0),
+        ("slab_ends", 14.0),
+        ("coat_main", 15.0),
+        ("coat_cream", 16.0),
+        ("coat_stripe", 17.0),
+        ("coat_blush", 18.0),
+        ("head", 19.0),
+        ("body", 20.0),
+        ("tail", 20.5),
         ("hand", 21.0),
-        ("hand_info", 22.0),
-        ("face", 23.0),
-        ("ribbon", 24.0),
-        ("look", 25.0),
-        ("background", 26.0),
-        ("counts", 27.0),
+        ("hand_count", 22.0),
+        ("hand_occlusion_strength", 23.0),
+        ("hand_falloff", 24.0),
+        ("eye_narrowing", 25.0),
+        ("root_width", 26.0),
+        ("tip_width", 27.0),
+        ("tip_fade", 28.0),
+        ("min_pixels", 29.0),
+        ("exposure", 30.0),
+        ("background", 31.0),
+        ("strand_count", 32.0),
+        ("msaa_samples", 33.0),
+        ("hair_casts_shadows", 34.0),
+        ("cull_hidden_strands", 35.0),
     ];
     check_encased(
         &module,
@@ -256,45 +393,56 @@ fn render_uniforms_match_their_wgsl_twins() {
     );
     let view = PassView {
         view_proj: m(1.0),
-        eye: v(2.0),
-        forward: v(3.0),
+        eye: v3(2.0),
+        perspective: bits(3.0),
+        forward: v3(4.0),
+        pixel_scale: 5.0,
     };
     check_encased(
         &module,
         "PassView",
         &uniform_bytes(&view).unwrap(),
-        &[("view_proj", 1.0), ("eye", 2.0), ("forward", 3.0)],
+        &[
+            ("view_proj", 1.0),
+            ("eye", 2.0),
+            ("perspective", 3.0),
+            ("forward", 4.0),
+            ("pixel_scale", 5.0),
+        ],
     );
     check_encased(
         &module,
         "HandCapsule",
         &uniform_bytes(&hand[0]).unwrap(),
-        &[("a_radius", 21.0), ("b", 21.5)],
+        &[("a", 21.0), ("radius", 21.25), ("b", 21.5)],
     );
 }
 
 #[test]
 fn cull_uniforms_match_their_wgsl_twin() {
-    use glam::{Mat4, UVec4, Vec4};
-    use pelt::render::culling::CullUniforms;
-    let (_, source) = render_modules()
-        .into_iter()
-        .find(|(n, _)| *n == "strand_cull")
-        .unwrap();
-    let module = parse_and_validate("strand_cull", &source);
+    use glam::{Mat4, Vec3, Vec4};
+    let module = parsed(ShaderModule::StrandCull);
+    let v3 = |k: f32| Vec3::splat(k);
     let v = |k: f32| Vec4::splat(k);
     let m = |k: f32| Mat4::from_cols(v(k), v(k), v(k), v(k));
     let cull = CullUniforms {
         view_proj: m(1.0),
-        eye: v(2.0),
-        forward: v(3.0),
-        body_inverse: m(4.0),
-        head_inverse: m(5.0),
-        body_center: v(6.0),
-        body_radii: v(7.0),
-        head: v(8.0),
-        params: v(9.0),
-        counts: UVec4::splat(10.0f32.to_bits()),
+        eye: v3(2.0),
+        pixel_scale: 3.0,
+        forward: v3(4.0),
+        min_pixels: 5.0,
+        body_inverse: m(6.0),
+        head_inverse: m(7.0),
+        body_center: v3(8.0),
+        body_stretch: 9.0,
+        body_radii: v3(10.0),
+        head_stretch: 11.0,
+        head_center: v3(12.0),
+        head_radius: 13.0,
+        root_width: 14.0,
+        safety_margin: 15.0,
+        strand_count: 16.0f32.to_bits(),
+        enabled: 17.0f32.to_bits(),
     };
     check_encased(
         &module,
@@ -303,14 +451,21 @@ fn cull_uniforms_match_their_wgsl_twin() {
         &[
             ("view_proj", 1.0),
             ("eye", 2.0),
-            ("forward", 3.0),
-            ("body_inverse", 4.0),
-            ("head_inverse", 5.0),
-            ("body_center", 6.0),
-            ("body_radii", 7.0),
-            ("head", 8.0),
-            ("params", 9.0),
-            ("counts", 10.0),
+            ("pixel_scale", 3.0),
+            ("forward", 4.0),
+            ("min_pixels", 5.0),
+            ("body_inverse", 6.0),
+            ("head_inverse", 7.0),
+            ("body_center", 8.0),
+            ("body_stretch", 9.0),
+            ("body_radii", 10.0),
+            ("head_stretch", 11.0),
+            ("head_center", 12.0),
+            ("head_radius", 13.0),
+            ("root_width", 14.0),
+            ("safety_margin", 15.0),
+            ("strand_count", 16.0),
+            ("enabled", 17.0),
         ],
     );
 }
@@ -336,15 +491,8 @@ fn wgsl_locations(module: &naga::Module, name: &str) -> Vec<u32> {
 
 #[test]
 fn vertex_formats_match_their_wgsl_inputs() {
-    let source = |n: &str| {
-        render_modules()
-            .into_iter()
-            .find(|(m, _)| *m == n)
-            .unwrap()
-            .1
-    };
-    let skin = parse_and_validate("skin", &source("skin"));
-    let lines = parse_and_validate("lines", &source("lines"));
+    let skin = parsed(ShaderModule::Surfaces);
+    let lines = parsed(ShaderModule::Overlay);
     // Attribute offsets are the Rust struct's field offsets, in the shader's location order.
     let skin_offsets = [
         offset_of!(SkinVertex, position),
@@ -381,10 +529,23 @@ fn vertex_formats_match_their_wgsl_inputs() {
 }
 
 #[test]
-fn the_pose_snippet_stands_alone_and_is_the_step_shaders_prefix() {
-    parse_and_validate("creature_pose.wgsl", CREATURE_POSE_WGSL);
-    assert!(
-        STRAND_STEP_WGSL.starts_with(CREATURE_POSE_WGSL),
-        "the step shader must be built on the shared pose snippet"
+fn the_pose_snippet_places_roots_for_the_solver_and_the_renderer() {
+    parse_and_validate(
+        "prelude + creature_pose.wgsl",
+        &[prelude().as_str(), CREATURE_POSE_WGSL].concat(),
     );
+    for module in [
+        ShaderModule::StrandStep,
+        ShaderModule::Shadow,
+        ShaderModule::Surfaces,
+        ShaderModule::Ribbons,
+        ShaderModule::Overlay,
+    ] {
+        assert_eq!(
+            module.snippets().first(),
+            Some(&CREATURE_POSE_WGSL),
+            "{} must be built on the shared pose snippet",
+            module.name()
+        );
+    }
 }

@@ -40,9 +40,7 @@ pub use rig::{
     BODY_BONE, CreatureExport, ROOT_NODE, body_collider, creature_body, creature_humanoid,
     creature_skeleton, creature_spring_rig,
 };
-pub use skinning::{
-    CREATURE_POSE_WGSL, GpuCreaturePose, place_direction, place_point, root_transform, space_code,
-};
+pub use skinning::{GpuCreaturePose, place_direction, place_point, root_transform, space_code};
 pub use swinging_tail::CreatureTail;
 pub use tail_bones::{TAIL_BASE, TailSettings, tail_joint_names};
 pub use tail_shape::TailShape;

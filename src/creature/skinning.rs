@@ -1,16 +1,12 @@
 //! Where a strand root sits on the posed creature: the pose as shaders read it
-//! ([`GpuCreaturePose`]), the shared WGSL snippet ([`CREATURE_POSE_WGSL`]) and its Rust twin
-//! ([`root_transform`], [`place_point`], [`place_direction`]). The solver's CPU mirror, the
-//! solver's shader and the renderer all place roots through these, so they agree.
+//! ([`GpuCreaturePose`]) and the Rust twin of the shared WGSL snippet
+//! (`shaders/creature_pose.wgsl`): [`root_transform`], [`place_point`], [`place_direction`].
+//! The solver's CPU mirror, the solver's shader and the renderer all place roots through
+//! these, so they agree.
 
 use super::{CreaturePose, Space, TAIL_BONES};
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4Swizzles};
-
-/// The WGSL snippet that declares `CreaturePose` and the placement functions
-/// (`root_transform`, `place_point`, `place_direction`, `place_root_point`,
-/// `place_root_direction`). Prepend it to a shader that places roots.
-pub const CREATURE_POSE_WGSL: &str = include_str!("../../shaders/creature_pose.wgsl");
 
 /// The code a root's space has in shaders (WGSL `SPACE_BODY`, `SPACE_HEAD`, `SPACE_TAIL`).
 pub fn space_code(space: Space) -> f32 {
@@ -24,7 +20,7 @@ pub fn space_code(space: Space) -> f32 {
 /// A [`CreaturePose`] as shaders read it. WGSL twin: `CreaturePose` in
 /// `shaders/creature_pose.wgsl`.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable, encase::ShaderType)]
 pub struct GpuCreaturePose {
     /// Head-local → world.
     pub head: Mat4,

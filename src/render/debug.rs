@@ -65,21 +65,3 @@ impl FromStr for DebugMode {
             .ok_or_else(|| format!("unknown mode {s:?}; expected final, skin, strands or contact"))
     }
 }
-
-/// Surface IDs in the optional ID target (WGSL `ID_*`).
-pub mod ids {
-    /// Nothing drawn.
-    pub const BACKGROUND: u8 = 0;
-    /// The creature's skin.
-    pub const SKIN: u8 = 1;
-    /// Hair.
-    pub const HAIR: u8 = 2;
-    /// The hand.
-    pub const HAND: u8 = 3;
-    /// Eyes and nose.
-    pub const FACE: u8 = 4;
-    /// The contact overlay never writes IDs; reserved.
-    pub const OVERLAY: u8 = 5;
-    /// The floor.
-    pub const FLOOR: u8 = 6;
-}

@@ -2,14 +2,20 @@
 //! position buffer, hair shading, strand shadows with a deep opacity map, the skin and face
 //! of the analytic host, the hand, the diagnostic views, and PNG capture.
 //!
+//! One module per GPU pass, each owning its pipelines, bind groups and buffers and a
+//! `record` that encodes it, paired by name with its shader in `shaders/` (composed by
+//! [`crate::shaders`]): [`shadow`], [`surfaces`], [`strand_cull`], [`ribbons`],
+//! [`overlay`], [`ids`]. [`FurRenderer`] only orders them; [`frame`] holds the uniforms
+//! every pass reads (bind group 0), [`timing`] the timestamps around the [`Pass`]es.
+//!
 //! # A frame
 //!
-//! 1. **Shadow maps** from the key light (orthographic, [`shadow::light_frame`]): the opaque
+//! 1. **Shadow maps** ([`shadow`]) from the key light (orthographic, [`shadow::light_frame`]): the opaque
 //!    depth of skin, face and hand; the depth of the nearest hair; and the deep opacity map,
 //!    four cumulative hair densities in slabs behind that first hair
 //!    ([`shadow::SLAB_ENDS`]). Both hair passes draw the *deformed* ribbons at their true
 //!    width, so shadows follow every stroke of the hand.
-//! 2. **Surfaces**: the creature's skin tessellated from its analytic parts
+//! 2. **Surfaces** ([`surfaces`]): the creature's skin tessellated from its analytic parts
 //!    ([`mesh::creature_skin`]) in their own spaces, so the GPU places them by the same
 //!    head, body and tail transforms as the roots; eyes and nose; the hand's capsules; the
 //!    floor. Shaded with the coat's palette and pattern channels, like the hair. Every
@@ -19,19 +25,21 @@
 //!    visibility, which carries the strands' fine shadows, stays per pixel. The glossy
 //!    eyes, nose and nails have a pipeline of their own, so the rest of the surfaces pay
 //!    nothing for their highlight (a SIMD rasteriser runs every branch for every pixel).
-//! 3. **Culling** ([`culling`]): a compute pass marks the strands the camera cannot see,
+//! 3. **Culling** ([`strand_cull`]): a compute pass marks the strands the camera cannot see,
 //!    all six points behind the body ellipsoid or a sphere inside the head (both shrunk
 //!    to lie inside the drawn skin, by the ribbon's half width and 3 mm), or all outside
 //!    one side of the view; their ribbons are moved off screen in the vertex shader. No
 //!    pixel changes (a test compares both ways). From the front it drops about 30% of the
 //!    strands, in the close-up about 70%. Only where the skin is drawn; the shadow passes
 //!    draw every strand.
-//! 4. **Ribbons**: five quads per strand built in the vertex shader from the solver's
+//! 4. **Ribbons** ([`ribbons`]): five quads per strand built in the vertex shader from the solver's
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
 //!    the 12 vertices of a strand are shared by its 10 triangles. The hair is shaded per
 //!    ribbon vertex (see below).
-//! 5. **Overlay** (`contact` only): proxy wireframes and the last ray hit.
+//! 5. **Overlay** ([`overlay`], `contact` only): proxy wireframes and the last ray hit,
+//!    in the ribbons' render pass.
+//! 6. **IDs** ([`ids`], tests only): sample 0 of the multisampled ID target, readable.
 //!
 //! # Coverage without sorting
 //!
@@ -85,31 +93,39 @@
 //! [`target::FrameTargets::bytes`] report it.
 
 pub mod camera;
+mod camera_targets;
 pub mod capture;
-pub mod culling;
 pub mod debug;
+mod descriptors;
+pub mod frame;
 pub mod hair_bsdf;
+pub mod ids;
 pub mod mesh;
+pub mod overlay;
 pub mod palette;
-mod pipelines;
-pub mod proxies;
 mod renderer;
 pub mod ribbons;
-pub mod shaders;
+mod scene;
+mod settings;
 pub mod shadow;
 pub mod shapes;
+pub mod strand_cull;
+pub mod surfaces;
 pub mod target;
-pub mod uniforms;
+pub mod timing;
 
 pub use camera::{Camera, CameraPreset};
 pub use capture::Image;
-pub use debug::{DebugMode, ids};
+pub use debug::DebugMode;
 pub use mesh::Material;
 pub use palette::{Lighting, Srgb};
-pub use renderer::{BACKGROUND, FurRenderer, PassTimings, RenderSettings, Scene};
+pub use renderer::{BACKGROUND, FurRenderer};
 pub use ribbons::RibbonStrand;
+pub use scene::Scene;
+pub use settings::RenderSettings;
 pub use shapes::DrawCapsule;
 pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
+pub use timing::{Pass, PassTimings};
 
 use thiserror::Error;
 

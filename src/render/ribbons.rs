@@ -1,19 +1,32 @@
-//! The ribbon pass's GPU data: one packed [`RibbonStrand`] per strand (what shading needs
-//! from the root that the solver's buffers do not carry), the small index buffer shared by
-//! every batch of 64 strands, and the bind groups over the solver's two position buffers.
+//! The ribbons pass (`shaders/ribbons.wgsl`): the hair seen by the camera, tapered
+//! camera-facing ribbons pulled straight from the solver's position buffers. Its GPU data:
+//! one packed [`RibbonStrand`] per strand (what shading needs from the root that the
+//! solver's buffers do not carry), the small index buffer shared by every batch of 64
+//! strands, and the bind groups over the solver's two position buffers ([`StrandBinding`]),
+//! which the shadow pass draws the same ribbons with.
 
+use super::RenderError;
+use super::descriptors::{
+    RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
+    camera_targets, pipeline_layout, render_pipeline, storage_entry, triangles,
+};
+use super::frame::{FrameBinding, View};
 use super::mesh::VertexSpace;
+use super::strand_cull::{CULL_FLAG_BYTES, StrandCullPass};
+use super::target::TargetLayout;
 use crate::creature::Space;
 use crate::groom::StrandRoot;
+use crate::shaders::ShaderModule;
+use crate::sim::POINTS_PER_STRAND;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
-/// Strands drawn per instance (WGSL `STRANDS_PER_BATCH`).
+/// Strands drawn per instance (WGSL `STRANDS_PER_BATCH`, from the prelude).
 pub const STRANDS_PER_BATCH: u32 = 64;
-/// Vertices per strand: two per point (WGSL `VERTICES_PER_STRAND`).
-pub const VERTICES_PER_STRAND: u32 = 12;
-/// Indices per strand: two triangles for each of five segments.
-pub const INDICES_PER_STRAND: u32 = 30;
+/// Vertices per strand: two per point (WGSL `VERTICES_PER_STRAND`, from the prelude).
+pub const VERTICES_PER_STRAND: u32 = 2 * POINTS_PER_STRAND as u32;
+/// Indices per strand: two triangles for each segment.
+pub const INDICES_PER_STRAND: u32 = 6 * (POINTS_PER_STRAND as u32 - 1);
 
 /// What the ribbon shader needs of one strand's root, packed into 16 bytes. WGSL reads it
 /// as `vec4<u32>` (`strands` in `shaders/ribbon_geometry.wgsl`).
@@ -83,10 +96,200 @@ pub fn batch_indices() -> Vec<u16> {
     (0..STRANDS_PER_BATCH)
         .flat_map(|strand| {
             let base = (strand * VERTICES_PER_STRAND) as u16;
-            (0..5u16).flat_map(move |seg| {
+            (0..POINTS_PER_STRAND as u16 - 1).flat_map(move |seg| {
                 let v = base + 2 * seg;
                 [v, v + 1, v + 2, v + 2, v + 1, v + 3]
             })
         })
         .collect()
+}
+
+/// Strands bound for drawing: the packed records, the camera's cull flags, and the groups
+/// over each of the solver's two position buffers.
+#[derive(Debug)]
+pub struct StrandBinding {
+    /// Strands bound.
+    pub count: u32,
+    /// Group 1 of the ribbon pipelines, one per position buffer.
+    pub groups: [wgpu::BindGroup; 2],
+    /// The cull pass's groups, one per position buffer.
+    pub cull_groups: [wgpu::BindGroup; 2],
+    records: wgpu::Buffer,
+    /// One flag per strand: hidden from the camera this frame (the cull pass writes it).
+    pub culled: wgpu::Buffer,
+}
+
+impl StrandBinding {
+    /// Bytes of GPU memory the binding holds (the solver's buffers not counted).
+    pub fn bytes(&self) -> u64 {
+        self.records.size() + self.culled.size()
+    }
+}
+
+/// The ribbons pass: the strands' bind group layout (group 1 of every ribbon pipeline,
+/// shadow passes included), the batch index buffer and the camera's two ribbon pipelines.
+#[derive(Debug)]
+pub struct RibbonsPass {
+    /// Group 1: positions, packed strands and the camera's cull flags.
+    pub strands_layout: wgpu::BindGroupLayout,
+    batch_indices: wgpu::Buffer,
+    shaded: wgpu::RenderPipeline,
+    contact: wgpu::RenderPipeline,
+}
+
+impl RibbonsPass {
+    /// The strands' bind group layout (group 1): made before the pass, as the shadow pass
+    /// needs it too.
+    pub fn strands_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+        bind_group_layout(
+            device,
+            "render: strands",
+            &[storage_entry(0), storage_entry(1), storage_entry(2)],
+        )
+    }
+
+    /// Compiles the camera's ribbon pipelines for `target`, reading the frame (group 0),
+    /// the strands (`strands_layout`, from [`RibbonsPass::strands_layout`]) and the shadow
+    /// maps (`shadow_inputs`, group 2).
+    pub fn new(
+        device: &wgpu::Device,
+        strands_layout: wgpu::BindGroupLayout,
+        frame: &wgpu::BindGroupLayout,
+        shadow_inputs: &wgpu::BindGroupLayout,
+        target: &TargetLayout,
+    ) -> Self {
+        use wgpu::util::DeviceExt;
+        let batch_indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ribbons: batch indices"),
+            contents: bytemuck::cast_slice(&batch_indices()),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let module = ShaderModule::Ribbons.create(device);
+        let layout = pipeline_layout(
+            device,
+            "ribbons",
+            &[Some(frame), Some(&strands_layout), Some(shadow_inputs)],
+        );
+        let targets = camera_targets(target, None);
+        // Ribbons write their own sample mask with MSAA, and discard by coverage without.
+        let msaa = target.samples > 1;
+        let pipeline = |label, vertex, fragment| {
+            render_pipeline(
+                device,
+                RenderPipelineSpec {
+                    label,
+                    layout: &layout,
+                    module: &module,
+                    vertex,
+                    buffers: &[],
+                    primitive: triangles(),
+                    depth: Some(camera_depth(true)),
+                    multisample: camera_multisample(target.samples),
+                    fragment: Some((fragment, &targets)),
+                },
+            )
+        };
+        RibbonsPass {
+            shaded: pipeline(
+                "ribbons: final",
+                "vs_ribbon",
+                if msaa { "fs_final" } else { "fs_final_single" },
+            ),
+            contact: pipeline(
+                "ribbons: contact",
+                "vs_ribbon_contact",
+                if msaa {
+                    "fs_contact"
+                } else {
+                    "fs_contact_single"
+                },
+            ),
+            strands_layout,
+            batch_indices,
+        }
+    }
+
+    /// Binds `strands` (one record per strand) over the solver's two position buffers
+    /// (six `vec4` per strand), with cull flags the `cull` pass writes.
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        cull: &StrandCullPass,
+        positions: [&wgpu::Buffer; 2],
+        strands: &[RibbonStrand],
+    ) -> Result<StrandBinding, RenderError> {
+        use wgpu::util::DeviceExt;
+        let needed = strands.len() as u64 * POINTS_PER_STRAND as u64 * 16;
+        if strands.is_empty() || positions.iter().any(|b| b.size() < needed) {
+            return Err(RenderError::Strands(format!(
+                "{} strands need position buffers of {needed} bytes; got {} and {}",
+                strands.len(),
+                positions[0].size(),
+                positions[1].size()
+            )));
+        }
+        let records = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ribbons: strands"),
+            contents: bytemuck::cast_slice(strands),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let culled = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ribbons: culled for the camera"),
+            size: strands.len() as u64 * CULL_FLAG_BYTES,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let groups = positions.map(|p| {
+            bind_group(
+                device,
+                "ribbons: strands",
+                &self.strands_layout,
+                &[
+                    p.as_entire_binding(),
+                    records.as_entire_binding(),
+                    culled.as_entire_binding(),
+                ],
+            )
+        });
+        Ok(StrandBinding {
+            count: strands.len() as u32,
+            groups,
+            cull_groups: cull.bind(device, positions, &culled),
+            records,
+            culled,
+        })
+    }
+
+    /// Bytes of GPU memory the pass holds (strands not included).
+    pub fn bytes(&self) -> u64 {
+        self.batch_indices.size()
+    }
+
+    /// Draws `count` strands' ribbons bound by `group` (group 1) with the pipeline and
+    /// groups 0 and 2 already set: for the camera and for the shadow maps alike.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass, group: &wgpu::BindGroup, count: u32) {
+        pass.set_bind_group(1, group, &[]);
+        pass.set_index_buffer(self.batch_indices.slice(..), wgpu::IndexFormat::Uint16);
+        pass.draw_indexed(
+            0..STRANDS_PER_BATCH * INDICES_PER_STRAND,
+            0,
+            0..count.div_ceil(STRANDS_PER_BATCH),
+        );
+    }
+
+    /// Records the camera's ribbons into `pass`: shaded, or in the `contact` colouring.
+    pub fn record(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        frame: &FrameBinding,
+        shadow_inputs: &wgpu::BindGroup,
+        group: &wgpu::BindGroup,
+        count: u32,
+        contact: bool,
+    ) {
+        pass.set_pipeline(if contact { &self.contact } else { &self.shaded });
+        frame.bind(pass, View::Camera);
+        pass.set_bind_group(2, shadow_inputs, &[]);
+        self.draw(pass, group, count);
+    }
 }

@@ -1,9 +1,19 @@
-//! The key light's shadow maps: an opaque depth map (skin, face, hand), a depth map of the
-//! nearest hair, and the deep opacity map (hair density accumulated in four slabs behind
-//! that first hair), with the orthographic light frame that covers the creature.
+//! The shadow pass (`shaders/shadow.wgsl`): the key light's maps, drawn first in a frame.
+//! An opaque depth map (skin, face, hand: the surfaces pass's own geometry), a depth map of
+//! the nearest hair, and the deep opacity map (hair density accumulated in four slabs
+//! behind that first hair), with the orthographic light frame that covers the creature.
+//! The later passes read the maps through [`ShadowPass::inputs`].
 
-use super::uniforms::PassView;
-use glam::{Mat4, Vec3, Vec4};
+use super::descriptors::{
+    RenderPipelineSpec, VERTEX_FRAGMENT, bind_group, bind_group_layout, light_depth,
+    pipeline_layout, render_pipeline, sampler_entry, texture_entry, triangles,
+};
+use super::frame::{FrameBinding, PassView, View};
+use super::ribbons::RibbonsPass;
+use super::surfaces::SurfacesPass;
+use super::timing::{Pass, Span, Timestamps};
+use crate::shaders::ShaderModule;
+use glam::{Mat4, Vec3};
 
 /// Depth format of both shadow depth maps.
 pub const SHADOW_DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -36,8 +46,10 @@ pub fn light_frame(toward_light: Vec3, size: u32) -> (Mat4, f32, PassView) {
     let texel = 2.0 * r / size.max(1) as f32;
     let pass = PassView {
         view_proj,
-        eye: (l).extend(0.0),
-        forward: (-l).extend(texel),
+        eye: l,
+        perspective: 0,
+        forward: -l,
+        pixel_scale: texel,
     };
     (view_proj, 2.0 * r, pass)
 }
@@ -112,7 +124,232 @@ impl ShadowMaps {
     }
 }
 
-/// The slab ends as the uniform carries them.
-pub fn slab_uniform() -> Vec4 {
-    Vec4::from_array(SLAB_ENDS)
+/// The hair the shadow maps are drawn from: the ribbons pass, the strands' group over the
+/// latest positions, and how many strands.
+#[derive(Clone, Copy, Debug)]
+pub struct ShadowHair<'a> {
+    /// Draws the ribbons.
+    pub ribbons: &'a RibbonsPass,
+    /// Group 1 over the latest positions.
+    pub group: &'a wgpu::BindGroup,
+    /// Strands bound.
+    pub count: u32,
+}
+
+/// The shadow pass: the maps, the two hair pipelines, and the groups that read the maps.
+#[derive(Debug)]
+pub struct ShadowPass {
+    /// The maps.
+    pub maps: ShadowMaps,
+    /// Group 2 of the camera's passes: the three maps and two samplers.
+    pub inputs_layout: wgpu::BindGroupLayout,
+    /// The maps as the camera's passes read them.
+    pub inputs: wgpu::BindGroup,
+    first_hair: wgpu::BindGroup,
+    hair_depth: wgpu::RenderPipeline,
+    deep_opacity: wgpu::RenderPipeline,
+}
+
+impl ShadowPass {
+    /// Maps of `size` texels a side and the pipelines that draw the hair into them, reading
+    /// the frame (group 0) and the strands (`strands`, group 1).
+    pub fn new(
+        device: &wgpu::Device,
+        size: u32,
+        frame: &wgpu::BindGroupLayout,
+        strands: &wgpu::BindGroupLayout,
+    ) -> Self {
+        let maps = ShadowMaps::new(device, size);
+        // The hair reads its shadows per ribbon vertex, the surfaces per fragment.
+        let inputs_layout = bind_group_layout(
+            device,
+            "render: shadow maps",
+            &[
+                texture_entry(0, VERTEX_FRAGMENT, wgpu::TextureSampleType::Depth, false),
+                texture_entry(
+                    1,
+                    VERTEX_FRAGMENT,
+                    wgpu::TextureSampleType::Float { filterable: false },
+                    false,
+                ),
+                texture_entry(
+                    2,
+                    VERTEX_FRAGMENT,
+                    wgpu::TextureSampleType::Float { filterable: true },
+                    false,
+                ),
+                sampler_entry(3, VERTEX_FRAGMENT, wgpu::SamplerBindingType::Comparison),
+                sampler_entry(4, VERTEX_FRAGMENT, wgpu::SamplerBindingType::Filtering),
+            ],
+        );
+        let inputs = bind_group(
+            device,
+            "render: shadow maps",
+            &inputs_layout,
+            &[
+                wgpu::BindingResource::TextureView(&maps.skin_depth),
+                wgpu::BindingResource::TextureView(&maps.first_hair),
+                wgpu::BindingResource::TextureView(&maps.deep_opacity),
+                wgpu::BindingResource::Sampler(&maps.compare),
+                wgpu::BindingResource::Sampler(&maps.linear),
+            ],
+        );
+        let first_hair_layout = bind_group_layout(
+            device,
+            "render: first hair",
+            &[texture_entry(
+                0,
+                wgpu::ShaderStages::FRAGMENT,
+                wgpu::TextureSampleType::Float { filterable: false },
+                false,
+            )],
+        );
+        let first_hair = bind_group(
+            device,
+            "render: first hair",
+            &first_hair_layout,
+            &[wgpu::BindingResource::TextureView(&maps.first_hair)],
+        );
+        let module = ShaderModule::Shadow.create(device);
+        let depth_layout = pipeline_layout(device, "ribbon depth", &[Some(frame), Some(strands)]);
+        let opacity_layout = pipeline_layout(
+            device,
+            "ribbon deep opacity",
+            &[Some(frame), Some(strands), Some(&first_hair_layout)],
+        );
+        let hair_depth = render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label: "ribbons: first hair depth",
+                layout: &depth_layout,
+                module: &module,
+                vertex: "vs_shadow",
+                buffers: &[],
+                primitive: triangles(),
+                depth: Some(light_depth()),
+                multisample: Default::default(),
+                fragment: Some(("fs_hair_depth", &[Some(FIRST_HAIR_FORMAT.into())])),
+            },
+        );
+        let add = wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::One,
+            operation: wgpu::BlendOperation::Add,
+        };
+        let deep_opacity = render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label: "ribbons: deep opacity",
+                layout: &opacity_layout,
+                module: &module,
+                vertex: "vs_shadow",
+                buffers: &[],
+                primitive: triangles(),
+                depth: None,
+                multisample: Default::default(),
+                fragment: Some((
+                    "fs_deep_opacity",
+                    &[Some(wgpu::ColorTargetState {
+                        format: DEEP_OPACITY_FORMAT,
+                        blend: Some(wgpu::BlendState {
+                            color: add,
+                            alpha: add,
+                        }),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                )),
+            },
+        );
+        ShadowPass {
+            maps,
+            inputs_layout,
+            inputs,
+            first_hair,
+            hair_depth,
+            deep_opacity,
+        }
+    }
+
+    /// Records the three maps: the surfaces' opaque depth, then (with `hair`) the first
+    /// hair's depth and the deep opacity behind it; without hair those two are cleared.
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+        surfaces: &SurfacesPass,
+        hair: Option<ShadowHair>,
+        timestamps: Option<&Timestamps>,
+    ) {
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow: opaque depth"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(cleared_depth(&self.maps.skin_depth)),
+                timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::Begin)),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            surfaces.record_light_depth(&mut pass, frame);
+        }
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow: first hair depth"),
+                color_attachments: &[cleared_color(&self.maps.first_hair, wgpu::Color::WHITE)],
+                depth_stencil_attachment: Some(cleared_depth(&self.maps.hair_depth)),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if let Some(hair) = hair {
+                pass.set_pipeline(&self.hair_depth);
+                frame.bind(&mut pass, View::Light);
+                hair.ribbons.draw(&mut pass, hair.group, hair.count);
+            }
+        }
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("shadow: deep opacity"),
+            color_attachments: &[cleared_color(
+                &self.maps.deep_opacity,
+                wgpu::Color::TRANSPARENT,
+            )],
+            depth_stencil_attachment: None,
+            timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::End)),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        if let Some(hair) = hair {
+            pass.set_pipeline(&self.deep_opacity);
+            frame.bind(&mut pass, View::Light);
+            pass.set_bind_group(2, &self.first_hair, &[]);
+            hair.ribbons.draw(&mut pass, hair.group, hair.count);
+        }
+    }
+}
+
+/// A depth attachment cleared to the far plane (1) and kept.
+fn cleared_depth(view: &wgpu::TextureView) -> wgpu::RenderPassDepthStencilAttachment<'_> {
+    wgpu::RenderPassDepthStencilAttachment {
+        view,
+        depth_ops: Some(wgpu::Operations {
+            load: wgpu::LoadOp::Clear(1.0),
+            store: wgpu::StoreOp::Store,
+        }),
+        stencil_ops: None,
+    }
+}
+
+/// A single-sampled colour attachment cleared to `clear` and kept.
+fn cleared_color(
+    view: &wgpu::TextureView,
+    clear: wgpu::Color,
+) -> Option<wgpu::RenderPassColorAttachment<'_>> {
+    Some(wgpu::RenderPassColorAttachment {
+        view,
+        depth_slice: None,
+        resolve_target: None,
+        ops: wgpu::Operations {
+            load: wgpu::LoadOp::Clear(clear),
+            store: wgpu::StoreOp::Store,
+        },
+    })
 }

@@ -4,19 +4,15 @@
 
 use super::layout::{GpuRoot, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepBatch, StepUniforms};
 use super::{SimError, StrandSolver};
-use crate::gpu::GpuContext;
-use bytemuck::Zeroable;
-use glam::{UVec4, Vec4};
+use crate::gpu::{GpuContext, read_buffer};
+use crate::shaders::ShaderModule;
+use encase::ShaderType;
+use glam::Vec4;
 use std::sync::{Arc, Mutex};
 use wgpu::util::DeviceExt;
 
-/// The step shader's source: the creature-pose snippet followed by
-/// `shaders/strand_step.wgsl`.
-pub const STRAND_STEP_WGSL: &str = concat!(
-    include_str!("../../shaders/creature_pose.wgsl"),
-    include_str!("../../shaders/strand_step.wgsl")
-);
-/// Invocations per workgroup (WGSL `@workgroup_size`).
+/// Invocations per workgroup (WGSL `STEP_WORKGROUP`, from the prelude of
+/// [`crate::shaders`]).
 pub const WORKGROUP_SIZE: u32 = 64;
 /// Steps one [`GpuSolver::record_steps`] call (one dispatch, one submission) can carry.
 /// The 60 Hz accumulator with its 1/30 s cap needs at most three per frame.
@@ -83,10 +79,7 @@ impl GpuSolver {
         }
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let oom_scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("strand_step.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(STRAND_STEP_WGSL.into()),
-        });
+        let module = ShaderModule::StrandStep.create(device);
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -97,7 +90,7 @@ impl GpuSolver {
             },
             count: None,
         };
-        let batch_size = std::mem::size_of::<StepBatch>() as u64;
+        let batch_size = StepBatch::min_size().get();
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("strand step"),
             entries: &[
@@ -248,14 +241,19 @@ impl GpuSolver {
         if steps.is_empty() {
             return Ok(());
         }
-        let mut batch = StepBatch::zeroed();
-        batch.counts = UVec4::new(steps.len() as u32, self.strand_count, 0, 0);
+        // The slots past `step_count` are never read; they repeat the first step.
+        let mut batch = StepBatch {
+            step_count: steps.len() as u32,
+            strand_count: self.strand_count,
+            steps: [steps[0]; MAX_STEPS_PER_DISPATCH],
+        };
         for (slot, u) in batch.steps.iter_mut().zip(steps) {
             *slot = *u;
-            slot.counts.x = slot.counts.x.min(super::MAX_CAPSULES as u32);
+            slot.capsule_count = slot.capsule_count.min(super::MAX_CAPSULES as u32);
         }
-        self.queue
-            .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(&batch));
+        let bytes = encase::UniformBuffer::<Vec<u8>>::content_of::<StepBatch, Vec<u8>>(&batch)
+            .map_err(|e| SimError::Gpu(format!("step uniform layout: {e}")))?;
+        self.queue.write_buffer(&self.uniforms, 0, &bytes);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("strand steps"),
             timestamp_writes: None,
@@ -312,35 +310,8 @@ impl GpuSolver {
 
     /// Copies the whole of `buffer` back to the host.
     fn read_back(&self, buffer: &wgpu::Buffer) -> Result<Vec<u8>, SimError> {
-        read_buffer(&self.device, &self.queue, buffer)
+        read_buffer(&self.device, &self.queue, buffer).map_err(SimError::Gpu)
     }
-}
-
-/// Copies a whole buffer back to the host (through a staging buffer) and waits for it.
-pub fn read_buffer(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    buffer: &wgpu::Buffer,
-) -> Result<Vec<u8>, SimError> {
-    let size = buffer.size();
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("read back"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("read back"),
-    });
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
-    queue.submit(Some(encoder.finish()));
-    crate::gpu::map_for_reading(device, &staging).map_err(SimError::Gpu)?;
-    let bytes = staging
-        .get_mapped_range(..)
-        .map_err(|e| SimError::Gpu(e.to_string()))?
-        .to_vec();
-    staging.unmap();
-    Ok(bytes)
 }
 
 impl StrandSolver for GpuSolver {

@@ -1,12 +1,15 @@
-//! The structs the solver shares with WGSL (`shaders/strand_step.wgsl`), byte for byte.
-//! A test checks every size and offset against the shader as naga lays it out.
+//! The structs the solver shares with WGSL (`shaders/strand_step.wgsl`): the roots and
+//! capsules byte for byte (`repr(C)`), the step uniforms laid out by encase, which applies
+//! WGSL's layout rules. A test checks every size and offset against the shader as naga
+//! lays it out.
 
 use super::contact::HandContact;
 use super::params::FurParams;
 use crate::creature::{Creature, CreaturePose, GpuCreaturePose, space_code, wrapped_phase};
 use crate::groom::StrandRoot;
 use bytemuck::{Pod, Zeroable};
-use glam::{UVec4, Vec2, Vec3, Vec4};
+use encase::ShaderType;
+use glam::{Vec2, Vec3, Vec4};
 
 /// Points per strand (the root and five simulated points).
 pub const POINTS_PER_STRAND: usize = 6;
@@ -108,44 +111,61 @@ pub fn gpu_roots(roots: &[StrandRoot], creature: &Creature, params: &FurParams) 
         .collect()
 }
 
-/// One capsule as the solver reads it. WGSL twin: `Capsule`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+/// One capsule as the solver reads it. WGSL twin: `Capsule` (encase, inside
+/// [`StepUniforms`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, ShaderType)]
 pub struct GpuCapsule {
-    /// xyz: first end, w: radius.
-    pub a_radius: Vec4,
-    /// xyz: second end, w: unused.
-    pub b: Vec4,
-    /// xyz: displacement this step (clamped), w: unused.
-    pub motion: Vec4,
+    /// First end.
+    pub a: Vec3,
+    /// Radius.
+    pub radius: f32,
+    /// Second end.
+    pub b: Vec3,
+    /// Displacement this step (clamped).
+    pub motion: Vec3,
 }
 
-/// Everything one step needs besides the buffers. WGSL twin: `StepUniforms`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+/// Everything one step needs besides the buffers. WGSL twin: `StepUniforms` (encase).
+#[derive(Clone, Copy, Debug, PartialEq, ShaderType)]
 pub struct StepUniforms {
     /// The creature's pose at the end of the step: where roots sit.
     pub pose: GpuCreaturePose,
-    /// xyz: gravity per step, w: velocity kept per step.
-    pub gravity_damping: Vec4,
+    /// Gravity per step (m per step²).
+    pub gravity: Vec3,
+    /// Share of the velocity kept per step.
+    pub damping: f32,
     /// (cos, sin) of the gust's time phases ([`GUST_RATES`] × time, wrapped in f64) of its
     /// sway and its x direction.
     pub gust_time_01: Vec4,
     /// (cos, sin) of the gust's time phases of its y and z directions.
     pub gust_time_23: Vec4,
-    /// x: gust strength, yzw: unused.
-    pub wind: Vec4,
-    /// x: root stiffness, y: tip stiffness, z: comb gain, w: comb decay per step.
-    pub stiffness: Vec4,
-    /// x: floor height, y: skin clearance per point, z: comb limit, w: unused.
-    pub limits: Vec4,
-    /// x: friction, y: comb scale, zw: unused.
-    pub contact: Vec4,
-    /// xyz: centre of the sphere bounding the capsules, w: its radius (0: no hand).
-    pub bound: Vec4,
-    /// x: capsule count, yzw: unused.
-    pub counts: UVec4,
-    /// The capsules; only the first `counts.x` are read.
+    /// Centre of the sphere bounding the capsules.
+    pub bound_center: Vec3,
+    /// Radius of that sphere (0: no hand).
+    pub bound_radius: f32,
+    /// The gust's strength.
+    pub gust_strength: f32,
+    /// Stiffness toward the rest shape at the root.
+    pub root_stiffness: f32,
+    /// Stiffness toward the rest shape at the tip.
+    pub tip_stiffness: f32,
+    /// How much of the hand's motion the comb takes in.
+    pub comb_gain: f32,
+    /// Share of the comb kept per step.
+    pub comb_decay: f32,
+    /// Floor height, metres.
+    pub floor: f32,
+    /// Skin clearance per point, metres.
+    pub skin_clearance: f32,
+    /// The comb's largest magnitude.
+    pub comb_limit: f32,
+    /// Share of the capsules' motion passed on to touched points.
+    pub friction: f32,
+    /// The comb's scale for the hand's contact mode.
+    pub comb_scale: f32,
+    /// Capsules in use.
+    pub capsule_count: u32,
+    /// The capsules; only the first `capsule_count` are read.
     pub capsules: [GpuCapsule; MAX_CAPSULES],
 }
 
@@ -161,9 +181,9 @@ impl StepUniforms {
         step_seconds: f32,
         contact: Option<&HandContact>,
     ) -> Self {
-        let mut capsules = [GpuCapsule::zeroed(); MAX_CAPSULES];
+        let mut capsules = [GpuCapsule::default(); MAX_CAPSULES];
         let mut capsule_count = 0u32;
-        let mut bound = Vec4::ZERO;
+        let (mut bound_center, mut bound_radius) = (Vec3::ZERO, 0.0);
         let (mut friction, mut comb_scale) = (0.0, 0.0);
         if let Some(hand) = contact
             && let Some((center, radius)) = hand.bounding_sphere()
@@ -172,45 +192,50 @@ impl StepUniforms {
                 let (a, b) = c.ends();
                 let motion = (c.velocity * step_seconds).clamp_length_max(params.capsule_step_max);
                 *slot = GpuCapsule {
-                    a_radius: a.extend(c.radius),
-                    b: b.extend(0.0),
-                    motion: motion.extend(0.0),
+                    a,
+                    radius: c.radius,
+                    b,
+                    motion,
                 };
             }
             capsule_count = hand.capsules.len().min(MAX_CAPSULES) as u32;
-            bound = center.extend(radius);
+            (bound_center, bound_radius) = (center, radius);
             friction = hand.mode.friction();
             comb_scale = hand.mode.comb_scale();
         }
         let phase = GUST_RATES.map(|rate| cos_sin(wrapped_phase(rate, time)));
         StepUniforms {
             pose: GpuCreaturePose::from(pose),
-            gravity_damping: params.gravity.extend(params.damping),
+            gravity: params.gravity,
+            damping: params.damping,
             gust_time_01: Vec4::new(phase[0].x, phase[0].y, phase[1].x, phase[1].y),
             gust_time_23: Vec4::new(phase[2].x, phase[2].y, phase[3].x, phase[3].y),
-            wind: Vec4::new(params.wind, 0.0, 0.0, 0.0),
-            stiffness: Vec4::new(
-                params.root_stiffness,
-                params.tip_stiffness,
-                params.comb_gain,
-                params.comb_decay,
-            ),
-            limits: Vec4::new(params.floor, params.skin_offset, params.comb_max, 0.0),
-            contact: Vec4::new(friction, comb_scale, 0.0, 0.0),
-            bound,
-            counts: UVec4::new(capsule_count, 0, 0, 0),
+            bound_center,
+            bound_radius,
+            gust_strength: params.wind,
+            root_stiffness: params.root_stiffness,
+            tip_stiffness: params.tip_stiffness,
+            comb_gain: params.comb_gain,
+            comb_decay: params.comb_decay,
+            floor: params.floor,
+            skin_clearance: params.skin_offset,
+            comb_limit: params.comb_max,
+            friction,
+            comb_scale,
+            capsule_count,
             capsules,
         }
     }
 }
 
 /// The uniforms of one dispatch: up to [`MAX_STEPS_PER_DISPATCH`] steps taken in order.
-/// WGSL twin: `StepBatch`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+/// WGSL twin: `StepBatch` (encase).
+#[derive(Clone, Copy, Debug, PartialEq, ShaderType)]
 pub struct StepBatch {
-    /// x: steps in this batch, y: strand count, zw: unused.
-    pub counts: UVec4,
-    /// The steps; only the first `counts.x` are read.
+    /// Steps in this batch.
+    pub step_count: u32,
+    /// Strands stepped.
+    pub strand_count: u32,
+    /// The steps; only the first `step_count` are read.
     pub steps: [StepUniforms; MAX_STEPS_PER_DISPATCH],
 }

@@ -19,14 +19,14 @@ pub use contact::{Capsule, ContactMode, HandContact};
 pub use cpu::{CpuPath, CpuSolver};
 pub use fur::{FurConfig, FurSim, SolverKind, StepInput};
 pub use gpu_solver::{
-    GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, STRAND_STEP_WGSL, WORKGROUP_SIZE,
-    max_strands, read_buffer,
+    GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, WORKGROUP_SIZE, max_strands,
 };
 pub use layout::{
     GUST_RATES, GpuCapsule, GpuRoot, MAX_CAPSULES, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND,
     SEGMENTS, StepBatch, StepUniforms, gpu_roots, gust_spatial_phases,
 };
 pub use params::FurParams;
+pub(crate) use reference::CONTACT_ITERATIONS;
 pub use reference::{rest_positions, step_strand};
 pub use simd::{LANES, StepCapsules, step_lanes};
 pub use stats::StrandStats;

@@ -77,9 +77,9 @@ fn project_segment(
 /// Unit `dir` turned about `parent` until the segment's end clears `cap` (WGSL
 /// `clear_capsule`, which explains the bound).
 fn clear_capsule(dir: Vec3, parent: Vec3, seg: f32, cap: &GpuCapsule) -> Vec3 {
-    let a = cap.a_radius.xyz();
-    let ab = cap.b.xyz() - a;
-    let r = cap.a_radius.w * 1.0001;
+    let a = cap.a;
+    let ab = cap.b - a;
+    let r = cap.radius * 1.0001;
     let end = parent + dir * seg;
     let h = ((end - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
     let center = a + ab * h;
@@ -97,8 +97,8 @@ fn clear_capsule(dir: Vec3, parent: Vec3, seg: f32, cap: &GpuCapsule) -> Vec3 {
 
 /// The nearest point of `cap`'s axis to `p`.
 fn axis_point(cap: &GpuCapsule, p: Vec3) -> Vec3 {
-    let a = cap.a_radius.xyz();
-    let ab = cap.b.xyz() - a;
+    let a = cap.a;
+    let ab = cap.b - a;
     let h = ((p - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
     a + ab * h
 }
@@ -111,7 +111,7 @@ fn wedge_escape(dir: Vec3, parent: Vec3, seg: f32, capsules: &[GpuCapsule]) -> V
     let mut stuck = false;
     let mut escape = Vec3::ZERO;
     for cap in capsules {
-        let r = cap.a_radius.w;
+        let r = cap.radius;
         if end.distance(axis_point(cap, end)) < r {
             stuck = true;
         }
@@ -249,17 +249,15 @@ pub fn step_strand(
             gt0.w * gs0.z + gt0.z * gs0.w,
             0.3 * (gt1.y * gs1.x + gt1.x * gs1.y),
             gt1.z * gs1.z - gt1.w * gs1.w,
-        ) * (u.wind.x * sway);
+        ) * (u.gust_strength * sway);
 
-        let gravity = u.gravity_damping.xyz();
-        let damping = u.gravity_damping.w;
-        let stiffness = u.stiffness;
-        let floor_y = u.limits.x;
-        let skin_offset = u.limits.y;
-        let friction = u.contact.x;
-        let bound = u.bound;
-        let hand = bound.w > 0.0;
-        let capsules = &u.capsules[..(u.counts.x as usize).min(u.capsules.len())];
+        let gravity = u.gravity;
+        let damping = u.damping;
+        let floor_y = u.floor;
+        let skin_offset = u.skin_clearance;
+        let friction = u.friction;
+        let hand = u.bound_radius > 0.0;
+        let capsules = &u.capsules[..(u.capsule_count as usize).min(u.capsules.len())];
 
         let mut parent = root_w;
         let mut pushed = Vec3::ZERO;
@@ -274,7 +272,7 @@ pub fn step_strand(
 
             let rest = root.rest_angle(i);
             let rest_dir = n_w * rest.x + f_w * rest.y;
-            let k = mix1(stiffness.x, stiffness.y, t);
+            let k = mix1(u.root_stiffness, u.tip_stiffness, t);
             x = mix(x, parent + rest_dir * seg, k);
 
             let clearance = skin_offset * fi;
@@ -285,19 +283,19 @@ pub fn step_strand(
             x.y = x.y.max(floor_y);
 
             let mut touched = 0.0f32;
-            if hand && x.distance(bound.xyz()) < bound.w {
+            if hand && x.distance(u.bound_center) < u.bound_radius {
                 for cap in capsules {
-                    let a = cap.a_radius.xyz();
-                    let ab = cap.b.xyz() - a;
-                    let r = cap.a_radius.w;
+                    let a = cap.a;
+                    let ab = cap.b - a;
+                    let r = cap.radius;
                     let h = ((x - a).dot(ab) / ab.dot(ab).max(1e-12)).clamp(0.0, 1.0);
                     let closest = a + ab * h;
                     let off = x - closest;
                     let dist = off.length();
                     if dist < r {
                         let out_dir = if dist > 1e-6 { off / dist } else { n_w };
-                        x = closest + out_dir * r + cap.motion.xyz() * friction;
-                        pushed += cap.motion.xyz();
+                        x = closest + out_dir * r + cap.motion * friction;
+                        pushed += cap.motion;
                         touched = 1.0;
                     }
                 }
@@ -307,7 +305,7 @@ pub fn step_strand(
             let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;
             let floor_min = (floor_y - parent.y) / seg;
             x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
-            if hand && x.distance(bound.xyz()) < bound.w {
+            if hand && x.distance(u.bound_center) < u.bound_radius {
                 let mut dir = (x - parent) / seg;
                 for _ in 0..CONTACT_ITERATIONS {
                     for cap in capsules {
@@ -331,15 +329,15 @@ pub fn step_strand(
             parent = x;
         }
 
-        let mut c_new = comb_v * stiffness.w;
+        let mut c_new = comb_v * u.comb_decay;
         if touches > 0.0 {
             let motion_local = unrotate(&m, pushed / touches);
-            c_new += motion_local * (stiffness.z * u.contact.y / seg);
+            c_new += motion_local * (u.comb_gain * u.comb_scale / seg);
         }
         c_new -= normal_local * c_new.dot(normal_local);
         let c_len = c_new.length();
-        if c_len > u.limits.z {
-            c_new *= u.limits.z / c_len;
+        if c_len > u.comb_limit {
+            c_new *= u.comb_limit / c_len;
         }
         comb_v = c_new;
         good = good && finite3(comb_v);

@@ -188,8 +188,8 @@ impl StepCapsules {
         steps
             .iter()
             .map(|u| {
-                let count = if u.bound.w > 0.0 {
-                    (u.counts.x as usize).min(u.capsules.len())
+                let count = if u.bound_radius > 0.0 {
+                    (u.capsule_count as usize).min(u.capsules.len())
                 } else {
                     0
                 };
@@ -211,14 +211,14 @@ struct CapsuleLanes {
 
 impl CapsuleLanes {
     fn new(cap: &GpuCapsule) -> Self {
-        let a = cap.a_radius.xyz();
-        let ab = cap.b.xyz() - a;
+        let a = cap.a;
+        let ab = cap.b - a;
         CapsuleLanes {
             a: V3::splat(a),
             ab: V3::splat(ab),
             ab2: F::splat(ab.dot(ab).max(1e-12)),
-            radius: F::splat(cap.a_radius.w),
-            motion: V3::splat(cap.motion.xyz()),
+            radius: F::splat(cap.radius),
+            motion: V3::splat(cap.motion),
         }
     }
 }
@@ -417,15 +417,15 @@ fn step_finite_lanes(
             y: F::splat(0.3) * (F::splat(gt1.y) * gs1[0] + F::splat(gt1.x) * gs1[1]),
             z: F::splat(gt1.z) * gs1[2] - F::splat(gt1.w) * gs1[3],
         }
-        .mul(F::splat(u.wind.x) * sway);
+        .mul(F::splat(u.gust_strength) * sway);
 
-        let gravity = V3::splat(u.gravity_damping.xyz());
-        let damping = F::splat(u.gravity_damping.w);
-        let floor_y = F::splat(u.limits.x);
-        let friction = F::splat(u.contact.x);
-        let bound_c = V3::splat(u.bound.xyz());
-        let bound_r = F::splat(u.bound.w);
-        let hand = u.bound.w > 0.0;
+        let gravity = V3::splat(u.gravity);
+        let damping = F::splat(u.damping);
+        let floor_y = F::splat(u.floor);
+        let friction = F::splat(u.friction);
+        let bound_c = V3::splat(u.bound_center);
+        let bound_r = F::splat(u.bound_radius);
+        let hand = u.bound_radius > 0.0;
         let reachable = if hand {
             reachable_capsules(capsules, root_w, seg, bound_c, bound_r)
         } else {
@@ -447,12 +447,12 @@ fn step_finite_lanes(
                 .add(gust.mul(F::splat(fi / SEGMENTS as f32)));
 
             let rest_dir = n_wv.mul(rest_c[i]).add(f_wv.mul(rest_s[i]));
-            let k = u.stiffness.x * (1.0 - t) + u.stiffness.y * t;
+            let k = u.root_stiffness * (1.0 - t) + u.tip_stiffness * t;
             x = x
                 .mul(F::splat(1.0 - k))
                 .add(parent.add(rest_dir.mul(seg)).mul(F::splat(k)));
 
-            let clearance = F::splat(u.limits.y * fi);
+            let clearance = F::splat(u.skin_clearance * fi);
             let height = x.sub(root_w).dot(n_wv);
             x = V3::select(
                 height.simd_lt(clearance),
@@ -514,7 +514,7 @@ fn step_finite_lanes(
 
         // The comb decays, follows the hand's motion where it touched, stays in the
         // tangent plane and within its limit.
-        let mut c_new = comb_v.mul(F::splat(u.stiffness.w));
+        let mut c_new = comb_v.mul(F::splat(u.comb_decay));
         let touched_any = touches.simd_gt(zero());
         if touched_any.any() {
             let motion = pushed.div(touches);
@@ -523,12 +523,12 @@ fn step_finite_lanes(
                 y: my.dot(motion),
                 z: mz.dot(motion),
             };
-            let gain = F::splat(u.stiffness.z * u.contact.y) / seg;
+            let gain = F::splat(u.comb_gain * u.comb_scale) / seg;
             c_new = V3::select(touched_any, c_new.add(motion_local.mul(gain)), c_new);
         }
         c_new = c_new.sub(normal_local.mul(c_new.dot(normal_local)));
         let c_len = c_new.length();
-        let limit = F::splat(u.limits.z);
+        let limit = F::splat(u.comb_limit);
         comb_v = V3::select(c_len.simd_gt(limit), c_new.mul(limit / c_len), c_new);
         let finite = cur
             .iter()

@@ -1,5 +1,5 @@
 // Copies sample 0 of the multisampled ID target into a single-sampled one that can be read
-// back (integer targets cannot be resolved by averaging). Self-contained.
+// back (integer targets cannot be resolved by averaging). Composed after the prelude alone.
 
 @group(0) @binding(0) var ids: texture_multisampled_2d<u32>;
 

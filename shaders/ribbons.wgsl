@@ -1,6 +1,6 @@
-// The ribbon colour pass: hair shading for `final` and `strands`, and the `contact` debug
+// The ribbons pass: hair shading for `final` and `strands`, and the `contact` debug
 // colouring (a separate entry point, so the diagnostic never touches the final shading).
-// Needs `render_frame.wgsl`, `hair_bsdf.wgsl`, `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`.
+// Composed after `frame.wgsl`, `hair_bsdf.wgsl`, `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`.
 //
 // Hair is shaded per ribbon vertex, not per fragment: a ribbon is about a pixel wide, so
 // the two vertices of a strand point see the same light, and everything the shading reads
@@ -18,12 +18,13 @@ struct RibbonVarying {
     @location(4) @interpolate(flat) strand: u32,
 }
 
-// 1 for the strands the cull pass found hidden from the camera (read when `counts.w` is 1).
+// 1 for the strands the cull pass found hidden from the camera (read when
+// `cull_hidden_strands` is 1).
 @group(1) @binding(2) var<storage, read> strand_culled: array<u32>;
 
 // Whether the cull pass marked strand `s` (which must be below the strand count).
 fn culled_for_camera(s: u32) -> bool {
-    return frame.counts.w == 1u && strand_culled[s] != 0u;
+    return frame.cull_hidden_strands == 1u && strand_culled[s] != 0u;
 }
 
 struct ColorOut {
@@ -38,8 +39,8 @@ fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     let random = strand_random(s);
     let n = strand_normal(s);
     let t = p.tangent;
-    let to_eye = normalize(frame.eye.xyz - p.world);
-    let l = frame.light_dir.xyz;
+    let to_eye = normalize(frame.eye - p.world);
+    let l = frame.light_dir;
 
     // Each strand's colour comes from its root's pattern, varied a little per strand.
     let albedo = coat_color(strand_pattern(s)) * (0.86 + 0.28 * random);
@@ -47,7 +48,7 @@ fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     let ramp = mix(0.42, 1.0, sqrt(p.along));
     let visible = key_light_visibility(p.world);
     let occlusion = hand_occlusion(p.world);
-    let light = frame.light_color.rgb * frame.light_dir.w;
+    let light = frame.light_color * frame.light_irradiance;
 
     // Fur is lit like a volume, not like a lone cylinder: the strand's own diffuse
     // (sin of the angle to the light) blended with a wrapped term of the skin normal.
@@ -60,9 +61,9 @@ fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     let transmission = albedo * rim * 0.35 * p.along;
     let key = (diffuse + specular + transmission) * light * visible;
 
-    let fill_n = clamp((dot(n, frame.fill_dir.xyz) + 0.4) / 1.4, 0.0, 1.0);
-    let fill = albedo / PI * fill_n * frame.fill_dir.w;
-    let ambient = albedo * mix(frame.ground.rgb, frame.sky.rgb, 0.5 + 0.5 * n.y);
+    let fill_n = clamp((dot(n, frame.fill_dir) + 0.4) / 1.4, 0.0, 1.0);
+    let fill = albedo / PI * fill_n * frame.fill_irradiance;
+    let ambient = albedo * mix(frame.ground, frame.sky, 0.5 + 0.5 * n.y);
     return (key + fill + ambient) * ramp * occlusion;
 }
 
@@ -88,7 +89,7 @@ fn ribbon_varying(p: RibbonPoint, color: vec3<f32>) -> RibbonVarying {
 @vertex
 fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
     var p = ribbon_point(vertex_index, instance);
-    if (p.strand >= frame.counts.x) {
+    if (p.strand >= frame.strand_count) {
         return ribbon_varying(p, vec3<f32>(0.0));
     }
     if (culled_for_camera(p.strand)) {
@@ -102,7 +103,7 @@ fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) 
 @vertex
 fn vs_ribbon_contact(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) instance: u32) -> RibbonVarying {
     var p = ribbon_point(vertex_index, instance);
-    if (p.strand < frame.counts.x && culled_for_camera(p.strand)) {
+    if (p.strand < frame.strand_count && culled_for_camera(p.strand)) {
         p.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
     }
     return ribbon_varying(p, contact_color(p));

@@ -2,7 +2,8 @@
 // rigid roots), first as a depth map of the nearest hair, then additively into the deep
 // opacity map: each fragment adds its opacity to every slab that ends behind it, so each
 // channel holds the hair density accumulated from the first hair to that slab's end.
-// Needs `render_frame.wgsl` and `ribbon_geometry.wgsl`.
+// Composed after `frame.wgsl` and `ribbon_geometry.wgsl`. (The opaque depth map before
+// them draws the surfaces with `vs_surface_depth` of `surfaces.wgsl`.)
 
 // The first hair's light depth (packed in a colour by `fs_hair_depth`).
 @group(2) @binding(0) var first_hair: texture_2d<f32>;
@@ -43,11 +44,11 @@ fn fs_hair_depth(v: ShadowVarying) -> @location(0) vec4<f32> {
 fn fs_deep_opacity(v: ShadowVarying) -> @location(0) vec4<f32> {
     let alpha = ribbon_alpha(v.side, v.along, v.coverage);
     let first = unpack_depth(textureLoad(first_hair, vec2<i32>(v.clip.xy), 0));
-    let behind = (v.clip.z - first) * frame.shadow.y;
+    let behind = (v.clip.z - first) * frame.light_depth_range;
     return alpha * vec4<f32>(
-        select(0.0, 1.0, behind <= frame.slabs.x),
-        select(0.0, 1.0, behind <= frame.slabs.y),
-        select(0.0, 1.0, behind <= frame.slabs.z),
-        select(0.0, 1.0, behind <= frame.slabs.w),
+        select(0.0, 1.0, behind <= frame.slab_ends.x),
+        select(0.0, 1.0, behind <= frame.slab_ends.y),
+        select(0.0, 1.0, behind <= frame.slab_ends.z),
+        select(0.0, 1.0, behind <= frame.slab_ends.w),
     );
 }

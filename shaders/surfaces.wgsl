@@ -1,16 +1,9 @@
-// The opaque surfaces: the creature's skin (tessellated from its analytic parts and shaded
+// The surfaces pass: the creature's skin (tessellated from its analytic parts and shaded
 // with the coat's palette and pattern channels), its eyes and nose, the hand, and the floor.
 // One vertex format for all; each vertex names its space (which pivot it follows) and its
-// material. Needs `render_frame.wgsl` and, for the colour entry point, `shadow_lookup.wgsl`.
-
-const MATERIAL_COAT: u32 = 0u;
-const MATERIAL_EYE: u32 = 1u;
-const MATERIAL_NOSE: u32 = 2u;
-const MATERIAL_HAND: u32 = 3u;
-const MATERIAL_NAIL: u32 = 4u;
-const MATERIAL_SLEEVE: u32 = 5u;
-const MATERIAL_FLOOR: u32 = 6u;
-const ID_FLOOR: u32 = 6u;
+// material (MATERIAL_* of the prelude, `src/shaders.rs`). Composed after `frame.wgsl` and
+// `shadow_lookup.wgsl`; the shadow pass draws the same vertices from the key light through
+// `vs_surface_depth`.
 
 struct SkinVertex {
     // In its space (part-local for the creature, world for the hand and the floor).
@@ -62,7 +55,7 @@ fn place(v: SkinVertex) -> Placed {
     if (out.material == MATERIAL_EYE && v.aux.w > 0.5) {
         // Narrowing eyes: squash toward the eye's centre along the head's up axis.
         let offset = local - v.aux.xyz;
-        local = local - vec3<f32>(0.0, offset.y * 0.85 * clamp(frame.face.x, 0.0, 1.0), 0.0);
+        local = local - vec3<f32>(0.0, offset.y * 0.85 * clamp(frame.eye_narrowing, 0.0, 1.0), 0.0);
     }
     let m = space_matrix(space, v.tail_t);
     out.world = (m * vec4<f32>(local, 1.0)).xyz;
@@ -108,7 +101,7 @@ fn surface_occlusion(material: u32, world: vec3<f32>) -> f32 {
 }
 
 @vertex
-fn vs_skin(v: SkinVertex) -> SkinVarying {
+fn vs_surface(v: SkinVertex) -> SkinVarying {
     let p = place(v);
     var out: SkinVarying;
     out.clip = p.clip;
@@ -119,27 +112,27 @@ fn vs_skin(v: SkinVertex) -> SkinVarying {
     let n = p.normal;
     let albedo = albedo_of(p.material, v.pattern);
     let occlusion = surface_occlusion(p.material, p.world);
-    let fill = max(dot(n, frame.fill_dir.xyz), 0.0) * frame.fill_dir.w;
-    let ambient = mix(frame.ground.rgb, frame.sky.rgb, 0.5 + 0.5 * n.y);
+    let fill = max(dot(n, frame.fill_dir), 0.0) * frame.fill_irradiance;
+    let ambient = mix(frame.ground, frame.sky, 0.5 + 0.5 * n.y);
     out.soft = (albedo / PI * fill + albedo * ambient) * occlusion;
-    out.key = albedo / PI * frame.light_color.rgb * frame.light_dir.w * occlusion;
+    out.key = albedo / PI * frame.light_color * frame.light_irradiance * occlusion;
     return out;
 }
 
 // Depth only, from the key light: skin, face and hand cast the opaque shadow.
 @vertex
-fn vs_skin_depth(v: SkinVertex) -> @builtin(position) vec4<f32> {
+fn vs_surface_depth(v: SkinVertex) -> @builtin(position) vec4<f32> {
     return place(v).clip;
 }
 
 // A glossy highlight and a sky reflection for the wet-looking eyes and nose.
 fn gloss(n: vec3<f32>, to_eye: vec3<f32>, visible: f32, power: f32) -> vec3<f32> {
-    let h = normalize(frame.light_dir.xyz + to_eye);
+    let h = normalize(frame.light_dir + to_eye);
     let spec = pow(max(dot(n, h), 0.0), power) * (power + 8.0) / (8.0 * PI);
     let r = reflect(-to_eye, n);
-    let env = mix(frame.ground.rgb, frame.sky.rgb * 1.6, smoothstep(-0.2, 0.6, r.y));
+    let env = mix(frame.ground, frame.sky * 1.6, smoothstep(-0.2, 0.6, r.y));
     let fresnel = 0.04 + 0.96 * pow(1.0 - max(dot(n, to_eye), 0.0), 5.0);
-    return frame.light_color.rgb * frame.light_dir.w * spec * visible * 0.08 + env * fresnel;
+    return frame.light_color * frame.light_irradiance * spec * visible * 0.08 + env * fresnel;
 }
 
 // The diffuse surface: the smooth terms from the vertices plus the key light's lambert
@@ -154,7 +147,7 @@ fn shade_surface(v: SkinVarying) -> Lit {
     var out: Lit;
     out.normal = normalize(v.normal);
     out.visible = key_light_visibility_at(v.light);
-    let lambert = max(dot(out.normal, frame.light_dir.xyz), 0.0);
+    let lambert = max(dot(out.normal, frame.light_dir), 0.0);
     out.color = v.soft + v.key * (lambert * out.visible);
     return out;
 }
@@ -178,13 +171,13 @@ fn surface_id(material: u32) -> u32 {
 
 // Skin, hand, sleeve and floor: no gloss, so the few glossy pixels cost the many nothing.
 @fragment
-fn fs_skin(v: SkinVarying) -> ColorOut {
+fn fs_matte(v: SkinVarying) -> ColorOut {
     var out: ColorOut;
     var color = tone_map(shade_surface(v).color);
     if (v.material == MATERIAL_FLOOR) {
         // The floor fades into the background away from the creature.
         let far = smoothstep(1.0, 2.8, length(v.world.xz - vec2<f32>(0.0, -0.4)));
-        color = mix(color, frame.background.rgb, far);
+        color = mix(color, frame.background, far);
     }
     out.color = vec4<f32>(color, 1.0);
     out.id = surface_id(v.material);
@@ -205,7 +198,7 @@ fn fs_glossy(v: SkinVarying) -> ColorOut {
         power = 60.0;
         strength = 0.5;
     }
-    let to_eye = normalize(frame.eye.xyz - v.world);
+    let to_eye = normalize(frame.eye - v.world);
     let occlusion = surface_occlusion(v.material, v.world);
     let glossy = gloss(lit.normal, to_eye, lit.visible, power) * (strength * occlusion);
     var out: ColorOut;

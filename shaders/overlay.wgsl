@@ -1,7 +1,7 @@
 // The `contact` diagnostic overlay: translucent wireframes of the analytic proxies that
 // pointer and finger rays are tested against, placed by the same pivots as the skin, and a
-// marker at the last ray hit. Drawn over everything, without depth. Needs
-// `render_frame.wgsl`.
+// marker at the last ray hit. Drawn over everything, without depth. Composed after
+// `frame.wgsl`.
 
 struct LineVertex {
     @location(0) position: vec3<f32>,

@@ -1,0 +1,187 @@
+// Shared by every render pipeline: the frame's uniforms, the view of the pass being drawn,
+// the creature's pose, the coat palette, the hand's occlusion and the tone map.
+// Composed after the prelude (`src/shaders.rs`: MAX_HAND_CAPSULES, SPACE_*, ID_*) and the
+// creature-pose snippet (`creature_pose.wgsl`) that places roots for the solver too; not a
+// pipeline by itself.
+
+// Rust twin: `render::frame::HandCapsuleUniform` (encase).
+struct HandCapsule {
+    // The capsule's two ends and its radius.
+    a: vec3<f32>,
+    radius: f32,
+    b: vec3<f32>,
+}
+
+// Rust twin: `render::frame::FrameUniforms` (encase).
+struct FrameUniforms {
+    // World → clip for the camera, and for the key light (orthographic, depth 0 … 1).
+    view_proj: mat4x4<f32>,
+    light_view_proj: mat4x4<f32>,
+    // The camera's position.
+    eye: vec3<f32>,
+    // Unit direction toward the key light, and its irradiance.
+    light_dir: vec3<f32>,
+    light_irradiance: f32,
+    // Linear colour of the key light.
+    light_color: vec3<f32>,
+    // Unit direction toward the fill light (no shadow), and its irradiance.
+    fill_dir: vec3<f32>,
+    fill_irradiance: f32,
+    // Ambient from above and from below (linear).
+    sky: vec3<f32>,
+    ground: vec3<f32>,
+    // The key light's depth range (m), the hair density per unit coverage in the deep
+    // opacity map, and the opaque map's depth bias (m).
+    light_depth_range: f32,
+    hair_density: f32,
+    shadow_bias: f32,
+    // Deep opacity map slab ends, metres behind the first hair the light meets.
+    slab_ends: vec4<f32>,
+    // The coat palette, linear: main, cream, stripe, blush.
+    coat_main: vec3<f32>,
+    coat_cream: vec3<f32>,
+    coat_stripe: vec3<f32>,
+    coat_blush: vec3<f32>,
+    // Head-local → world, body-local → world, and each tail bone's rest body → world.
+    head: mat4x4<f32>,
+    body: mat4x4<f32>,
+    tail: array<mat4x4<f32>, TAIL_BONES>,
+    // The hand's capsules, for the soft occlusion it casts on nearby fur and skin: the
+    // first `hand_count`, how strongly (0 none … 1 strong) and over what distance (m).
+    hand: array<HandCapsule, MAX_HAND_CAPSULES>,
+    hand_count: u32,
+    hand_occlusion_strength: f32,
+    hand_falloff: f32,
+    // How far the eyes are narrowed (0 open … 1 nearly shut).
+    eye_narrowing: f32,
+    // Ribbon width at the root (m), width at the tip as a share of the root's, faded share
+    // of the length at the tip, narrowest drawn width in pixels.
+    root_width: f32,
+    tip_width: f32,
+    tip_fade: f32,
+    min_pixels: f32,
+    // Exposure before the tone map.
+    exposure: f32,
+    // The linear colour behind the creature (the floor fades into it).
+    background: vec3<f32>,
+    // Strands bound, and MSAA samples of the camera's targets.
+    strand_count: u32,
+    msaa_samples: u32,
+    // 1 when the hair casts shadows; 1 when the camera's ribbons skip the strands the cull
+    // pass marked.
+    hair_casts_shadows: u32,
+    cull_hidden_strands: u32,
+}
+
+// Rust twin: `render::frame::PassView` (encase). One per pass: the camera's, the light's.
+struct PassView {
+    view_proj: mat4x4<f32>,
+    // The camera's position (perspective), or the direction toward the viewer
+    // (orthographic).
+    eye: vec3<f32>,
+    // 1 for a perspective view, 0 for an orthographic one.
+    perspective: u32,
+    // Unit viewing direction.
+    forward: vec3<f32>,
+    // World size of one pixel at unit distance (perspective) or of one pixel
+    // (orthographic).
+    pixel_scale: f32,
+}
+
+@group(0) @binding(0) var<uniform> frame: FrameUniforms;
+@group(0) @binding(1) var<uniform> view: PassView;
+
+// The transform that places a point of `space` (for the tail: at tail parameter `t`), the
+// same one the solver places roots with (`root_transform`); world space for the hand.
+fn space_matrix(space: u32, t: f32) -> mat4x4<f32> {
+    if (space != SPACE_WORLD) {
+        return root_transform(CreaturePose(frame.head, frame.body, frame.tail), space, t);
+    }
+    return mat4x4<f32>(
+        vec4<f32>(1.0, 0.0, 0.0, 0.0),
+        vec4<f32>(0.0, 1.0, 0.0, 0.0),
+        vec4<f32>(0.0, 0.0, 1.0, 0.0),
+        vec4<f32>(0.0, 0.0, 0.0, 1.0),
+    );
+}
+
+// Where a viewer at this pass sees `world` from: unit direction from the point to the eye.
+fn toward_viewer(world: vec3<f32>) -> vec3<f32> {
+    if (view.perspective == 1u) {
+        return normalize(view.eye - world);
+    }
+    return -view.forward;
+}
+
+// World size of one pixel of this pass at `world`.
+fn pixel_size(world: vec3<f32>) -> f32 {
+    if (view.perspective == 1u) {
+        return max(dot(world - view.eye, view.forward), 1e-4) * view.pixel_scale;
+    }
+    return view.pixel_scale;
+}
+
+// The coat colour (linear) of the pattern channels (cream, stripe, ear tip, blush).
+fn coat_color(pattern: vec4<f32>) -> vec3<f32> {
+    var c = frame.coat_main;
+    c = mix(c, frame.coat_cream, pattern.x);
+    c = mix(c, frame.coat_stripe, pattern.y);
+    // Ear tips: the stripe colour, darkened.
+    c = mix(c, frame.coat_stripe * 0.45, pattern.z);
+    c = mix(c, frame.coat_blush, pattern.w);
+    return c;
+}
+
+// Light left by the hand's soft occlusion at `world`: 1 far from every capsule, down to
+// 1 − strength at a capsule's surface (the nearest capsule decides).
+fn hand_occlusion(world: vec3<f32>) -> f32 {
+    let count = min(frame.hand_count, MAX_HAND_CAPSULES);
+    let strength = frame.hand_occlusion_strength;
+    let falloff = max(frame.hand_falloff, 1e-4);
+    var open = 1.0;
+    for (var i = 0u; i < count; i = i + 1u) {
+        let a = frame.hand[i].a;
+        let ab = frame.hand[i].b - a;
+        let h = clamp(dot(world - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+        let d = distance(world, a + ab * h) - frame.hand[i].radius;
+        let near = 1.0 - smoothstep(0.0, falloff, d);
+        open = min(open, 1.0 - strength * near);
+    }
+    return open;
+}
+
+// Linear HDR → display: exposure, then a hue-keeping shoulder that is the identity below
+// 0.6 and approaches 1 above it, so highlights roll off instead of clipping to white.
+fn tone_map(hdr: vec3<f32>) -> vec3<f32> {
+    let c = max(hdr * frame.exposure, vec3<f32>(0.0));
+    let peak = max(max(c.r, c.g), c.b);
+    if (peak <= 0.6) {
+        return c;
+    }
+    let x = peak - 0.6;
+    let mapped = 0.6 + 0.4 * x / (x + 0.4);
+    return c * (mapped / peak);
+}
+
+// A depth in [0, 1] as 24-bit fixed point in three unorm8 channels: an 8-bit colour target
+// is renderable on every backend, unlike a 32-bit float one (OpenGL ES).
+fn pack_depth(d: f32) -> vec4<f32> {
+    let x = u32(clamp(d, 0.0, 1.0) * 16777215.0);
+    return vec4<f32>(f32(x >> 16u), f32((x >> 8u) & 0xffu), f32(x & 0xffu), 0.0) / 255.0;
+}
+
+fn unpack_depth(c: vec4<f32>) -> f32 {
+    let b = vec3<u32>(round(c.rgb * 255.0));
+    return f32((b.x << 16u) | (b.y << 8u) | b.z) / 16777215.0;
+}
+
+// Small integer hash (PCG-style), for per-strand and per-pixel dither.
+fn hash_u32(v: u32) -> u32 {
+    let state = v * 747796405u + 2891336453u;
+    let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+    return (word >> 22u) ^ word;
+}
+
+fn hash_unit(v: u32) -> f32 {
+    return f32(hash_u32(v) >> 8u) / 16777216.0;
+}

@@ -1,0 +1,105 @@
+//! [`RenderSettings`]: the renderer's choices fixed when it is built, checked against
+//! their ranges.
+
+use super::RenderError;
+
+/// Choices fixed when the renderer is built or rarely changed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// Texels along each side of the shadow maps.
+    pub shadow_map_size: u32,
+    /// Whether the hair casts shadows (on the skin and on itself).
+    pub hair_casts_shadows: bool,
+    /// Ribbon width at the root, metres (the seed's 0.0034).
+    pub root_width: f32,
+    /// Width at the tip as a share of the root's (the seed's 15%).
+    pub tip_width: f32,
+    /// Share of the length, at the tip, over which a strand fades out (the seed's 20%).
+    pub tip_fade: f32,
+    /// Narrowest drawn ribbon in pixels; narrower strands are drawn this wide and that
+    /// much fainter.
+    pub min_pixels: f32,
+    /// How much light one fully covering strand stops, in the deep opacity map.
+    pub hair_density: f32,
+    /// Distance over which the hand's occlusion fades, metres.
+    pub hand_occlusion_falloff: f32,
+    /// Height of the floor drawn under the creature, metres: the solver's floor
+    /// ([`crate::sim::FurParams::floor`]), so strands rest on what is drawn.
+    pub floor: f32,
+}
+
+impl Default for RenderSettings {
+    fn default() -> Self {
+        RenderSettings {
+            shadow_map_size: 1024,
+            hair_casts_shadows: true,
+            root_width: 0.0034,
+            tip_width: 0.15,
+            tip_fade: 0.2,
+            min_pixels: 1.0,
+            hair_density: 0.35,
+            hand_occlusion_falloff: 0.06,
+            floor: crate::sim::FurParams::default().floor,
+        }
+    }
+}
+
+impl RenderSettings {
+    /// Checks every field against its range (`max_texture` bounds the shadow maps); the
+    /// error names the first that is out of it.
+    pub(super) fn validate(&self, max_texture: u32) -> Result<(), RenderError> {
+        let bad = |field: &str, value: String, range: &str| {
+            Err(RenderError::Settings(format!(
+                "{field} is {value}; it must be {range}"
+            )))
+        };
+        let positive = |v: f32| v.is_finite() && v > 0.0;
+        let share = |v: f32| v.is_finite() && (0.0..=1.0).contains(&v);
+        if !positive(self.root_width) {
+            return bad(
+                "root_width",
+                self.root_width.to_string(),
+                "a positive number of metres",
+            );
+        }
+        if !share(self.tip_width) {
+            return bad("tip_width", self.tip_width.to_string(), "between 0 and 1");
+        }
+        if !share(self.tip_fade) {
+            return bad("tip_fade", self.tip_fade.to_string(), "between 0 and 1");
+        }
+        if !(self.min_pixels.is_finite() && self.min_pixels >= 0.0) {
+            return bad(
+                "min_pixels",
+                self.min_pixels.to_string(),
+                "a finite number ≥ 0",
+            );
+        }
+        if !(self.hair_density.is_finite() && self.hair_density >= 0.0) {
+            return bad(
+                "hair_density",
+                self.hair_density.to_string(),
+                "a finite number ≥ 0",
+            );
+        }
+        if !positive(self.hand_occlusion_falloff) {
+            return bad(
+                "hand_occlusion_falloff",
+                self.hand_occlusion_falloff.to_string(),
+                "a positive number of metres",
+            );
+        }
+        if !self.floor.is_finite() {
+            return bad("floor", self.floor.to_string(), "a finite height");
+        }
+        let max = max_texture.min(8192);
+        if !(16..=max).contains(&self.shadow_map_size) {
+            return bad(
+                "shadow_map_size",
+                self.shadow_map_size.to_string(),
+                &format!("16 to {max} texels (this device's largest texture)"),
+            );
+        }
+        Ok(())
+    }
+}

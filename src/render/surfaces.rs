@@ -1,0 +1,249 @@
+//! The surfaces pass (`shaders/surfaces.wgsl`): every opaque surface the camera sees, the
+//! creature's skin (tessellated from its analytic parts, in their own spaces, so the GPU
+//! places them by the same head, body and tail transforms as the roots), its eyes and
+//! nose, the hand's capsules and the floor. The user-facing `skin` view shows this pass
+//! without the hair. The same geometry casts the opaque shadow ([`SurfacesPass::record_light_depth`]).
+
+use super::descriptors::{
+    RenderPipelineSpec, camera_depth, camera_multisample, camera_targets, front_faces, light_depth,
+    pipeline_layout, render_pipeline,
+};
+use super::frame::{FrameBinding, View};
+use super::mesh::{Material, Mesh, SkinVertex, creature_skin, face, floor};
+use super::shapes::{DrawCapsule, capsule_mesh};
+use super::target::TargetLayout;
+use crate::creature::{Creature, FaceLayout};
+use crate::shaders::ShaderModule;
+use glam::Vec2;
+use wgpu::util::DeviceExt;
+
+/// A vertex and index buffer pair that grows as needed.
+#[derive(Debug)]
+struct DynamicMesh {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+    /// Where the glossy triangles (the nails) begin.
+    glossy_start: u32,
+}
+
+impl DynamicMesh {
+    fn new(device: &wgpu::Device, label: &str, vertex_bytes: u64, index_count: u64) -> Self {
+        DynamicMesh {
+            vertices: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: vertex_bytes.max(64),
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            indices: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: (index_count * 4).max(64),
+                usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            index_count: 0,
+            glossy_start: 0,
+        }
+    }
+
+    /// Uploads `mesh`, whose triangles from index `glossy_start` on are glossy, growing the
+    /// buffers when it does not fit.
+    fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &Mesh,
+        glossy_start: u32,
+    ) {
+        let vertex_bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
+        let index_bytes: &[u8] = bytemuck::cast_slice(&mesh.indices);
+        if vertex_bytes.len() as u64 > self.vertices.size()
+            || index_bytes.len() as u64 > self.indices.size()
+        {
+            *self = DynamicMesh::new(
+                device,
+                "hand",
+                (vertex_bytes.len() as u64).next_power_of_two(),
+                (mesh.indices.len() as u64).next_power_of_two(),
+            );
+        }
+        queue.write_buffer(&self.vertices, 0, vertex_bytes);
+        queue.write_buffer(&self.indices, 0, index_bytes);
+        self.index_count = mesh.indices.len() as u32;
+        self.glossy_start = glossy_start.min(self.index_count);
+    }
+
+    /// Sets the buffers and draws `range` of the indices (nothing for an empty range).
+    fn draw(&self, pass: &mut wgpu::RenderPass, range: std::ops::Range<u32>) {
+        if range.is_empty() {
+            return;
+        }
+        pass.set_vertex_buffer(0, self.vertices.slice(..));
+        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(range, 0, 0..1);
+    }
+}
+
+/// The surfaces pass: the creature's static mesh (skin, face, floor), the hand's mesh
+/// rebuilt every frame, and three pipelines: matte, glossy (eyes, nose, nails: their
+/// highlight costs the rest nothing, as a SIMD rasteriser runs every branch for every
+/// pixel) and the key light's depth.
+#[derive(Debug)]
+pub struct SurfacesPass {
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    /// Index ranges of `indices`: the creature and its face (cast shadows), the face alone
+    /// (glossy), the floor.
+    creature_range: std::ops::Range<u32>,
+    face_range: std::ops::Range<u32>,
+    floor_range: std::ops::Range<u32>,
+    hand: DynamicMesh,
+    matte: wgpu::RenderPipeline,
+    glossy: wgpu::RenderPipeline,
+    light_depth: wgpu::RenderPipeline,
+}
+
+impl SurfacesPass {
+    /// Tessellates `creature` and a floor at height `floor_height`, and compiles the
+    /// pipelines for `target`, reading the frame (group 0) and the shadow maps
+    /// (`shadow_inputs`, group 2).
+    pub fn new(
+        device: &wgpu::Device,
+        creature: &Creature,
+        floor_height: f32,
+        frame: &wgpu::BindGroupLayout,
+        shadow_inputs: &wgpu::BindGroupLayout,
+        target: &TargetLayout,
+    ) -> Self {
+        let mut mesh = creature_skin(creature, 1.0);
+        let skin_end = mesh.indices.len() as u32;
+        mesh.append(&face(creature, &FaceLayout::default()));
+        let creature_end = mesh.indices.len() as u32;
+        mesh.append(&floor(floor_height - 0.002, Vec2::new(0.0, -0.4), 4.0));
+        let floor_range = creature_end..mesh.indices.len() as u32;
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("surfaces: vertices"),
+            contents: bytemuck::cast_slice(&mesh.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("surfaces: indices"),
+            contents: bytemuck::cast_slice(&mesh.indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+
+        let module = ShaderModule::Surfaces.create(device);
+        let vertex = [Some(wgpu::VertexBufferLayout {
+            array_stride: std::mem::size_of::<SkinVertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &SkinVertex::ATTRIBUTES,
+        })];
+        let layout = pipeline_layout(
+            device,
+            "surfaces",
+            &[Some(frame), None, Some(shadow_inputs)],
+        );
+        let targets = camera_targets(target, None);
+        let shaded = |label, fragment| {
+            render_pipeline(
+                device,
+                RenderPipelineSpec {
+                    label,
+                    layout: &layout,
+                    module: &module,
+                    vertex: "vs_surface",
+                    buffers: &vertex,
+                    primitive: front_faces(),
+                    depth: Some(camera_depth(true)),
+                    multisample: camera_multisample(target.samples),
+                    fragment: Some((fragment, &targets)),
+                },
+            )
+        };
+        let light_depth = render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label: "surfaces: light depth",
+                layout: &pipeline_layout(device, "frame only", &[Some(frame)]),
+                module: &module,
+                vertex: "vs_surface_depth",
+                buffers: &vertex,
+                primitive: front_faces(),
+                depth: Some(light_depth()),
+                multisample: Default::default(),
+                fragment: None,
+            },
+        );
+        SurfacesPass {
+            vertices,
+            indices,
+            creature_range: 0..creature_end,
+            face_range: skin_end..creature_end,
+            floor_range,
+            hand: DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024),
+            matte: shaded("surfaces: matte", "fs_matte"),
+            glossy: shaded("surfaces: glossy", "fs_glossy"),
+            light_depth,
+        }
+    }
+
+    /// Rebuilds the hand's mesh from `capsules` (world space): its matte capsules first,
+    /// then its glossy nails. The upload lands at the next submission.
+    pub fn upload_hand(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        capsules: &[DrawCapsule],
+    ) {
+        let (nails, matte): (Vec<DrawCapsule>, Vec<DrawCapsule>) =
+            capsules.iter().partition(|c| c.material == Material::Nail);
+        let mut mesh = capsule_mesh(&matte);
+        let glossy_start = mesh.indices.len() as u32;
+        mesh.append(&capsule_mesh(&nails));
+        self.hand.upload(device, queue, &mesh, glossy_start);
+    }
+
+    /// Bytes of GPU memory the pass holds.
+    pub fn bytes(&self) -> u64 {
+        self.vertices.size()
+            + self.indices.size()
+            + self.hand.vertices.size()
+            + self.hand.indices.size()
+    }
+
+    fn draw_static(&self, pass: &mut wgpu::RenderPass, range: std::ops::Range<u32>) {
+        pass.set_vertex_buffer(0, self.vertices.slice(..));
+        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(range, 0, 0..1);
+    }
+
+    /// Records the surfaces as the camera sees them into `pass`, lit with the shadow maps
+    /// (`shadow_inputs`).
+    pub fn record(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        frame: &FrameBinding,
+        shadow_inputs: &wgpu::BindGroup,
+    ) {
+        pass.set_pipeline(&self.matte);
+        frame.bind(pass, View::Camera);
+        pass.set_bind_group(2, shadow_inputs, &[]);
+        self.draw_static(pass, 0..self.face_range.start);
+        self.draw_static(pass, self.floor_range.clone());
+        self.hand.draw(pass, 0..self.hand.glossy_start);
+        pass.set_pipeline(&self.glossy);
+        self.draw_static(pass, self.face_range.clone());
+        self.hand
+            .draw(pass, self.hand.glossy_start..self.hand.index_count);
+    }
+
+    /// Records the surfaces that cast the opaque shadow (creature, face, hand; not the
+    /// floor) as the key light sees them.
+    pub fn record_light_depth(&self, pass: &mut wgpu::RenderPass, frame: &FrameBinding) {
+        pass.set_pipeline(&self.light_depth);
+        frame.bind(pass, View::Light);
+        self.draw_static(pass, self.creature_range.clone());
+        self.hand.draw(pass, 0..self.hand.index_count);
+    }
+}
