@@ -135,6 +135,34 @@ fn every_shared_constant_comes_once_from_rust() {
     }
 }
 
+#[test]
+fn the_material_and_space_enums_carry_the_prelude_s_codes() {
+    use pelt::render::Material;
+    use pelt::render::mesh::VertexSpace;
+    use pelt::shaders as wgsl;
+    let materials = [
+        (Material::Coat, wgsl::MATERIAL_COAT),
+        (Material::Eye, wgsl::MATERIAL_EYE),
+        (Material::Nose, wgsl::MATERIAL_NOSE),
+        (Material::Hand, wgsl::MATERIAL_HAND),
+        (Material::Nail, wgsl::MATERIAL_NAIL),
+        (Material::Sleeve, wgsl::MATERIAL_SLEEVE),
+        (Material::Floor, wgsl::MATERIAL_FLOOR),
+    ];
+    for (material, code) in materials {
+        assert_eq!(material as u32, code, "{material:?}");
+    }
+    let spaces = [
+        (VertexSpace::Body, wgsl::SPACE_BODY),
+        (VertexSpace::Head, wgsl::SPACE_HEAD),
+        (VertexSpace::Tail, wgsl::SPACE_TAIL),
+        (VertexSpace::World, wgsl::SPACE_WORLD),
+    ];
+    for (space, code) in spaces {
+        assert_eq!(space as u32, code, "{space:?}");
+    }
+}
+
 /// The size and member offsets naga lays out for WGSL struct `name`.
 fn wgsl_layout(module: &naga::Module, name: &str) -> (u32, Vec<(String, u32)>) {
     let mut layouter = naga::proc::Layouter::default();
