@@ -5,7 +5,7 @@
 // `shadow_lookup.wgsl`; the shadow pass draws the same vertices from the key light through
 // `vs_surface_depth`.
 
-struct SkinVertex {
+struct SurfaceVertex {
     // In its space (part-local for the creature, world for the hand and the floor).
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
@@ -47,7 +47,7 @@ struct Placed {
     material: u32,
 }
 
-fn place(v: SkinVertex) -> Placed {
+fn place(v: SurfaceVertex) -> Placed {
     var out: Placed;
     let space = v.space_material & 0xffu;
     out.material = (v.space_material >> 8u) & 0xffu;
@@ -101,7 +101,7 @@ fn surface_occlusion(material: u32, world: vec3<f32>) -> f32 {
 }
 
 @vertex
-fn vs_surface(v: SkinVertex) -> SkinVarying {
+fn vs_surface(v: SurfaceVertex) -> SkinVarying {
     let p = place(v);
     var out: SkinVarying;
     out.clip = p.clip;
@@ -121,7 +121,7 @@ fn vs_surface(v: SkinVertex) -> SkinVarying {
 
 // Depth only, from the key light: skin, face and hand cast the opaque shadow.
 @vertex
-fn vs_surface_depth(v: SkinVertex) -> @builtin(position) vec4<f32> {
+fn vs_surface_depth(v: SurfaceVertex) -> @builtin(position) vec4<f32> {
     return place(v).clip;
 }
 

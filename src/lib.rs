@@ -8,7 +8,9 @@
 //! - [`sim`]: the strand solver, as WGSL compute ([`sim::GpuSolver`]) and its CPU mirror
 //!   ([`sim::CpuSolver`], SIMD, beside the scalar reference [`sim::step_strand`]) behind one
 //!   step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
-//! - [`gpu`]: adapter and device acquisition with a CPU fallback.
+//! - [`gpu`]: adapter and device acquisition with a CPU fallback, and buffer read-back.
+//! - [`shaders`]: every WGSL module, composed in one place after a prelude of the
+//!   constants Rust and WGSL share; [`render`]: the fur renderer, one module per pass.
 //! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files,
 //!   written from a [`rigged::RiggedBody`] (a skeleton with springs, a skinned mesh and an
 //!   avatar description, in no file format).

@@ -7,17 +7,80 @@
 //! workgroup sizes, batch sizes, material, ID and space codes, π and the hair fibre's
 //! constants): the WGSL files declare no constant at all, so they cannot drift apart.
 
-use crate::creature::TAIL_BONES;
-use crate::render::frame::MAX_HAND_CAPSULES;
-use crate::render::hair_bsdf;
-use crate::render::ids;
-use crate::render::mesh::{Material, VertexSpace};
-use crate::render::ribbons::{STRANDS_PER_BATCH, VERTICES_PER_STRAND};
-use crate::render::strand_cull::CULL_WORKGROUP;
-use crate::sim::{
-    CONTACT_ITERATIONS, MAX_CAPSULES, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, SEGMENTS,
-    WORKGROUP_SIZE,
-};
+// The numbers the GPU programs and their Rust callers share, defined here, below both the
+// solver and the renderer, which re-export the ones they own under their own names
+// (`sim::POINTS_PER_STRAND`, `render::ids::SKIN` …): the prelude hands them to WGSL, so
+// neither side can drift, and this module imports nothing above it.
+
+/// Points per strand: the root and five simulated points (`sim::POINTS_PER_STRAND`).
+pub const POINTS: u32 = 6;
+/// Simulated segments per strand.
+pub const SEGMENTS: u32 = POINTS - 1;
+/// The most hand capsules one solver step carries (`sim::MAX_CAPSULES`).
+pub const MAX_CAPSULES: u32 = 24;
+/// The most steps one solver dispatch takes (`sim::MAX_STEPS_PER_DISPATCH`).
+pub const MAX_STEPS: u32 = 8;
+/// Extra push-out and projection rounds for points the hand touched.
+pub const CONTACT_ITERATIONS: u32 = 3;
+/// Strands one workgroup of the solver steps (`sim::WORKGROUP_SIZE`).
+pub const STEP_WORKGROUP: u32 = 64;
+/// Tail bones of the creature's pose.
+pub const TAIL_BONES: u32 = crate::creature::TAIL_BONES as u32;
+/// Vertex and root spaces (`render::mesh::VertexSpace`, `creature::space_code`).
+pub const SPACE_BODY: u32 = 0;
+/// Head-local.
+pub const SPACE_HEAD: u32 = 1;
+/// Body-local at rest, skinned to the tail bones.
+pub const SPACE_TAIL: u32 = 2;
+/// World space (the hand, the floor).
+pub const SPACE_WORLD: u32 = 3;
+/// The most hand capsules the shading's soft occlusion considers.
+pub const MAX_HAND_CAPSULES: u32 = 24;
+/// Strands one workgroup of the camera's cull pass handles.
+pub const CULL_WORKGROUP: u32 = 64;
+/// Strands drawn per ribbon instance.
+pub const STRANDS_PER_BATCH: u32 = 64;
+/// Ribbon vertices per strand: two per point.
+pub const VERTICES_PER_STRAND: u32 = 2 * POINTS;
+/// Surface materials (`render::mesh::Material`): the creature's coat-coloured skin.
+pub const MATERIAL_COAT: u32 = 0;
+/// A glossy eye.
+pub const MATERIAL_EYE: u32 = 1;
+/// The nose.
+pub const MATERIAL_NOSE: u32 = 2;
+/// The hand's skin.
+pub const MATERIAL_HAND: u32 = 3;
+/// A fingernail.
+pub const MATERIAL_NAIL: u32 = 4;
+/// The sleeve.
+pub const MATERIAL_SLEEVE: u32 = 5;
+/// The floor.
+pub const MATERIAL_FLOOR: u32 = 6;
+/// What a pixel of the ID target shows (`render::ids`): nothing.
+pub const ID_BACKGROUND: u32 = 0;
+/// The creature's skin.
+pub const ID_SKIN: u32 = 1;
+/// Hair.
+pub const ID_HAIR: u32 = 2;
+/// The hand.
+pub const ID_HAND: u32 = 3;
+/// Eyes and nose.
+pub const ID_FACE: u32 = 4;
+/// The contact overlay (which never writes IDs; reserved).
+pub const ID_OVERLAY: u32 = 5;
+/// The floor.
+pub const ID_FLOOR: u32 = 6;
+/// The hair fibre's cuticle tilt α, 3° (`render::hair_bsdf`, its CPU mirror).
+pub const HAIR_ALPHA: f32 = 0.052_359_9;
+/// Longitudinal width of the R lobe (8°); TT is half as wide, TRT twice.
+pub const HAIR_BETA_R: f32 = 0.139_626;
+/// Azimuthal width of the TT lobe, radians.
+pub const HAIR_GAMMA_TT: f32 = 0.5;
+/// Fresnel reflectance at normal incidence (fibre index about 1.55).
+pub const HAIR_F0: f32 = 0.0465;
+/// Share of the light entering the fibre that leaves it forward (the rest is absorbed or
+/// scattered inside even by the palest fibre).
+pub const HAIR_TT_SHARE: f32 = 0.8;
 
 /// The creature's pose and where a root sits on it (`shaders/creature_pose.wgsl`), shared
 /// by the solver and every render pass that places roots or skin.
@@ -31,7 +94,7 @@ pub const RIBBON_GEOMETRY_WGSL: &str = include_str!("../shaders/ribbon_geometry.
 /// The key light's visibility (`shaders/shadow_lookup.wgsl`).
 pub const SHADOW_LOOKUP_WGSL: &str = include_str!("../shaders/shadow_lookup.wgsl");
 
-/// One constant the WGSL gets from Rust: its name and its value (every one is a `u32`).
+/// One `u32` constant the WGSL gets from Rust: its name and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SharedConstant {
     /// The WGSL name.
@@ -44,42 +107,37 @@ const fn shared(name: &'static str, value: u32) -> SharedConstant {
     SharedConstant { name, value }
 }
 
-/// Every constant of the prelude, from its Rust source.
+/// Every `u32` constant of the prelude.
 pub const SHARED_CONSTANTS: [SharedConstant; 29] = [
-    // The strands (`sim::layout`).
-    shared("POINTS", POINTS_PER_STRAND as u32),
-    shared("SEGMENTS", SEGMENTS as u32),
-    shared("MAX_CAPSULES", MAX_CAPSULES as u32),
-    shared("MAX_STEPS", MAX_STEPS_PER_DISPATCH as u32),
-    shared("CONTACT_ITERATIONS", CONTACT_ITERATIONS as u32),
-    shared("STEP_WORKGROUP", WORKGROUP_SIZE),
-    // The creature (`creature`, `render::mesh::VertexSpace`).
-    shared("TAIL_BONES", TAIL_BONES as u32),
-    shared("SPACE_BODY", VertexSpace::Body as u32),
-    shared("SPACE_HEAD", VertexSpace::Head as u32),
-    shared("SPACE_TAIL", VertexSpace::Tail as u32),
-    shared("SPACE_WORLD", VertexSpace::World as u32),
-    // The renderer's passes.
-    shared("MAX_HAND_CAPSULES", MAX_HAND_CAPSULES as u32),
+    shared("POINTS", POINTS),
+    shared("SEGMENTS", SEGMENTS),
+    shared("MAX_CAPSULES", MAX_CAPSULES),
+    shared("MAX_STEPS", MAX_STEPS),
+    shared("CONTACT_ITERATIONS", CONTACT_ITERATIONS),
+    shared("STEP_WORKGROUP", STEP_WORKGROUP),
+    shared("TAIL_BONES", TAIL_BONES),
+    shared("SPACE_BODY", SPACE_BODY),
+    shared("SPACE_HEAD", SPACE_HEAD),
+    shared("SPACE_TAIL", SPACE_TAIL),
+    shared("SPACE_WORLD", SPACE_WORLD),
+    shared("MAX_HAND_CAPSULES", MAX_HAND_CAPSULES),
     shared("CULL_WORKGROUP", CULL_WORKGROUP),
     shared("STRANDS_PER_BATCH", STRANDS_PER_BATCH),
     shared("VERTICES_PER_STRAND", VERTICES_PER_STRAND),
-    // Surface materials (`render::mesh::Material`).
-    shared("MATERIAL_COAT", Material::Coat as u32),
-    shared("MATERIAL_EYE", Material::Eye as u32),
-    shared("MATERIAL_NOSE", Material::Nose as u32),
-    shared("MATERIAL_HAND", Material::Hand as u32),
-    shared("MATERIAL_NAIL", Material::Nail as u32),
-    shared("MATERIAL_SLEEVE", Material::Sleeve as u32),
-    shared("MATERIAL_FLOOR", Material::Floor as u32),
-    // What each pixel shows in the optional ID target (`render::ids`).
-    shared("ID_BACKGROUND", ids::BACKGROUND as u32),
-    shared("ID_SKIN", ids::SKIN as u32),
-    shared("ID_HAIR", ids::HAIR as u32),
-    shared("ID_HAND", ids::HAND as u32),
-    shared("ID_FACE", ids::FACE as u32),
-    shared("ID_OVERLAY", ids::OVERLAY as u32),
-    shared("ID_FLOOR", ids::FLOOR as u32),
+    shared("MATERIAL_COAT", MATERIAL_COAT),
+    shared("MATERIAL_EYE", MATERIAL_EYE),
+    shared("MATERIAL_NOSE", MATERIAL_NOSE),
+    shared("MATERIAL_HAND", MATERIAL_HAND),
+    shared("MATERIAL_NAIL", MATERIAL_NAIL),
+    shared("MATERIAL_SLEEVE", MATERIAL_SLEEVE),
+    shared("MATERIAL_FLOOR", MATERIAL_FLOOR),
+    shared("ID_BACKGROUND", ID_BACKGROUND),
+    shared("ID_SKIN", ID_SKIN),
+    shared("ID_HAIR", ID_HAIR),
+    shared("ID_HAND", ID_HAND),
+    shared("ID_FACE", ID_FACE),
+    shared("ID_OVERLAY", ID_OVERLAY),
+    shared("ID_FLOOR", ID_FLOOR),
 ];
 
 /// One `f32` constant the WGSL gets from Rust.
@@ -95,15 +153,14 @@ const fn float(name: &'static str, value: f32) -> SharedFloat {
     SharedFloat { name, value }
 }
 
-/// Every `f32` constant of the prelude: π and the hair fibre's constants, whose CPU
-/// mirror is [`crate::render::hair_bsdf`].
+/// Every `f32` constant of the prelude: π and the hair fibre's constants.
 pub const SHARED_FLOATS: [SharedFloat; 6] = [
     float("PI", std::f32::consts::PI),
-    float("HAIR_ALPHA", hair_bsdf::ALPHA),
-    float("HAIR_BETA_R", hair_bsdf::BETA_R),
-    float("HAIR_GAMMA_TT", hair_bsdf::GAMMA_TT),
-    float("HAIR_F0", hair_bsdf::F0),
-    float("HAIR_TT_SHARE", hair_bsdf::TT_SHARE),
+    float("HAIR_ALPHA", HAIR_ALPHA),
+    float("HAIR_BETA_R", HAIR_BETA_R),
+    float("HAIR_GAMMA_TT", HAIR_GAMMA_TT),
+    float("HAIR_F0", HAIR_F0),
+    float("HAIR_TT_SHARE", HAIR_TT_SHARE),
 ];
 
 /// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] and
@@ -251,10 +308,10 @@ mod tests {
     }
 
     #[test]
-    fn the_roots_space_codes_are_the_vertex_spaces() {
+    fn the_roots_space_codes_are_the_prelude_s() {
         use crate::creature::{Space, space_code};
-        assert_eq!(space_code(Space::Body), VertexSpace::Body as u32 as f32);
-        assert_eq!(space_code(Space::Head), VertexSpace::Head as u32 as f32);
-        assert_eq!(space_code(Space::Tail), VertexSpace::Tail as u32 as f32);
+        assert_eq!(space_code(Space::Body), SPACE_BODY as f32);
+        assert_eq!(space_code(Space::Head), SPACE_HEAD as f32);
+        assert_eq!(space_code(Space::Tail), SPACE_TAIL as f32);
     }
 }

@@ -4,7 +4,7 @@
 
 use pelt::creature::GpuCreaturePose;
 use pelt::render::frame::{FrameUniforms, HandCapsuleUniform, PassView, uniform_bytes};
-use pelt::render::mesh::SkinVertex;
+use pelt::render::mesh::SurfaceVertex;
 use pelt::render::overlay::LineVertex;
 use pelt::render::strand_cull::CullUniforms;
 use pelt::shaders::{CREATURE_POSE_WGSL, SHARED_CONSTANTS, SHARED_FLOATS, ShaderModule, prelude};
@@ -132,6 +132,34 @@ fn every_shared_constant_comes_once_from_rust() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn the_material_and_space_enums_carry_the_prelude_s_codes() {
+    use pelt::render::Material;
+    use pelt::render::mesh::VertexSpace;
+    use pelt::shaders as wgsl;
+    let materials = [
+        (Material::Coat, wgsl::MATERIAL_COAT),
+        (Material::Eye, wgsl::MATERIAL_EYE),
+        (Material::Nose, wgsl::MATERIAL_NOSE),
+        (Material::Hand, wgsl::MATERIAL_HAND),
+        (Material::Nail, wgsl::MATERIAL_NAIL),
+        (Material::Sleeve, wgsl::MATERIAL_SLEEVE),
+        (Material::Floor, wgsl::MATERIAL_FLOOR),
+    ];
+    for (material, code) in materials {
+        assert_eq!(material as u32, code, "{material:?}");
+    }
+    let spaces = [
+        (VertexSpace::Body, wgsl::SPACE_BODY),
+        (VertexSpace::Head, wgsl::SPACE_HEAD),
+        (VertexSpace::Tail, wgsl::SPACE_TAIL),
+        (VertexSpace::World, wgsl::SPACE_WORLD),
+    ];
+    for (space, code) in spaces {
+        assert_eq!(space as u32, code, "{space:?}");
     }
 }
 
@@ -495,16 +523,16 @@ fn vertex_formats_match_their_wgsl_inputs() {
     let lines = parsed(ShaderModule::Overlay);
     // Attribute offsets are the Rust struct's field offsets, in the shader's location order.
     let skin_offsets = [
-        offset_of!(SkinVertex, position),
-        offset_of!(SkinVertex, normal),
-        offset_of!(SkinVertex, aux),
-        offset_of!(SkinVertex, pattern),
-        offset_of!(SkinVertex, tail_t),
-        offset_of!(SkinVertex, space_material),
+        offset_of!(SurfaceVertex, position),
+        offset_of!(SurfaceVertex, normal),
+        offset_of!(SurfaceVertex, aux),
+        offset_of!(SurfaceVertex, pattern),
+        offset_of!(SurfaceVertex, tail_t),
+        offset_of!(SurfaceVertex, space_material),
     ];
-    let locations = wgsl_locations(&skin, "SkinVertex");
-    assert_eq!(locations.len(), SkinVertex::ATTRIBUTES.len());
-    for (attr, (&location, &offset)) in SkinVertex::ATTRIBUTES
+    let locations = wgsl_locations(&skin, "SurfaceVertex");
+    assert_eq!(locations.len(), SurfaceVertex::ATTRIBUTES.len());
+    for (attr, (&location, &offset)) in SurfaceVertex::ATTRIBUTES
         .iter()
         .zip(locations.iter().zip(&skin_offsets))
     {

@@ -15,7 +15,7 @@ use encase::ShaderType;
 use glam::{Mat4, Vec3, Vec4};
 
 /// Most hand capsules the shading's soft occlusion considers.
-pub const MAX_HAND_CAPSULES: usize = 24;
+pub const MAX_HAND_CAPSULES: usize = crate::shaders::MAX_HAND_CAPSULES as usize;
 
 /// Depth bias of the opaque shadow map, metres.
 const SHADOW_BIAS: f32 = 0.006;

@@ -6,16 +6,16 @@
 use glam::Vec3;
 
 /// Cuticle tilt α (3°).
-pub const ALPHA: f32 = 0.052_359_9;
+pub const ALPHA: f32 = crate::shaders::HAIR_ALPHA;
 /// Longitudinal width of the R lobe (8°); TT is half as wide, TRT twice.
-pub const BETA_R: f32 = 0.139_626;
+pub const BETA_R: f32 = crate::shaders::HAIR_BETA_R;
 /// Azimuthal width of the TT lobe, radians.
-pub const GAMMA_TT: f32 = 0.5;
+pub const GAMMA_TT: f32 = crate::shaders::HAIR_GAMMA_TT;
 /// Fresnel reflectance at normal incidence.
-pub const F0: f32 = 0.0465;
+pub const F0: f32 = crate::shaders::HAIR_F0;
 /// Share of the light entering the fibre that leaves it forward (the rest is absorbed or
 /// scattered inside even by the palest fibre).
-pub const TT_SHARE: f32 = 0.8;
+pub const TT_SHARE: f32 = crate::shaders::HAIR_TT_SHARE;
 
 /// A unit Gaussian of the half angle, halved so it integrates to one over θ_o.
 fn gaussian(width: f32, x: f32) -> f32 {

@@ -8,19 +8,19 @@ use super::target::{FrameTargets, ID_FORMAT, TargetLayout};
 use crate::shaders::ShaderModule;
 
 /// Nothing drawn.
-pub const BACKGROUND: u8 = 0;
+pub const BACKGROUND: u8 = crate::shaders::ID_BACKGROUND as u8;
 /// The creature's skin.
-pub const SKIN: u8 = 1;
+pub const SKIN: u8 = crate::shaders::ID_SKIN as u8;
 /// Hair.
-pub const HAIR: u8 = 2;
+pub const HAIR: u8 = crate::shaders::ID_HAIR as u8;
 /// The hand.
-pub const HAND: u8 = 3;
+pub const HAND: u8 = crate::shaders::ID_HAND as u8;
 /// Eyes and nose.
-pub const FACE: u8 = 4;
+pub const FACE: u8 = crate::shaders::ID_FACE as u8;
 /// The contact overlay never writes IDs; reserved.
-pub const OVERLAY: u8 = 5;
+pub const OVERLAY: u8 = crate::shaders::ID_OVERLAY as u8;
 /// The floor.
-pub const FLOOR: u8 = 6;
+pub const FLOOR: u8 = crate::shaders::ID_FLOOR as u8;
 
 /// The ids pass: only for layouts with IDs and MSAA.
 #[derive(Debug)]

@@ -1,6 +1,6 @@
 //! Triangle meshes of the opaque surfaces: the creature's analytic parts tessellated in
 //! their own spaces (so the GPU places them by the same pivots as the roots; the grids are
-//! [`crate::creature::tessellation`]'s), the face, and the floor. One vertex format, [`SkinVertex`], for all of them and for the hand.
+//! [`crate::creature::tessellation`]'s), the face, and the floor. One vertex format, [`SurfaceVertex`], for all of them and for the hand.
 
 pub use crate::creature::tessellation::sphere_direction;
 use crate::creature::tessellation::{
@@ -45,11 +45,11 @@ pub enum Material {
     Floor = 6,
 }
 
-/// One vertex of an opaque surface. WGSL twin: `SkinVertex` in `shaders/skin.wgsl`
+/// One vertex of an opaque surface. WGSL twin: `SurfaceVertex` in `shaders/surfaces.wgsl`
 /// (vertex attributes at these offsets).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct SkinVertex {
+pub struct SurfaceVertex {
     /// Position in its space.
     pub position: [f32; 3],
     /// Unit normal in its space.
@@ -64,8 +64,8 @@ pub struct SkinVertex {
     pub space_material: u32,
 }
 
-impl SkinVertex {
-    /// The vertex attributes, matching `shaders/skin.wgsl`.
+impl SurfaceVertex {
+    /// The vertex attributes, matching `shaders/surfaces.wgsl`.
     pub const ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
         0 => Float32x3,
         1 => Float32x3,
@@ -77,7 +77,7 @@ impl SkinVertex {
 
     /// A vertex of `material` in `space`.
     pub fn new(position: Vec3, normal: Vec3, space: VertexSpace, material: Material) -> Self {
-        SkinVertex {
+        SurfaceVertex {
             position: position.to_array(),
             normal: normal.normalize_or(Vec3::Y).to_array(),
             aux: [0.0; 4],
@@ -92,7 +92,7 @@ impl SkinVertex {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Mesh {
     /// The vertices.
-    pub vertices: Vec<SkinVertex>,
+    pub vertices: Vec<SurfaceVertex>,
     /// Three indices per triangle.
     pub indices: Vec<u32>,
 }
@@ -105,7 +105,7 @@ impl Mesh {
         columns: u32,
         rows: u32,
         wrap_u: bool,
-        mut vertex: impl FnMut(f32, f32) -> SkinVertex,
+        mut vertex: impl FnMut(f32, f32) -> SurfaceVertex,
     ) {
         let seam = if wrap_u { Seam::Shared } else { Seam::Repeated };
         add_grid(
@@ -124,7 +124,7 @@ impl Mesh {
     pub fn orient_outward(&mut self) {
         for tri in self.indices.chunks_exact_mut(3) {
             let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| self.vertices[i as usize]);
-            let p = |v: SkinVertex| Vec3::from(v.position);
+            let p = |v: SurfaceVertex| Vec3::from(v.position);
             let facing = (p(b) - p(a)).cross(p(c) - p(a));
             let normal = Vec3::from(a.normal) + Vec3::from(b.normal) + Vec3::from(c.normal);
             if facing.dot(normal) < 0.0 {
@@ -174,7 +174,7 @@ pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
             &mut mesh.vertices,
             &mut mesh.indices,
             |s| {
-                let mut vertex = SkinVertex::new(s.position, s.normal, space, Material::Coat);
+                let mut vertex = SurfaceVertex::new(s.position, s.normal, space, Material::Coat);
                 let pattern = pattern_at(creature, part, s.position, s.normal, s.tail_t);
                 vertex.pattern = pattern_bytes(pattern);
                 vertex.tail_t = s.tail_t;
@@ -200,7 +200,7 @@ fn oriented_ellipsoid(center: Vec3, out: Vec3, radii: Vec3, material: Material, 
         let p = center + right * local.x + up * local.y + out * local.z;
         let ln = Vec3::new(d.x / radii.x, d.y / radii.y, d.z / radii.z);
         let n = right * ln.x + up * ln.y + out * ln.z;
-        let mut vertex = SkinVertex::new(p, n, VertexSpace::Head, material);
+        let mut vertex = SurfaceVertex::new(p, n, VertexSpace::Head, material);
         if eye {
             vertex.aux = [center.x, center.y, center.z, 1.0];
         }
@@ -245,7 +245,7 @@ pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
         let phi = u * std::f32::consts::TAU;
         let r = radius * v;
         let p = Vec3::new(center.x + r * phi.cos(), y, center.y + r * phi.sin());
-        SkinVertex::new(p, Vec3::Y, VertexSpace::World, Material::Floor)
+        SurfaceVertex::new(p, Vec3::Y, VertexSpace::World, Material::Floor)
     });
     mesh.orient_outward();
     // Seen from below too (a free camera may go there), shaded the same.

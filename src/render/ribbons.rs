@@ -22,9 +22,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
 /// Strands drawn per instance (WGSL `STRANDS_PER_BATCH`, from the prelude).
-pub const STRANDS_PER_BATCH: u32 = 64;
+pub const STRANDS_PER_BATCH: u32 = crate::shaders::STRANDS_PER_BATCH;
 /// Vertices per strand: two per point (WGSL `VERTICES_PER_STRAND`, from the prelude).
-pub const VERTICES_PER_STRAND: u32 = 2 * POINTS_PER_STRAND as u32;
+pub const VERTICES_PER_STRAND: u32 = crate::shaders::VERTICES_PER_STRAND;
 /// Indices per strand: two triangles for each segment.
 pub const INDICES_PER_STRAND: u32 = 6 * (POINTS_PER_STRAND as u32 - 1);
 

@@ -1,7 +1,7 @@
 //! World-space capsules the skin pass draws each frame: the hand (palm, fingers, nails,
 //! forearm, sleeve), or any capsules a caller wants to see, such as a scripted stroke's.
 
-use super::mesh::{Material, Mesh, SkinVertex, VertexSpace, sphere_direction};
+use super::mesh::{Material, Mesh, SurfaceVertex, VertexSpace, sphere_direction};
 use glam::Vec3;
 
 /// A capsule to draw: the segment `a`–`b` thickened by `radius`, in world space.
@@ -53,7 +53,7 @@ pub fn capsule_mesh(capsules: &[DrawCapsule]) -> Mesh {
             };
             let d = sphere_direction(u, along);
             let n = e1 * d.x + e2 * d.z + dir * d.y;
-            SkinVertex::new(center + n * c.radius, n, VertexSpace::World, c.material)
+            SurfaceVertex::new(center + n * c.radius, n, VertexSpace::World, c.material)
         });
     }
     mesh.orient_outward();

@@ -22,7 +22,7 @@ use glam::{Affine3A, Mat3A, Mat4, Vec3};
 pub const CULL_SAFETY_MARGIN: f32 = 0.003;
 
 /// Strands one workgroup of the cull pass handles (WGSL `CULL_WORKGROUP`).
-pub const CULL_WORKGROUP: u32 = 64;
+pub const CULL_WORKGROUP: u32 = crate::shaders::CULL_WORKGROUP;
 
 /// Bytes of the flag the cull pass writes per strand.
 pub const CULL_FLAG_BYTES: u64 = 4;

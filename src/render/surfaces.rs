@@ -9,7 +9,7 @@ use super::descriptors::{
     pipeline_layout, render_pipeline,
 };
 use super::frame::{FrameBinding, View};
-use super::mesh::{Material, Mesh, SkinVertex, creature_skin, face, floor};
+use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
 use super::shapes::{DrawCapsule, capsule_mesh};
 use super::target::TargetLayout;
 use crate::creature::{Creature, FaceLayout};
@@ -135,9 +135,9 @@ impl SurfacesPass {
 
         let module = ShaderModule::Surfaces.create(device);
         let vertex = [Some(wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<SkinVertex>() as u64,
+            array_stride: std::mem::size_of::<SurfaceVertex>() as u64,
             step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &SkinVertex::ATTRIBUTES,
+            attributes: &SurfaceVertex::ATTRIBUTES,
         })];
         let layout = pipeline_layout(
             device,

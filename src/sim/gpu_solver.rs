@@ -13,7 +13,7 @@ use wgpu::util::DeviceExt;
 
 /// Invocations per workgroup (WGSL `STEP_WORKGROUP`, from the prelude of
 /// [`crate::shaders`]).
-pub const WORKGROUP_SIZE: u32 = 64;
+pub const WORKGROUP_SIZE: u32 = crate::shaders::STEP_WORKGROUP;
 /// Steps one [`GpuSolver::record_steps`] call (one dispatch, one submission) can carry.
 /// The 60 Hz accumulator with its 1/30 s cap needs at most three per frame.
 pub const MAX_STEPS_PER_SUBMIT: usize = MAX_STEPS_PER_DISPATCH;

@@ -12,14 +12,14 @@ use encase::ShaderType;
 use glam::{Vec2, Vec3, Vec4};
 
 /// Points per strand (the root and five simulated points).
-pub const POINTS_PER_STRAND: usize = 6;
+pub const POINTS_PER_STRAND: usize = crate::shaders::POINTS as usize;
 /// Simulated segments per strand.
 pub const SEGMENTS: usize = POINTS_PER_STRAND - 1;
 /// The most capsules one step can carry.
-pub const MAX_CAPSULES: usize = 24;
+pub const MAX_CAPSULES: usize = crate::shaders::MAX_CAPSULES as usize;
 /// The most steps one dispatch takes: each strand stays in registers for up to this many
 /// steps and reads and writes memory once.
-pub const MAX_STEPS_PER_DISPATCH: usize = 8;
+pub const MAX_STEPS_PER_DISPATCH: usize = crate::shaders::MAX_STEPS as usize;
 
 /// The gust's angular rates (rad/s) of its sway and of its x, y and z directions.
 pub const GUST_RATES: [f64; 4] = [0.23, 0.9, 1.7, 0.7];

@@ -26,7 +26,6 @@ pub use layout::{
     SEGMENTS, StepBatch, StepUniforms, gpu_roots, gust_spatial_phases,
 };
 pub use params::FurParams;
-pub(crate) use reference::CONTACT_ITERATIONS;
 pub use reference::{rest_positions, step_strand};
 pub use simd::{LANES, StepCapsules, step_lanes};
 pub use stats::StrandStats;

@@ -7,7 +7,7 @@ use crate::creature::{Space, place_direction, place_point, root_transform};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 
 /// Extra push-out and projection rounds for points the hand touched (WGSL twin).
-pub(crate) const CONTACT_ITERATIONS: usize = 3;
+pub(crate) const CONTACT_ITERATIONS: usize = crate::shaders::CONTACT_ITERATIONS as usize;
 
 fn mix(a: Vec3, b: Vec3, t: f32) -> Vec3 {
     a * (1.0 - t) + b * t
