@@ -9,6 +9,8 @@
 //!   ([`sim::CpuSolver`], SIMD, beside the scalar reference [`sim::step_strand`]) behind one
 //!   step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
 //! - [`gpu`]: adapter and device acquisition with a CPU fallback.
+//! - [`files`]: reading capped by bytes read, and writing through a temporary file beside
+//!   the target, renamed over it only on success.
 //! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files.
 //!
 //! The library never owns a window, an event loop or a camera: a caller passes its device
@@ -28,6 +30,7 @@
 //! ```
 
 pub mod creature;
+pub mod files;
 pub mod gpu;
 pub mod groom;
 pub mod hand;
