@@ -23,7 +23,7 @@ pub struct RenderArgs {
     /// What to draw: final, skin, strands or contact.
     #[arg(long, default_value = "final")]
     pub mode: DebugMode,
-    /// Number of strands (default: the adapter's tier).
+    /// Number of strands (default: the adapter's tier; at most what it holds, `pelt info`).
     #[arg(long)]
     pub strands: Option<usize>,
     /// Fixed 60 Hz solver steps before the frame (the coat settles under gravity); at most

@@ -21,7 +21,9 @@ pub enum SolverArg {
 /// Arguments of `pelt simulate`.
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// Number of strands (default: the adapter's tier; the CPU tier for --solver cpu).
+    /// Number of strands (default: the adapter's tier; the CPU tier for --solver cpu). At
+    /// most what the adapter holds (`pelt info`); on the CPU, at most 16,777,216 and what
+    /// the machine's free memory holds (about 4 KiB a strand).
     #[arg(long)]
     pub strands: Option<usize>,
     /// Fixed 60 Hz steps to take, at most 1,000,000.
@@ -47,8 +49,10 @@ pub struct SimulateArgs {
 /// The most steps one run takes (over four hours of simulated time at 60 Hz).
 pub const MAX_STEPS: u32 = 1_000_000;
 
-/// Host memory the CPU solver takes per strand, bytes, measured with a margin (the groom's
-/// roots, the solver's state and its SIMD lanes, and the positions read back and written).
+/// Host memory the CPU solver is allowed per strand, bytes: the groom's roots, the solver's
+/// state and its SIMD lanes, and the positions read back and written. Measured at about
+/// 840 B a strand (peak resident size over 65,536 to 524,288 strands with `.npz` output);
+/// five times that leaves room for the allocator and a busy machine.
 const CPU_BYTES_PER_STRAND: u64 = 4096;
 
 /// The output formats `--out` may name.

@@ -37,7 +37,7 @@ pub struct TailTraceArgs {
     /// rotations slerped between them, held after the last. At most 64 MiB.
     #[arg(long)]
     pub motion: std::path::PathBuf,
-    /// Number of 60 fps frames to trace.
+    /// Number of 60 fps frames to trace (1 to 10,000,000).
     #[arg(long)]
     pub frames: u64,
     /// Where to write the CSV (a name ending in .csv; written whole or not at all).
