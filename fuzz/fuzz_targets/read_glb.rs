@@ -64,8 +64,7 @@ fn same_springs(a: &VrmSpringRig, b: &VrmSpringRig) -> bool {
                 && x.collider_groups == y.collider_groups
         });
     let colliders = a.colliders.len() == b.colliders.len()
-        && a
-            .colliders
+        && a.colliders
             .iter()
             .zip(&b.colliders)
             .all(|(c, d)| name(a, c.node) == name(b, d.node) && c.shape == d.shape);
