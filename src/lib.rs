@@ -9,6 +9,8 @@
 //!   ([`sim::CpuSolver`], SIMD, beside the scalar reference [`sim::step_strand`]) behind one
 //!   step API, on a fixed 60 Hz clock ([`sim::FurSim`]).
 //! - [`gpu`]: adapter and device acquisition with a CPU fallback, and buffer read-back.
+//! - [`files`]: reading capped by bytes read, and writing through a temporary file beside
+//!   the target, renamed over it only on success.
 //! - [`shaders`]: every WGSL module, composed in one place after a prelude of the
 //!   constants Rust and WGSL share; [`render`]: the fur renderer, one module per pass.
 //! - [`spring`] and [`vrm`]: spring chains and cloth, and their `VRMC_springBone` files,
@@ -33,6 +35,7 @@
 
 pub mod creature;
 mod easing;
+pub mod files;
 pub mod gpu;
 pub mod groom;
 pub mod hand;

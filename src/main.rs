@@ -39,7 +39,7 @@ enum Command {
     Demo(commands::demo::DemoArgs),
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     // Rust ignores SIGPIPE, which turns `pelt info | head` into a panic on the next print.
     // Restore the default so a closed pipe ends the program quietly, like any Unix tool.
     #[cfg(unix)]
@@ -53,7 +53,17 @@ fn main() -> anyhow::Result<()> {
         env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off,winit=error"),
     )
     .init();
-    match Cli::parse().command {
+    match run(Cli::parse()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pelt: {}", commands::report::describe(&e));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
         None if app::display_available() => commands::demo::run(&Default::default()),
         None => {
             eprintln!(

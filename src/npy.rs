@@ -3,7 +3,7 @@
 
 use crate::sim::POINTS_PER_STRAND;
 use glam::Vec4;
-use std::io::{self, Seek, Write};
+use std::io::{self, Write};
 
 /// An array's element type as `.npy` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,8 +105,13 @@ pub struct StrandState<'a> {
 /// Writes `state` as an uncompressed `.npz` with four arrays: `positions` float32
 /// `[strands, 6, 3]` (world, metres), `touched` uint8 `[strands, 6]` (1 where the hand
 /// touched the point in the last step), `comb` float32 `[strands, 3]` (root part space) and
-/// `roots` float32 `[strands, 3]` (each strand's root in world, its point 0).
-pub fn write_npz(out: impl Write + Seek, state: &StrandState) -> io::Result<()> {
+/// `roots` float32 `[strands, 3]` (each strand's root in world, its point 0, which the
+/// solver pins to the skin).
+///
+/// The archive is assembled in memory and then written to `out` in one piece: a write that
+/// fails (a full disk) is one clean I/O error, and nothing is left for the zip writer to
+/// finish (and complain about) when it is dropped.
+pub fn write_npz(mut out: impl Write, state: &StrandState) -> io::Result<()> {
     let strands = strand_count(state.positions)?;
     if state.comb.len() != strands {
         return Err(io::Error::new(
@@ -149,13 +154,56 @@ pub fn write_npz(out: impl Write + Seek, state: &StrandState) -> io::Result<()> 
                 .flat_map(|s| [s[0].x, s[0].y, s[0].z]),
         ),
     )?;
-    let mut zip = zip::ZipWriter::new(out);
+    let total: usize = arrays.iter().map(|(_, b)| b.len() + 128).sum();
+    let mut zip = zip::ZipWriter::new(io::Cursor::new(Vec::with_capacity(total + 1024)));
     let options =
         zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     for (name, bytes) in arrays {
         zip.start_file(name, options).map_err(io::Error::other)?;
         zip.write_all(&bytes)?;
     }
-    zip.finish().map_err(io::Error::other)?;
-    Ok(())
+    let archive = zip.finish().map_err(io::Error::other)?.into_inner();
+    out.write_all(&archive)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A disk that fills after `room` bytes.
+    struct FullDisk {
+        room: usize,
+    }
+
+    impl Write for FullDisk {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::from_raw_os_error(28)); // ENOSPC
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_disk_is_one_clean_error() {
+        let positions = vec![Vec4::ONE; 6 * 100];
+        let comb = vec![Vec4::ZERO; 100];
+        let state = StrandState {
+            positions: &positions,
+            comb: &comb,
+        };
+        for room in [0, 100, 5000] {
+            let err = write_npz(FullDisk { room }, &state).unwrap_err();
+            assert_eq!(err.raw_os_error(), Some(28), "{err}");
+        }
+        let mut whole = Vec::new();
+        write_npz(&mut whole, &state).unwrap();
+        assert_eq!(&whole[..2], b"PK");
+    }
 }

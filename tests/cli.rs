@@ -161,11 +161,59 @@ fn simulate_writes_an_npz_with_positions_touched_comb_and_roots() {
     assert!(comb.iter().any(|&c| c != 0.0), "the stroke combed nothing");
     let (h, roots) = npz_array(&mut archive, "roots.npy");
     assert!(h.contains("(2048, 3)"), "{h}");
-    // `roots` is each strand's point 0.
-    let (positions, roots) = (floats(&positions), floats(&roots));
-    for s in 0..2048 {
-        assert_eq!(&roots[s * 3..s * 3 + 3], &positions[s * 18..s * 18 + 3]);
+    let roots = floats(&roots);
+    // The roots lie on the creature's skin as posed at the end of the run: the same run in
+    // the library gives the pose (the idle motion and the head's lean into the hand), and
+    // each root, taken back to the rest pose through its part's transform, has the part's
+    // inside within a millimetre on one side and its outside on the other.
+    let script = pelt::hand::CapsuleScript::from_path(std::path::Path::new(script)).unwrap();
+    let creature = pelt::creature::Creature::default();
+    let mut sim =
+        pelt::sim::FurSim::new_cpu(&pelt::sim::FurConfig::new(2048, 1), creature.clone()).unwrap();
+    // In the chunks `pelt simulate` takes (one dispatch's worth at a time).
+    let mut left = 90;
+    while left > 0 {
+        let n = left.min(pelt::sim::MAX_STEPS_PER_DISPATCH as u32);
+        script.step(&mut sim, n).unwrap();
+        left -= n;
     }
+    let pose = sim.pose_at(sim.time());
+    let on_skin = |p: glam::Vec3| {
+        use pelt::creature::Part;
+        let mut candidates = vec![(
+            Part::Head,
+            creature.to_body(Part::Head, pose.head.inverse().transform_point3(p)),
+        )];
+        let in_body = pose.body.inverse().transform_point3(p);
+        candidates.extend(
+            [
+                Part::Body,
+                Part::Paw(0),
+                Part::Paw(1),
+                Part::Paw(2),
+                Part::Paw(3),
+            ]
+            .map(|part| (part, in_body)),
+        );
+        candidates.extend(
+            pose.tail
+                .iter()
+                .map(|bone| (Part::Tail, bone.inverse().transform_point3(p))),
+        );
+        candidates.iter().any(|&(part, q)| {
+            let sides: Vec<bool> = [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z]
+                .iter()
+                .flat_map(|&axis| [q + axis * 1e-3, q - axis * 1e-3])
+                .map(|x| creature.inside(part, x))
+                .collect();
+            sides.contains(&true) && sides.contains(&false)
+        })
+    };
+    let on = (0..2048)
+        .filter(|&s| on_skin(glam::Vec3::from_slice(&roots[s * 3..s * 3 + 3])))
+        .count();
+    eprintln!("{on} of 2048 roots on the skin");
+    assert!(on >= 2040, "only {on} of 2048 roots lie on the skin");
 }
 
 #[test]
@@ -269,6 +317,42 @@ fn render_writes_the_same_png_twice_and_refuses_bad_arguments_at_once() {
     assert_eq!(u32::from_be_bytes(a[16..20].try_into().unwrap()), 96);
     assert_eq!(u32::from_be_bytes(a[20..24].try_into().unwrap()), 64);
     assert!(a == b, "the same arguments gave different pictures");
+    // And the picture shows the creature: two blank images would be equal too.
+    let decoded = {
+        let decoder = png::Decoder::new(std::io::Cursor::new(&a));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        buf
+    };
+    let pixels: Vec<&[u8]> = decoded.chunks_exact(3).collect();
+    let background = pixels[0];
+    let differ = pixels
+        .iter()
+        .filter(|p| {
+            p.iter()
+                .zip(background)
+                .map(|(x, y)| x.abs_diff(*y) as u32)
+                .sum::<u32>()
+                > 60
+        })
+        .count();
+    let colours: std::collections::HashSet<&[u8]> = pixels.iter().copied().collect();
+    eprintln!(
+        "{differ} of {} pixels differ from the background; {} colours",
+        pixels.len(),
+        colours.len()
+    );
+    assert!(
+        differ > pixels.len() / 10,
+        "only {differ} pixels show the creature"
+    );
+    assert!(
+        colours.len() > 100,
+        "{} colours: a flat picture",
+        colours.len()
+    );
 
     let missing = dir.path().join("no/such/folder/x.png");
     let cases: [(&[&str], &str); 5] = [

@@ -1,6 +1,7 @@
 //! Fuzz target: `read_glb` must return Ok or Err for any bytes, never panic; whatever it
 //! accepts must be a valid rig, must write back as a GLB, and that GLB must read back to the
-//! same springs (per joint, bit for bit), and must run a few steps without NaN.
+//! same springs (nodes, chains per joint bit for bit, colliders and groups), and must run a
+//! few steps without NaN.
 #![no_main]
 
 use glam::Affine3A;
@@ -22,11 +23,27 @@ fn exact(found: &ImportedSprings) -> VrmSpringRig {
     rig
 }
 
-/// The chains of `a` and `b` agree joint by joint (nodes by name, parameters by bits, ends
-/// by name, a VRM 0.x virtual end becoming a written `_tail` node).
-fn same_chains(a: &VrmSpringRig, b: &VrmSpringRig) -> bool {
+/// `a` and `b` are the same springs, as `assert_same_springs` in tests/vrm_roundtrip.rs
+/// compares them: every node of `a` is in `b` by name with the same rest transform (bit
+/// for bit) and parent, and the chains (joints by name, parameters by bits, ends by name,
+/// a VRM 0.x virtual end becoming a written `_tail` node, centers, collider groups), the
+/// colliders (nodes by name, shapes) and the collider groups agree.
+fn same_springs(a: &VrmSpringRig, b: &VrmSpringRig) -> bool {
     let name = |r: &VrmSpringRig, n: usize| r.skeleton.nodes()[n].name.clone();
-    a.chains.len() == b.chains.len()
+    let rest_bits = |t: &pelt::spring::NodeTransform| {
+        let mut v = t.translation.to_array().to_vec();
+        v.extend(t.rotation.to_array());
+        v.extend(t.scale.to_array());
+        v.into_iter().map(f32::to_bits).collect::<Vec<_>>()
+    };
+    let nodes = a.skeleton.nodes().iter().all(|node| {
+        b.skeleton.index_of(&node.name).is_some_and(|i| {
+            let other = &b.skeleton.nodes()[i];
+            rest_bits(&other.rest) == rest_bits(&node.rest)
+                && other.parent.map(|p| name(b, p)) == node.parent.map(|p| name(a, p))
+        })
+    });
+    let chains = a.chains.len() == b.chains.len()
         && a.chains.iter().zip(&b.chains).all(|(x, y)| {
             x.name == y.name
                 && x.joints.len() == y.joints.len()
@@ -44,7 +61,15 @@ fn same_chains(a: &VrmSpringRig, b: &VrmSpringRig) -> bool {
                     (ChainEnd::Virtual, ChainEnd::Node(_)) => true,
                     _ => false,
                 }
-        })
+                && x.center.map(|n| name(a, n)) == y.center.map(|n| name(b, n))
+                && x.collider_groups == y.collider_groups
+        });
+    let colliders = a.colliders.len() == b.colliders.len()
+        && a.colliders
+            .iter()
+            .zip(&b.colliders)
+            .all(|(c, d)| name(a, c.node) == name(b, d.node) && c.shape == d.shape);
+    nodes && chains && colliders && a.groups == b.groups
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -64,7 +89,7 @@ fuzz_target!(|data: &[u8]| {
     let bytes = write_glb(&body).expect("an accepted file writes back");
     let again = read_glb(&bytes).expect("Pelt reads its own export");
     assert_eq!(again.chains, found.chains);
-    assert!(same_chains(&rig, &exact(&again)));
+    assert!(same_springs(&rig, &exact(&again)));
     if rig.joint_count() <= 64 && rig.skeleton.len() <= 256 {
         let mut s = VrmSpring::new(rig, Affine3A::IDENTITY).expect("a valid rig runs");
         for _ in 0..4 {

@@ -74,6 +74,9 @@ pub fn display_available() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
+/// Frames a `--frames` run goes on for when the frame to save never reaches the window.
+const MAX_EXTRA_FRAMES: u32 = 120;
+
 struct App {
     options: DemoOptions,
     running: Option<Running>,
@@ -122,6 +125,11 @@ struct Running {
     tiers: Option<TierChooser>,
     replay: Option<Replay>,
     frames: u32,
+    /// Frames after the first two that did not reach the window.
+    skipped: u32,
+    /// Where to save the next frame that reaches the window (F12, or a `--frames` run's
+    /// screenshot).
+    capture: Option<PathBuf>,
     /// When recent frames were presented (the last second's).
     presented: Vec<Instant>,
     /// Each shown frame's timings, for the summary a `--frames` run prints.
@@ -141,6 +149,7 @@ impl App {
             )?,
         );
         let gpu = WindowGpu::new(event_loop, window.clone())?;
+        gpu.check_size()?;
         let max = pelt::sim::max_strands(&gpu.gpu.device.limits());
         let (strands, tiers) = match self.options.strands {
             Some(n) => (n, None),
@@ -179,6 +188,8 @@ impl App {
             tiers: if replay.is_some() { None } else { tiers },
             replay,
             frames: 0,
+            skipped: 0,
+            capture: None,
             presented: Vec::new(),
             shown_frames: Vec::new(),
             last_frame: Instant::now(),
@@ -291,6 +302,13 @@ impl Running {
         self.fur.update(dt)?;
         self.stats.update_ms = started.elapsed().as_secs_f64() * 1e3;
 
+        // A `--frames` run saves its last frame: the one that reaches the window as the
+        // count is reached (a later one if that frame is skipped).
+        if let (Some(frames), Some(path)) = (options.frames, &options.screenshot)
+            && self.frames + 1 == frames
+        {
+            self.capture = Some(path.clone());
+        }
         let started = Instant::now();
         let drawn = self.gpu.draw(
             &self.window,
@@ -298,24 +316,34 @@ impl Running {
             &self.orbit.camera,
             &mut self.panel,
             &self.stats,
+            self.capture.is_some(),
         )?;
         self.stats.render_ms = started.elapsed().as_secs_f64() * 1e3;
         self.stats.panel_ms = self.gpu.panel_ms();
         self.frames += 1;
         let shown = drawn.is_some();
         // The first two frames compile pipelines and upload the coat: not typical frames.
-        if shown && options.frames.is_some() && self.frames > 2 {
-            self.shown_frames.push(FrameTiming {
-                frame_ms: now.elapsed().as_secs_f64() * 1e3,
-                update_ms: self.stats.update_ms,
-                render_ms: self.stats.render_ms,
-                panel_ms: self.stats.panel_ms,
-            });
+        if options.frames.is_some() && self.frames > 2 {
+            if shown {
+                self.shown_frames.push(FrameTiming {
+                    frame_ms: now.elapsed().as_secs_f64() * 1e3,
+                    update_ms: self.stats.update_ms,
+                    render_ms: self.stats.render_ms,
+                    panel_ms: self.stats.panel_ms,
+                });
+            } else {
+                self.skipped += 1;
+            }
         }
+        let mut saved = false;
         let actions = match drawn {
-            Some(actions) => {
+            Some(drawn) => {
                 self.presented.push(now);
-                actions
+                if let (Some(image), Some(path)) = (drawn.image, self.capture.take()) {
+                    self.save_screenshot(&image, &path, options)?;
+                    saved = true;
+                }
+                drawn.actions
             }
             None => Vec::new(),
         };
@@ -360,8 +388,14 @@ impl Running {
         if let Some(frames) = options.frames
             && self.frames >= frames
         {
-            if let Some(path) = &options.screenshot {
-                self.save_screenshot(path)?;
+            if options.screenshot.is_some() && !saved {
+                // The frame to save did not reach the window; the next one that does is saved.
+                if self.frames >= frames + MAX_EXTRA_FRAMES {
+                    anyhow::bail!(
+                        "no frame reached the window in {MAX_EXTRA_FRAMES} tries after frame {frames}, so no screenshot was saved"
+                    );
+                }
+                return Ok(true);
             }
             self.print_summary();
             return Ok(false);
@@ -371,15 +405,23 @@ impl Running {
 
     /// What a `--frames` run measured: the median of each timing over the frames shown.
     fn print_summary(&self) {
+        let info = self.gpu.gpu.info();
+        if self.shown_frames.is_empty() {
+            eprintln!(
+                "no frame timed ({} skipped) of {} strands on {} ({:?}): the first two frames build pipelines and are not timed; run 3 frames or more for timings",
+                self.skipped, self.stats.strands, info.name, info.backend
+            );
+            return;
+        }
         let median = |f: fn(&FrameTiming) -> f64| {
             let mut v: Vec<f64> = self.shown_frames.iter().map(f).collect();
             v.sort_by(f64::total_cmp);
-            v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+            v.get(v.len() / 2).copied().unwrap_or_default()
         };
-        let info = self.gpu.gpu.info();
         eprintln!(
-            "{} frames shown of {} strands on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
+            "{} frames shown ({} skipped) of {} strands on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
             self.shown_frames.len(),
+            self.skipped,
             self.stats.strands,
             info.name,
             info.backend,
@@ -400,19 +442,29 @@ impl Running {
         self.stats.strands = strands;
         // The summary is of the tier the run ends on.
         self.shown_frames.clear();
+        self.skipped = 0;
         Ok(())
     }
 
-    fn save_screenshot(&mut self, path: &std::path::Path) -> anyhow::Result<()> {
-        let (w, h) = self.gpu.size();
-        let image = self
-            .fur
-            .render_image(&self.orbit.camera, w.max(1), h.max(1))
-            .context("rendering the screenshot")?;
-        image
-            .save_png(path)
-            .with_context(|| format!("saving {}", path.display()))?;
-        eprintln!("saved {}", path.display());
+    /// Saves a presented frame as a PNG (through a temporary file beside `path`).
+    fn save_screenshot(
+        &mut self,
+        image: &pelt::render::Image,
+        path: &std::path::Path,
+        options: &DemoOptions,
+    ) -> anyhow::Result<()> {
+        let png = image.to_png().context("encoding the screenshot")?;
+        let result = pelt::files::write_atomic(path, "the screenshot", &png);
+        // A `--frames` run fails without its screenshot; a key press only notes it.
+        if options.screenshot.as_deref() == Some(path) {
+            result?;
+            eprintln!("saved {}", path.display());
+        } else {
+            self.panel.note = Some(match result {
+                Ok(()) => format!("Saved {}", path.display()),
+                Err(e) => format!("Screenshot failed: {e}"),
+            });
+        }
         Ok(())
     }
 
@@ -425,12 +477,8 @@ impl Running {
                         .duration_since(std::time::UNIX_EPOCH)
                         .map_or(0, |d| d.as_millis())
                 );
-                let path = PathBuf::from(name);
-                if let Err(e) = self.save_screenshot(&path) {
-                    self.panel.note = Some(format!("Screenshot failed: {e:#}"));
-                } else {
-                    self.panel.note = Some(format!("Saved {}", path.display()));
-                }
+                // Saved when the next frame reaches the window: what the window shows.
+                self.capture = Some(PathBuf::from(name));
             }
             PanelAction::ExportGlb => {
                 let path = PathBuf::from("creature.vrm");

@@ -7,7 +7,7 @@ use super::panel::{Panel, PanelAction};
 use anyhow::Context;
 use glam::Vec2;
 use pelt::gpu::GpuContext;
-use pelt::render::{Camera, FrameTargets, TargetLayout};
+use pelt::render::{Camera, FrameTargets, Image, TargetLayout};
 use pelt::{SimulatedFur, SimulatedFurOptions};
 use std::sync::Arc;
 use winit::event_loop::ActiveEventLoop;
@@ -58,8 +58,11 @@ impl WindowGpu {
         let view_format = format.add_srgb_suffix();
         let panel_format = format.remove_srgb_suffix();
         let size = window.inner_size();
+        // Copyable where the surface allows, so a screenshot is the frame presented.
+        let usage =
+            wgpu::TextureUsages::RENDER_ATTACHMENT | (caps.usages & wgpu::TextureUsages::COPY_SRC);
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage,
             format,
             width: size.width.max(1),
             height: size.height.max(1),
@@ -112,6 +115,22 @@ impl WindowGpu {
         ));
     }
 
+    /// Refuses a window larger than this adapter draws (its largest texture side, or render
+    /// targets beyond Pelt's memory budget), naming the size and the limit.
+    pub fn check_size(&self) -> anyhow::Result<()> {
+        let size = self.window.inner_size();
+        // The swap chain's images and the frame read back for a screenshot.
+        let outputs = u64::from(self.config.desired_maximum_frame_latency) + 1;
+        crate::commands::picture_size::check(
+            &self.gpu.device.limits(),
+            &self.layout,
+            size.width,
+            size.height,
+            outputs,
+            "the window (--width/--height, in physical pixels)",
+        )
+    }
+
     /// Milliseconds the last drawn frame's panel took on the CPU.
     pub fn panel_ms(&self) -> f64 {
         self.panel_ms
@@ -149,8 +168,9 @@ impl WindowGpu {
     }
 
     /// Draws one frame and the panel, presents it, and returns what the user asked for in
-    /// the panel. A minimised window, a surface that times out or needs reconfiguring skip
-    /// the frame (`None`); a lost surface is made again.
+    /// the panel and, when `capture` is set, the frame as presented (panel included). A
+    /// minimised window, a surface that times out or needs reconfiguring skip the frame
+    /// (`None`); a lost surface is made again.
     pub fn draw(
         &mut self,
         window: &Window,
@@ -158,7 +178,8 @@ impl WindowGpu {
         camera: &Camera,
         panel: &mut Panel,
         stats: &FrameStats,
-    ) -> anyhow::Result<Option<Vec<PanelAction>>> {
+        capture: bool,
+    ) -> anyhow::Result<Option<Drawn>> {
         if self.targets.is_none() {
             return Ok(None);
         }
@@ -225,11 +246,51 @@ impl WindowGpu {
         );
         self.panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
         self.gpu.queue.submit(Some(encoder.finish()));
+        // Read back before presenting: the texture is the window's again afterwards.
+        let image = if capture {
+            Some(self.read_frame(&frame.texture)?)
+        } else {
+            None
+        };
         window.pre_present_notify();
         self.gpu.queue.present(frame);
         if let Some(e) = self.gpu.take_error() {
             self.report(format!("GPU error: {e}"));
         }
-        Ok(Some(actions))
+        Ok(Some(Drawn { actions, image }))
     }
+
+    /// The surface texture's pixels as 8-bit RGBA.
+    fn read_frame(&self, texture: &wgpu::Texture) -> anyhow::Result<Image> {
+        if !self.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
+            anyhow::bail!("this window's surface cannot be copied, so its frames cannot be saved");
+        }
+        let bgra = match self.config.format.remove_srgb_suffix() {
+            wgpu::TextureFormat::Bgra8Unorm => true,
+            wgpu::TextureFormat::Rgba8Unorm => false,
+            other => anyhow::bail!("cannot save frames of the window's format {other:?}"),
+        };
+        let mut rgba =
+            pelt::render::capture::read_texture(&self.gpu.device, &self.gpu.queue, texture, 4)
+                .context("reading the presented frame back")?;
+        if bgra {
+            for p in rgba.chunks_exact_mut(4) {
+                p.swap(0, 2);
+            }
+        }
+        Ok(Image {
+            width: texture.width(),
+            height: texture.height(),
+            rgba,
+            ids: None,
+        })
+    }
+}
+
+/// A frame that reached the window.
+pub struct Drawn {
+    /// What the user asked for in the panel.
+    pub actions: Vec<PanelAction>,
+    /// The frame as presented, when asked for.
+    pub image: Option<Image>,
 }

@@ -3,7 +3,7 @@
 
 use crate::app::{DemoOptions, run as run_app};
 use anyhow::{Context, bail};
-use pelt::hand::PointerScript;
+use pelt::hand::{PointerScript, PointerScriptError};
 use std::path::PathBuf;
 
 /// Arguments of `pelt demo`.
@@ -16,21 +16,23 @@ pub struct DemoArgs {
     /// Seed for the groom, the idle motion and the hand.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Pointer events to replay (JSON; see `pelt::hand::PointerScript`), with a fixed
-    /// 1/60 s frame time.
+    /// Pointer events to replay (JSON, at most 16 MiB; see `pelt::hand::PointerScript`),
+    /// with a fixed 1/60 s frame time.
     #[arg(long)]
     pub script: Option<PathBuf>,
     /// Frames to run, then exit (the idle creature when there is no script), printing the
     /// median frame, update, drawing and panel times.
     #[arg(long)]
     pub frames: Option<u32>,
-    /// Save the last frame here (needs --frames).
+    /// Save the last frame, as the window presented it, here (needs --frames; the name
+    /// must end in .png; written whole or not at all).
     #[arg(long, requires = "frames")]
     pub screenshot: Option<PathBuf>,
-    /// Window width in logical pixels.
+    /// Window width in logical pixels (at most the adapter's largest texture side, and the
+    /// window's render targets within 4 GiB of GPU memory).
     #[arg(long, default_value_t = 1280)]
     pub width: u32,
-    /// Window height in logical pixels.
+    /// Window height in logical pixels (the same limits).
     #[arg(long, default_value_t = 720)]
     pub height: u32,
     /// The view to start in: final, skin, strands or contact.
@@ -49,15 +51,32 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     if args.frames == Some(0) {
         bail!("--frames must be at least 1");
     }
+    if let Some(path) = &args.screenshot {
+        let inputs: Vec<&std::path::Path> = args.script.iter().map(|p| p.as_path()).collect();
+        pelt::files::check_output(path, "the screenshot", &["png"], &inputs)?;
+    }
     let script = match &args.script {
-        Some(path) => Some(
-            PointerScript::from_path(path)
-                .with_context(|| format!("reading pointer script {}", path.display()))?,
-        ),
+        // A read error names the file already; a content error gets it added.
+        Some(path) => Some(PointerScript::from_path(path).or_else(|e| match e {
+            PointerScriptError::Io { .. } => Err(anyhow::Error::from(e)),
+            other => Err(other).with_context(|| format!("in pointer script {}", path.display())),
+        })?),
         None => None,
     };
-    if let Some(path) = &args.screenshot {
-        super::output_path::check(path, "the screenshot")?;
+    // Before any window: a window side no adapter here can draw is refused with the limit
+    // (a side past 65,535 pixels would otherwise end inside the window system).
+    let largest = pelt::gpu::list_adapters()
+        .iter()
+        .map(|a| a.limits.max_texture_dimension_2d)
+        .max()
+        .unwrap_or(u32::MAX)
+        .min(u32::from(u16::MAX));
+    if args.width > largest || args.height > largest {
+        bail!(
+            "--width/--height: a {}×{} window is larger than any adapter here draws ({largest} pixels a side at most)",
+            args.width,
+            args.height
+        );
     }
     run_app(DemoOptions {
         strands: args.strands,

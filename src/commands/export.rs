@@ -4,12 +4,13 @@
 use anyhow::Context;
 
 use pelt::creature::{Creature, CreatureExport};
-use pelt::vrm::write_creature_file;
+use pelt::vrm::creature_glb;
 
 /// Arguments of `pelt export`.
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
-    /// Where to write the file.
+    /// Where to write the file: a name ending in .glb or .vrm (an existing regular file is
+    /// replaced only once the new one is complete; anything else is refused).
     #[arg(long)]
     pub out: std::path::PathBuf,
     /// Seed recorded in the file's generator string (the rig itself has no random part).
@@ -28,8 +29,10 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         vrm: args.vrm,
         ..Default::default()
     };
-    let size = write_creature_file(&args.out, &Creature::default(), &options)
-        .with_context(|| format!("exporting the creature to {}", args.out.display()))?;
+    pelt::files::check_output(&args.out, "the creature", &["glb", "vrm"], &[])?;
+    let bytes = creature_glb(&Creature::default(), &options).context("exporting the creature")?;
+    pelt::files::write_atomic(&args.out, "the creature", &bytes)?;
+    let size = bytes.len();
     println!(
         "wrote {} ({size} bytes): the creature's skeleton, mesh and tail spring (VRMC_springBone{})",
         args.out.display(),

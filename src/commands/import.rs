@@ -35,6 +35,14 @@ pub fn read_file(path: &std::path::Path) -> anyhow::Result<pelt::vrm::ImportedSp
     Ok(found)
 }
 
+/// Prints one line made from file text, control and bidirectional characters escaped (a
+/// node name may hold an escape sequence, a carriage return or a right-to-left override).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        println!("{}", super::printable::printable(&format!($($arg)*)))
+    };
+}
+
 /// Runs `pelt import`.
 pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
     let found = read_file(&args.file)?;
@@ -46,7 +54,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
     let rig = &found.springs;
     let sk = &rig.skeleton;
     let name = |n: usize| sk.nodes()[n].name.as_str();
-    println!(
+    say!(
         "{}: {} nodes{}; VRM springs from {source}",
         args.file.display(),
         sk.len(),
@@ -66,7 +74,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
         } else {
             ""
         };
-        println!(
+        say!(
             "spring `{}`{approx}: {} joints to {end}, collider groups {:?}{}",
             c.name,
             c.joints.len(),
@@ -76,7 +84,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
                 .unwrap_or_default()
         );
         for j in &c.joints {
-            println!(
+            say!(
                 "  `{}`: stiffness {}, gravityPower {}, gravityDir [{}, {}, {}], dragForce {}, hitRadius {}",
                 name(j.node),
                 j.stiffness,
@@ -112,15 +120,15 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
                 format!("plane through {offset} facing {normal}")
             }
         };
-        println!("collider {i} on `{}`: {shape}", name(c.node));
+        say!("collider {i} on `{}`: {shape}", name(c.node));
     }
     for g in &rig.groups {
-        println!("collider group `{}`: {:?}", g.name, g.colliders);
+        say!("collider group `{}`: {:?}", g.name, g.colliders);
     }
     let anchored = &found.chains;
     for c in &anchored.chains {
         let s = &c.settings;
-        println!(
+        say!(
             "anchored chain `{}` on `{}` (PELT_spring_chains, exact): {} joints [{}]",
             c.name,
             c.anchor,
@@ -131,7 +139,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        println!(
+        say!(
             "  stiffness {} /s, damping {} /s, gravity [{}, {}, {}] m/s², radius {} m, collider groups {:?}",
             s.stiffness,
             s.damping,
@@ -145,7 +153,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
     for (i, c) in anchored.colliders.iter().enumerate() {
         match c.shape {
             ColliderShape::Sphere { offset, radius } => {
-                println!(
+                say!(
                     "anchored collider {i} on `{}`: sphere at {offset} radius {radius}",
                     c.bone
                 )
@@ -154,14 +162,14 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
                 offset,
                 tail,
                 radius,
-            } => println!(
+            } => say!(
                 "anchored collider {i} on `{}`: capsule {offset} to {tail} radius {radius}",
                 c.bone
             ),
         }
     }
     for n in &found.notes {
-        println!("note: {n}");
+        say!("note: {n}");
     }
     Ok(())
 }

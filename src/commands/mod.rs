@@ -5,8 +5,35 @@ pub mod environment;
 pub mod export;
 pub mod import;
 pub mod info;
-pub mod output_path;
+pub mod picture_size;
+pub mod printable;
 pub mod render;
+pub mod report;
 pub mod run;
 pub mod simulate;
 pub mod tail_trace;
+
+use anyhow::Context;
+
+/// Refuses a `--strands` the GPU of `ctx` cannot hold, naming its real limit (the largest
+/// storage buffer it binds and the workgroups one dispatch may have).
+pub fn check_strands(strands: Option<usize>, ctx: &pelt::gpu::GpuContext) -> anyhow::Result<()> {
+    let max = pelt::sim::max_strands(&ctx.device.limits());
+    match strands {
+        Some(n) if n == 0 || n > max => anyhow::bail!(
+            "--strands {n}: strand count {n} is out of range; {} holds 1 to {max} strands",
+            ctx.info().name
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Reads a capsule script file (capped, byte-order mark skipped); a script that does not
+/// parse names the file.
+pub fn read_capsule_script(path: &std::path::Path) -> anyhow::Result<pelt::hand::CapsuleScript> {
+    use pelt::hand::CapsuleScriptError;
+    pelt::hand::CapsuleScript::from_path(path).or_else(|e| match e {
+        CapsuleScriptError::File(f) => Err(f.into()),
+        other => Err(other).with_context(|| format!("in capsule script {}", path.display())),
+    })
+}

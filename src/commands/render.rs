@@ -5,7 +5,6 @@ use anyhow::{Context, bail};
 use glam::Vec3;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
-use pelt::hand::CapsuleScript;
 use pelt::render::{
     Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT,
     RenderSettings, Scene, TargetLayout,
@@ -13,43 +12,52 @@ use pelt::render::{
 use pelt::sim::{FurConfig, FurSim, StrandTier};
 use std::path::PathBuf;
 
+/// The most solver steps one render takes (over four hours at 60 Hz).
+pub const MAX_STEPS: u32 = 1_000_000;
+/// The narrowest and widest field of view `--fov` takes, degrees.
+pub const FOV_RANGE: std::ops::RangeInclusive<f32> = 1.0..=179.0;
+
 /// Arguments of `pelt render`.
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
     /// What to draw: final, skin, strands or contact.
     #[arg(long, default_value = "final")]
     pub mode: DebugMode,
-    /// Number of strands (default: the adapter's tier).
+    /// Number of strands (default: the adapter's tier; at most what it holds, `pelt info`).
     #[arg(long)]
     pub strands: Option<usize>,
-    /// Fixed 60 Hz solver steps before the frame (the coat settles under gravity).
+    /// Fixed 60 Hz solver steps before the frame (the coat settles under gravity); at most
+    /// 1,000,000.
     #[arg(long, default_value_t = 90)]
     pub steps: u32,
     /// Seed for the groom and the idle motion.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Image width in pixels.
+    /// Image width in pixels (at most the adapter's largest texture side, and all render
+    /// targets within 4 GiB of GPU memory).
     #[arg(long, default_value_t = 1280)]
     pub width: u32,
-    /// Image height in pixels.
+    /// Image height in pixels (the same limits).
     #[arg(long, default_value_t = 720)]
     pub height: u32,
-    /// Where to write the PNG.
+    /// Where to write the PNG (the name must end in .png; an existing regular file is
+    /// replaced only once the picture is complete, and anything else is refused).
     #[arg(long, default_value = "pelt.png")]
     pub out: PathBuf,
     /// A named viewpoint: front, side, back, top or closeup.
     #[arg(long, default_value = "front")]
     pub camera: CameraPreset,
     /// Camera position `x,y,z` (metres; overrides --camera together with --target).
-    #[arg(long, value_parser = parse_vec3, requires = "target")]
+    #[arg(long, value_parser = parse_vec3, requires = "target", allow_hyphen_values = true)]
     pub eye: Option<Vec3>,
     /// Point looked at, `x,y,z`.
-    #[arg(long, value_parser = parse_vec3, requires = "eye")]
+    #[arg(long, value_parser = parse_vec3, requires = "eye", allow_hyphen_values = true)]
     pub target: Option<Vec3>,
-    /// Vertical field of view, degrees (default: the preset's).
-    #[arg(long)]
+    /// Vertical field of view, degrees, from 1 to 179 (default: the preset's).
+    #[arg(long, allow_hyphen_values = true)]
     pub fov: Option<f32>,
-    /// A JSON capsule script: the coat is rendered mid-stroke, the capsules drawn.
+    /// A JSON capsule script (at most 16 MiB): the coat is rendered mid-stroke, the
+    /// capsules drawn.
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
 }
@@ -80,6 +88,13 @@ impl RenderArgs {
             _ => Camera::preset(self.camera),
         };
         if let Some(fov) = self.fov {
+            if !FOV_RANGE.contains(&fov) {
+                bail!(
+                    "--fov {fov}: the field of view must be a number of degrees from {} to {}",
+                    FOV_RANGE.start(),
+                    FOV_RANGE.end()
+                );
+            }
             camera.fov_y = fov.to_radians();
         }
         camera.validate()?;
@@ -97,27 +112,32 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         );
     }
     let camera = args.camera()?;
-    super::output_path::check(&args.out, "the picture")?;
+    if args.steps > MAX_STEPS {
+        bail!("--steps {}: at most {MAX_STEPS}", args.steps);
+    }
+    let inputs: Vec<&std::path::Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
+    pelt::files::check_output(&args.out, "the picture", &["png"], &inputs)?;
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
     }
     let script = match &args.capsule_script {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading capsule script {}", path.display()))?;
-            Some(
-                CapsuleScript::from_json(&text)
-                    .with_context(|| format!("in capsule script {}", path.display()))?,
-            )
-        }
+        Some(path) => Some(super::read_capsule_script(path)?),
         None => None,
     };
     let ctx = GpuContext::new()?;
-    pelt::render::target::check_size(&ctx.device, args.width, args.height)?;
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    super::picture_size::check(
+        &ctx.device.limits(),
+        &layout,
+        args.width,
+        args.height,
+        1,
+        "--width/--height",
+    )?;
+    super::check_strands(args.strands, &ctx)?;
     let strands = args
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
-    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
     let creature = Creature::default();
     let mut sim = FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)?;
     let mut renderer = FurRenderer::new(
@@ -157,7 +177,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     scene.hand = &hand;
     scene.hand_occlusion = if hand.is_empty() { 0.0 } else { 0.6 };
     let image = renderer.render_image(&scene, args.width, args.height)?;
-    image.save_png(&args.out)?;
+    pelt::files::write_atomic(&args.out, "the picture", &image.to_png()?)?;
     eprintln!(
         "{} strands, {} steps, {} view, {}×{} on {}: wrote {}",
         strands,

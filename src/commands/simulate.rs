@@ -21,27 +21,39 @@ pub enum SolverArg {
 /// Arguments of `pelt simulate`.
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// Number of strands (default: the adapter's tier; the CPU tier for --solver cpu).
+    /// Number of strands (default: the adapter's tier; the CPU tier for --solver cpu). At
+    /// most what the adapter holds (`pelt info`); on the CPU, at most 16,777,216 and what
+    /// the machine's free memory holds (about 4 KiB a strand).
     #[arg(long)]
     pub strands: Option<usize>,
-    /// Fixed 60 Hz steps to take.
+    /// Fixed 60 Hz steps to take, at most 1,000,000.
     #[arg(long, default_value_t = 600)]
     pub steps: u32,
     /// Seed for the groom and the idle motion.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// A JSON capsule script moving a hand through the fur (example:
-    /// assets/back_stroke.json; format in the README).
+    /// A JSON capsule script moving a hand through the fur, at most 16 MiB (example:
+    /// assets/back_stroke.json; format in docs/formats.md).
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
     /// Where to write the state: `.npy` for positions only (float32 [strands, 6, 3]),
-    /// `.npz` for positions, touched, comb and roots.
+    /// `.npz` for positions, touched, comb and roots. An existing regular file is replaced
+    /// only once the run succeeds; anything else (a device, a link) is refused.
     #[arg(long, default_value = "state.npy")]
     pub out: PathBuf,
     /// Which solver steps the strands.
     #[arg(long, value_enum, default_value_t = SolverArg::Gpu)]
     pub solver: SolverArg,
 }
+
+/// The most steps one run takes (over four hours of simulated time at 60 Hz).
+pub const MAX_STEPS: u32 = 1_000_000;
+
+/// Host memory the CPU solver is allowed per strand, bytes: the groom's roots, the solver's
+/// state and its SIMD lanes, and the positions read back and written. Measured at about
+/// 840 B a strand (peak resident size over 65,536 to 524,288 strands with `.npz` output);
+/// five times that leaves room for the allocator and a busy machine.
+const CPU_BYTES_PER_STRAND: u64 = 4096;
 
 /// The output formats `--out` may name.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,47 +62,82 @@ enum Format {
     Npz,
 }
 
-/// The format of `path` from its extension, or an error naming what is accepted.
-fn format_of(path: &Path) -> anyhow::Result<Format> {
+/// The format of `path` from its extension (checked to be one of the two before).
+fn format_of(path: &Path) -> Format {
     match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("npy") => Ok(Format::Npy),
-        Some(e) if e.eq_ignore_ascii_case("npz") => Ok(Format::Npz),
-        _ => bail!(
-            "--out {}: the file name must end in .npy (positions) or .npz (positions, touched, comb, roots)",
-            path.display()
-        ),
+        Some(e) if e.eq_ignore_ascii_case("npz") => Format::Npz,
+        _ => Format::Npy,
     }
 }
 
-fn read_script(path: &Path) -> anyhow::Result<CapsuleScript> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading capsule script {}", path.display()))?;
-    CapsuleScript::from_json(&text).with_context(|| format!("in {}", path.display()))
+/// Memory the machine can still give, bytes, where the system says (Linux).
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses a CPU strand count whose memory the machine cannot give, from an estimate,
+/// before anything is allocated (an allocation that fails aborts the process).
+fn check_cpu_strands(strands: usize) -> anyhow::Result<()> {
+    let max = pelt::groom::MAX_STRANDS;
+    if strands == 0 || strands > max {
+        bail!(
+            "--strands {strands}: strand count {strands} is out of range; the CPU solver holds 1 to {max} strands"
+        );
+    }
+    let needed = strands as u64 * CPU_BYTES_PER_STRAND;
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    if let Some(free) = available_memory()
+        && needed > free
+    {
+        bail!(
+            "--strands {strands}: the CPU solver needs about {:.1} GiB for so many strands, and this machine has {:.1} GiB available; try fewer strands or --solver gpu",
+            gib(needed),
+            gib(free)
+        );
+    }
+    // Elsewhere, ask the allocator (untouched pages cost nothing).
+    let mut probe: Vec<u8> = Vec::new();
+    if probe.try_reserve_exact(needed as usize).is_err() {
+        bail!(
+            "--strands {strands}: the CPU solver needs about {:.1} GiB for so many strands, more than this machine can give; try fewer strands or --solver gpu",
+            gib(needed)
+        );
+    }
+    Ok(())
 }
 
 /// Runs `pelt simulate`.
 pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     // Everything that can be wrong with the input is found before any work is done.
-    let format = format_of(&args.out)?;
+    let inputs: Vec<&Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
+    pelt::files::check_output(&args.out, "the state", &["npy", "npz"], &inputs)?;
+    let format = format_of(&args.out);
+    if args.steps > MAX_STEPS {
+        bail!("--steps {}: at most {MAX_STEPS}", args.steps);
+    }
+    if args.solver == SolverArg::Cpu
+        && let Some(n) = args.strands
+    {
+        check_cpu_strands(n)?;
+    }
     let script = args
         .capsule_script
         .as_deref()
-        .map(read_script)
+        .map(super::read_capsule_script)
         .transpose()?;
-    // Created now, so a bad path fails before a long run; removed again if the run fails.
-    let file = std::fs::File::create(&args.out)
-        .with_context(|| format!("cannot write --out {}", args.out.display()))?;
-    let result = simulate(args, script.as_ref(), file, format);
-    if result.is_err() {
-        let _ = std::fs::remove_file(&args.out);
-    }
-    result
+    // Opened now, beside the output, so an unwritable folder fails before a long run; it
+    // replaces the output only when complete, and vanishes if the run fails.
+    let file = pelt::files::AtomicFile::create(&args.out, "the state")?;
+    simulate(args, script.as_ref(), file, format)
 }
 
 fn simulate(
     args: &SimulateArgs,
     script: Option<&CapsuleScript>,
-    file: std::fs::File,
+    file: pelt::files::AtomicFile,
     format: Format,
 ) -> anyhow::Result<()> {
     let creature = Creature::default();
@@ -98,6 +145,7 @@ fn simulate(
     let mut sim = match args.solver {
         SolverArg::Gpu => {
             let ctx = GpuContext::new()?;
+            super::check_strands(args.strands, &ctx)?;
             let strands = args
                 .strands
                 .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
@@ -143,9 +191,10 @@ fn simulate(
             },
         ),
     };
-    written
-        .and_then(|()| std::io::Write::flush(&mut writer))
-        .with_context(|| format!("writing {}", args.out.display()))?;
+    let file = written
+        .and_then(|()| writer.into_inner().map_err(|e| e.into_error()))
+        .with_context(|| format!("cannot save the state to {}", args.out.display()))?;
+    file.commit()?;
     let combed = comb
         .iter()
         .filter(|c| c.x != 0.0 || c.y != 0.0 || c.z != 0.0)

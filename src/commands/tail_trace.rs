@@ -9,7 +9,7 @@
 //! moves the model and then calls `update(1/60)`. The springs start at rest with the root at
 //! its `t = 0` place. Numbers are written in full (shortest round-trip) f32 precision.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::Context;
 
@@ -62,13 +62,13 @@ impl From<BoneLengthArg> for BoneLength {
 pub struct TailTraceArgs {
     /// The root's motion: a JSON array of world-space keyframes
     /// `[{"t": s, "position": [x,y,z], "rotation": [x,y,z,w]}]`, positions linear and
-    /// rotations slerped between them, held after the last.
+    /// rotations slerped between them, held after the last. At most 64 MiB.
     #[arg(long)]
     pub motion: std::path::PathBuf,
-    /// Number of 60 fps frames to trace.
+    /// Number of 60 fps frames to trace (1 to 10,000,000).
     #[arg(long)]
     pub frames: u64,
-    /// Where to write the CSV.
+    /// Where to write the CSV (a name ending in .csv; written whole or not at all).
     #[arg(long)]
     pub out: std::path::PathBuf,
     /// Trace the springs of this VRM or GLB instead of the creature's tail.
@@ -94,18 +94,10 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
     if args.frames == 0 || args.frames > MAX_FRAMES {
         anyhow::bail!("--frames is {}; give 1 to {MAX_FRAMES}", args.frames);
     }
-    let mut text = String::new();
-    std::fs::File::open(&args.motion)
-        .with_context(|| format!("opening the motion {}", args.motion.display()))?
-        .take(MAX_MOTION_BYTES + 1)
-        .read_to_string(&mut text)
-        .with_context(|| format!("reading the motion {}", args.motion.display()))?;
-    if text.len() as u64 > MAX_MOTION_BYTES {
-        anyhow::bail!(
-            "the motion {} is larger than {MAX_MOTION_BYTES} bytes",
-            args.motion.display()
-        );
-    }
+    let mut inputs = vec![args.motion.as_path()];
+    inputs.extend(args.file.as_deref());
+    pelt::files::check_output(&args.out, "the trace", &["csv"], &inputs)?;
+    let text = pelt::files::read_text_capped(&args.motion, MAX_MOTION_BYTES, "the motion")?;
     let motion = RootMotion::from_json(&text)
         .with_context(|| format!("parsing the motion {}", args.motion.display()))?;
     let rig = match &args.file {
@@ -129,8 +121,7 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         );
     }
     let mut spring = spring.with_bone_length(args.bone_length.into());
-    let out = std::fs::File::create(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
+    let out = pelt::files::AtomicFile::create(&args.out, "the trace")?;
     let mut out = std::io::BufWriter::new(out);
     let write_err = || format!("writing {}", args.out.display());
     let mut header = String::from("frame");
@@ -165,6 +156,9 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         }
         writeln!(out, "{row}").with_context(write_err)?;
     }
-    out.flush().with_context(write_err)?;
+    out.into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(write_err)?
+        .commit()?;
     Ok(())
 }

@@ -10,14 +10,21 @@
 //!                             { "step": 60, "a": [-0.3, 0.4, 0.0], "b": [-0.3, 0.4, 0.1] } ] } ] }
 //! ```
 //! Between keys the ends move linearly; before the first key and after the last the capsule
-//! is absent. Velocity is the keyed motion's.
+//! is absent. Velocity is the keyed motion's. No other fields are accepted (a typo such as
+//! `"capsule"` is an error, not a script without a hand); a leading UTF-8 byte-order mark
+//! is. A script file holds at most [`MAX_CAPSULE_SCRIPT_BYTES`] bytes.
 
+use crate::files::FileError;
 use crate::sim::{
     Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULES, SimError, StepInput,
 };
 use glam::Vec3;
 use serde::Deserialize;
+use std::path::Path;
 use thiserror::Error;
+
+/// The largest capsule script file read, bytes (a script of thousands of keys is far less).
+pub const MAX_CAPSULE_SCRIPT_BYTES: u64 = 16 << 20;
 
 /// What is wrong with a capsule script.
 #[derive(Debug, Error)]
@@ -28,6 +35,9 @@ pub enum CapsuleScriptError {
     /// A value that makes no sense.
     #[error("capsule script: {0}")]
     Invalid(String),
+    /// The file could not be read, or is larger than [`MAX_CAPSULE_SCRIPT_BYTES`].
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 #[derive(Deserialize)]
@@ -39,6 +49,7 @@ enum ModeName {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct KeyJson {
     step: f64,
     a: [f32; 3],
@@ -46,12 +57,14 @@ struct KeyJson {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct CapsuleJson {
     radius: f32,
     keys: Vec<KeyJson>,
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ScriptJson {
     mode: ModeName,
     capsules: Vec<CapsuleJson>,
@@ -105,9 +118,16 @@ impl CapsuleScript {
         }
     }
 
-    /// Parses and checks a script.
+    /// Reads (at most [`MAX_CAPSULE_SCRIPT_BYTES`]), parses and checks a script file.
+    pub fn from_path(path: &Path) -> Result<Self, CapsuleScriptError> {
+        let text =
+            crate::files::read_text_capped(path, MAX_CAPSULE_SCRIPT_BYTES, "capsule script")?;
+        Self::from_json(&text)
+    }
+
+    /// Parses and checks a script (a leading byte-order mark is skipped).
     pub fn from_json(text: &str) -> Result<Self, CapsuleScriptError> {
-        let json: ScriptJson = serde_json::from_str(text)?;
+        let json: ScriptJson = serde_json::from_str(crate::files::strip_bom(text))?;
         let script = CapsuleScript {
             mode: match json.mode {
                 ModeName::Hover => ContactMode::Hover,

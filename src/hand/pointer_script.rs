@@ -120,9 +120,9 @@ pub enum PointerScriptError {
         source: std::io::Error,
     },
     /// The text is larger than [`MAX_SCRIPT_BYTES`].
-    #[error("pointer script is {bytes} bytes; at most {max} are accepted")]
+    #[error("pointer script is larger than {max} bytes, the most accepted")]
     TooLarge {
-        /// Its size.
+        /// Its size, or the bytes read before stopping.
         bytes: usize,
         /// The limit.
         max: usize,
@@ -288,8 +288,8 @@ impl PointerScript {
                 max: MAX_SCRIPT_BYTES,
             });
         }
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(PointerScriptError::Json)?;
+        let value: serde_json::Value = serde_json::from_str(crate::files::strip_bom(text))
+            .map_err(PointerScriptError::Json)?;
         let serde_json::Value::Array(items) = value else {
             return Err(PointerScriptError::NotAList);
         };
@@ -311,20 +311,28 @@ impl PointerScript {
         Self::new(events)
     }
 
-    /// Reads, parses and checks a script file.
+    /// Reads (at most [`MAX_SCRIPT_BYTES`], counted as read: a device reports no length),
+    /// parses and checks a script file.
     pub fn from_path(path: &Path) -> Result<Self, PointerScriptError> {
-        let io = |source| PointerScriptError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let bytes = std::fs::metadata(path).map_err(io)?.len();
-        if bytes > MAX_SCRIPT_BYTES as u64 {
-            return Err(PointerScriptError::TooLarge {
-                bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
-                max: MAX_SCRIPT_BYTES,
-            });
-        }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let text = crate::files::read_text_capped(path, MAX_SCRIPT_BYTES as u64, "pointer script")
+            .map_err(|e| match e {
+                crate::files::FileError::TooLarge { .. } => PointerScriptError::TooLarge {
+                    bytes: MAX_SCRIPT_BYTES + 1,
+                    max: MAX_SCRIPT_BYTES,
+                },
+                crate::files::FileError::Read { source, .. } => PointerScriptError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                },
+                crate::files::FileError::NotText { at, .. } => PointerScriptError::Io {
+                    path: path.to_path_buf(),
+                    source: std::io::Error::other(format!("not UTF-8 text (byte {at})")),
+                },
+                other => PointerScriptError::Io {
+                    path: path.to_path_buf(),
+                    source: std::io::Error::other(other.to_string()),
+                },
+            })?;
         Self::from_json(&text)
     }
 

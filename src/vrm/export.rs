@@ -11,14 +11,16 @@ pub fn creature_glb(creature: &Creature, options: &CreatureExport) -> Result<Vec
     write_glb(&creature_body(creature, options)?)
 }
 
-/// Writes the creature's file to `path` and returns its size in bytes.
+/// Writes the creature's file to `path` and returns its size in bytes: through a temporary
+/// file beside it, renamed over `path` only on success and only where `path` is a regular
+/// file or nothing ([`crate::files::write_atomic`]).
 pub fn write_creature_file(
     path: &Path,
     creature: &Creature,
     options: &CreatureExport,
 ) -> Result<usize, VrmError> {
     let bytes = creature_glb(creature, options)?;
-    std::fs::write(path, &bytes)
-        .map_err(|e| VrmError::Io(format!("cannot write {}: {e}", path.display())))?;
+    crate::files::write_atomic(path, "the creature's file", &bytes)
+        .map_err(|e| VrmError::Io(e.to_string()))?;
     Ok(bytes.len())
 }

@@ -32,12 +32,26 @@ pub struct GltfDoc<'a> {
     /// The nodes.
     #[serde(default)]
     pub nodes: Bounded<GltfNode>,
+    /// `scene`: the index of the scene shown by default.
+    #[serde(default)]
+    pub scene: Option<usize>,
+    /// `scenes`: each with its root nodes (checked to name existing root nodes).
+    #[serde(default)]
+    pub scenes: Bounded<GltfScene>,
     /// `extensionsUsed`.
     #[serde(default, rename = "extensionsUsed")]
     pub extensions_used: Bounded<String>,
     /// The root extensions Pelt knows, unparsed until needed.
     #[serde(default, borrow)]
     pub extensions: Option<DocExtensions<'a>>,
+}
+
+/// One of `scenes`: only its root nodes are read.
+#[derive(Debug, Default, Deserialize)]
+pub struct GltfScene {
+    /// The scene's root node indices.
+    #[serde(default)]
+    pub nodes: Bounded<usize>,
 }
 
 /// `asset`.

@@ -17,8 +17,8 @@ use serde_json::value::RawValue;
 use super::VrmError;
 use super::bounded::ParseBudget;
 use super::ext::{
-    EXTENDED_COLLIDER_EXT, GltfDoc, GltfNode, PELT_EXT, PELT_VERSION, PeltRecord, VRM_SPEC_VERSION,
-    VRM0_EXT, VRMC_EXT, Vrm0Extension, Vrm0Secondary, VrmcSpringBone,
+    EXTENDED_COLLIDER_EXT, GltfDoc, GltfNode, GltfScene, PELT_EXT, PELT_VERSION, PeltRecord,
+    VRM_SPEC_VERSION, VRM0_EXT, VRMC_EXT, Vrm0Extension, Vrm0Secondary, VrmcSpringBone,
 };
 pub use super::glb::MAX_JSON_BYTES;
 use crate::spring::{
@@ -96,14 +96,65 @@ fn check_count(what: &str, n: usize, max: usize) -> Result<(), VrmError> {
 }
 
 fn node_index(what: &str, i: i64, len: usize) -> Result<usize, VrmError> {
-    usize::try_from(i)
-        .ok()
-        .filter(|&u| u < len)
-        .ok_or_else(|| VrmError::IndexOutOfRange {
+    let Ok(index) = usize::try_from(i) else {
+        // Reported as written: a negative index is not "index 0".
+        return Err(VrmError::BadExtension(
+            VRM0_EXT,
+            format!("{what} index {i} is negative; indices count from 0"),
+        ));
+    };
+    if index < len {
+        Ok(index)
+    } else {
+        Err(VrmError::IndexOutOfRange {
             what: what.to_string(),
-            index: i.max(0) as usize,
+            index,
             len,
         })
+    }
+}
+
+/// Checks `scene` and `scenes` against the nodes: the default scene exists, and every
+/// scene lists existing root nodes (a node with a parent cannot start a scene).
+fn check_scenes(
+    scene: Option<usize>,
+    scenes: &[GltfScene],
+    nodes: &[GltfNode],
+) -> Result<(), VrmError> {
+    if let Some(s) = scene
+        && s >= scenes.len()
+    {
+        return Err(VrmError::IndexOutOfRange {
+            what: "default scene".into(),
+            index: s,
+            len: scenes.len(),
+        });
+    }
+    let mut has_parent = vec![false; nodes.len()];
+    for node in nodes {
+        for &c in node.children.iter() {
+            if let Some(p) = has_parent.get_mut(c) {
+                *p = true;
+            }
+        }
+    }
+    for (s, sc) in scenes.iter().enumerate() {
+        for &n in sc.nodes.iter() {
+            if n >= nodes.len() {
+                return Err(VrmError::IndexOutOfRange {
+                    what: format!("scene {s} node"),
+                    index: n,
+                    len: nodes.len(),
+                });
+            }
+            if has_parent[n] {
+                return Err(VrmError::Hierarchy(format!(
+                    "scene {s} lists node {n}, which has a parent; a scene lists root nodes only"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads the springs of GLB bytes. Errors on a malformed container, JSON, node hierarchy or
@@ -143,6 +194,8 @@ pub fn read_gltf_json(json: &[u8]) -> Result<ImportedSprings, VrmError> {
     let GltfDoc {
         asset,
         nodes,
+        scene,
+        scenes,
         extensions_used,
         extensions,
     } = doc;
@@ -153,6 +206,7 @@ pub fn read_gltf_json(json: &[u8]) -> Result<ImportedSprings, VrmError> {
             expected: "2.0",
         });
     }
+    check_scenes(scene, &scenes, &nodes)?;
     // The parsed nodes, the biggest list, are consumed (and freed) building the skeleton.
     let skeleton = build_skeleton(nodes.0)?;
     let ext = extensions.unwrap_or_default();
@@ -306,6 +360,13 @@ fn build_skeleton(mut nodes: Vec<GltfNode>) -> Result<Skeleton, VrmError> {
 
 fn node_transform(i: usize, node: &GltfNode) -> Result<NodeTransform, VrmError> {
     let bad = |m: &str| VrmError::BadNode(i, m.to_string());
+    if node.matrix.is_some()
+        && (node.translation.is_some() || node.rotation.is_some() || node.scale.is_some())
+    {
+        return Err(bad(
+            "it has both a matrix and translation/rotation/scale; glTF allows one or the other",
+        ));
+    }
     if let Some(m) = node.matrix {
         let m = Mat4::from_cols_array(&m);
         if !m.is_finite() {

@@ -1,0 +1,49 @@
+//! Text from a file or a user, made safe to print: control characters (escape sequences,
+//! carriage returns, bells) and bidirectional overrides would otherwise reach the terminal
+//! raw, where a node name could rewrite the screen or reverse what follows it.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether `c` changes how a terminal shows the text around it: a control character
+/// (C0, DEL, C1) or a bidirectional mark, embedding, override or isolate.
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` with every control and bidirectional character written as `\u{…}` (and `\` as
+/// `\\`, so the escapes cannot be forged); unchanged (borrowed) when it has none.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| is_unsafe(c) || c == '\\') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else if is_unsafe(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable;
+
+    #[test]
+    fn escapes_controls_and_bidi_and_keeps_the_rest() {
+        assert_eq!(printable("Tail_1 ü 尾"), "Tail_1 ü 尾");
+        assert_eq!(printable("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(printable("x\r\ny"), "x\\u{d}\\u{a}y");
+        assert_eq!(printable("\u{202e}gnp.exe"), "\\u{202e}gnp.exe");
+        assert_eq!(printable("C:\\u{1b}"), "C:\\\\u{1b}");
+    }
+}

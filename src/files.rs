@@ -1,0 +1,352 @@
+//! The files a user names on the command line, read and written so that hostile paths do no
+//! harm: every read is capped by the bytes actually read (a device or a pipe reports length
+//! 0, so its metadata says nothing), and every write goes to a temporary file beside the
+//! target that replaces it only once complete, and only when the target is a regular file or
+//! absent (a device, a pipe, a folder or a symlink is refused, and left as it was).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// What went wrong reading or writing a named file. Every message names the file.
+#[derive(Debug, Error)]
+pub enum FileError {
+    /// Opening or reading failed.
+    #[error("cannot read {what} {}: {source}", path.display())]
+    Read {
+        /// What the file is for ("capsule script").
+        what: String,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// More bytes than the cap.
+    #[error("{what} {} is larger than {cap} bytes, the most Pelt reads", path.display())]
+    TooLarge {
+        /// What the file is for.
+        what: String,
+        /// The file.
+        path: PathBuf,
+        /// The cap, bytes.
+        cap: u64,
+    },
+    /// Not UTF-8 text.
+    #[error("{what} {} is not UTF-8 text (byte {at})", path.display())]
+    NotText {
+        /// What the file is for.
+        what: String,
+        /// The file.
+        path: PathBuf,
+        /// Offset of the first bad byte.
+        at: usize,
+    },
+    /// The output path cannot be written as asked.
+    #[error("cannot save {what} to {}: {reason}", path.display())]
+    BadOutput {
+        /// What is being saved ("the picture").
+        what: String,
+        /// The output.
+        path: PathBuf,
+        /// Why not.
+        reason: String,
+    },
+    /// Writing or renaming failed (a full disk, no permission).
+    #[error("cannot save {what} to {}: {source}", path.display())]
+    Write {
+        /// What is being saved.
+        what: String,
+        /// The output.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Reads at most `cap` bytes of `path` (`what` names the file in errors). Reads through
+/// [`Read::take`], so `/dev/urandom` or a pipe costs `cap + 1` bytes, not memory until
+/// killed; more than `cap` is an error.
+pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, FileError> {
+    let read_error = |source| FileError::Read {
+        what: what.into(),
+        path: path.into(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(read_error(std::io::Error::other("it is a folder")));
+    }
+    let mut bytes = Vec::new();
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > cap {
+        return Err(FileError::TooLarge {
+            what: what.into(),
+            path: path.into(),
+            cap,
+        });
+    }
+    Ok(bytes)
+}
+
+/// [`read_capped`] for UTF-8 text, a leading byte-order mark dropped (editors on Windows
+/// write one; JSON parsers do not expect it).
+pub fn read_text_capped(path: &Path, cap: u64, what: &str) -> Result<String, FileError> {
+    let bytes = read_capped(path, cap, what)?;
+    let text = String::from_utf8(bytes).map_err(|e| FileError::NotText {
+        what: what.into(),
+        path: path.into(),
+        at: e.utf8_error().valid_up_to(),
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// `text` without a leading UTF-8 byte-order mark.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// What sits at an output path, as far as writing over it goes.
+fn refuse_unless_replaceable(path: &Path, what: &str) -> Result<(), FileError> {
+    let refuse = |reason: &str| FileError::BadOutput {
+        what: what.into(),
+        path: path.into(),
+        reason: reason.into(),
+    };
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(FileError::Write {
+                what: what.into(),
+                path: path.into(),
+                source: e,
+            });
+        }
+        Ok(m) => {
+            let kind = m.file_type();
+            if kind.is_symlink() {
+                return Err(refuse(
+                    "it is a symbolic link (Pelt replaces only regular files; name the file it points to)",
+                ));
+            }
+            if kind.is_dir() {
+                return Err(refuse("it is a folder"));
+            }
+            if !kind.is_file() {
+                return Err(refuse(
+                    "it is not a regular file (a device, a pipe or a socket); Pelt replaces only regular files",
+                ));
+            }
+        }
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(refuse("no such folder"));
+    }
+    Ok(())
+}
+
+/// Identity of an existing file: device and inode on Unix, else the canonical path.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok()
+}
+
+/// Checks an output before any work: its extension is one of `extensions` (compared
+/// without case; `"png"`), it is a regular file or absent in an existing folder, and it is
+/// not the same file as any of `inputs` (hard links and other spellings of the same path
+/// included). `what` names the output in messages ("the picture").
+pub fn check_output(
+    path: &Path,
+    what: &str,
+    extensions: &[&str],
+    inputs: &[&Path],
+) -> Result<(), FileError> {
+    let refuse = |reason: String| FileError::BadOutput {
+        what: what.into(),
+        path: path.into(),
+        reason,
+    };
+    if !extensions.is_empty() {
+        let ext = path.extension().and_then(|e| e.to_str());
+        if !ext.is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e))) {
+            let names: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
+            return Err(refuse(format!(
+                "the file name must end in {}",
+                names.join(" or ")
+            )));
+        }
+    }
+    refuse_unless_replaceable(path, what)?;
+    if let Some(out) = identity(path) {
+        for input in inputs {
+            if identity(input).is_some_and(|i| i == out) {
+                return Err(refuse(format!(
+                    "it is the input {} itself; writing it would destroy it",
+                    input.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A file being written: a temporary file beside the target that becomes the target only
+/// on [`AtomicFile::commit`]. Dropped without a commit (an error, a panic), it is removed and
+/// the target is untouched.
+pub struct AtomicFile {
+    temp: tempfile::NamedTempFile,
+    target: PathBuf,
+    what: String,
+}
+
+impl AtomicFile {
+    /// Starts writing `target` (`what` names it in errors). Refuses a target that is not a
+    /// regular file or absent, before creating anything.
+    pub fn create(target: &Path, what: &str) -> Result<Self, FileError> {
+        refuse_unless_replaceable(target, what)?;
+        let dir = target
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let temp = tempfile::Builder::new()
+            .prefix(".pelt-")
+            .suffix(".part")
+            .tempfile_in(dir)
+            .map_err(|source| FileError::Write {
+                what: what.into(),
+                path: target.into(),
+                source,
+            })?;
+        Ok(AtomicFile {
+            temp,
+            target: target.into(),
+            what: what.into(),
+        })
+    }
+
+    fn write_error(&self, source: std::io::Error) -> FileError {
+        FileError::Write {
+            what: self.what.clone(),
+            path: self.target.clone(),
+            source,
+        }
+    }
+
+    /// Makes the written bytes the target: flushed to disk, readable by others (0644, like
+    /// any file a program saves; a temporary file starts private), then renamed over the
+    /// target, which is checked again to be a regular file or absent.
+    pub fn commit(self) -> Result<(), FileError> {
+        let file = self.temp.as_file();
+        file.sync_all().map_err(|e| self.write_error(e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(|e| self.write_error(e))?;
+        }
+        refuse_unless_replaceable(&self.target, &self.what)?;
+        let AtomicFile { temp, target, what } = self;
+        temp.persist(&target).map_err(|e| FileError::Write {
+            what,
+            path: target,
+            source: e.error,
+        })?;
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.temp.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.temp.flush()
+    }
+}
+
+impl std::io::Seek for AtomicFile {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.temp.seek(pos)
+    }
+}
+
+/// Writes `bytes` to `target` through an [`AtomicFile`].
+pub fn write_atomic(target: &Path, what: &str, bytes: &[u8]) -> Result<(), FileError> {
+    let mut file = AtomicFile::create(target, what)?;
+    file.write_all(bytes).map_err(|e| file.write_error(e))?;
+    file.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_stops_one_byte_past_the_cap_even_on_an_endless_device() {
+        let err = read_capped(Path::new("/dev/zero"), 1000, "test input").unwrap_err();
+        assert!(
+            matches!(err, FileError::TooLarge { cap: 1000, .. }),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        std::fs::write(&path, b"\xef\xbb\xbf[1]").unwrap();
+        assert_eq!(read_text_capped(&path, 6, "x").unwrap(), "[1]");
+        assert!(read_capped(&path, 5, "x").is_err());
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keep.npy");
+        std::fs::write(&path, b"precious").unwrap();
+        {
+            let mut f = AtomicFile::create(&path, "x").unwrap();
+            f.write_all(b"half").unwrap();
+            // Dropped without commit, as on an error.
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), b"precious");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        write_atomic(&path, "x", b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o644);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_links_and_the_input_itself_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.png");
+        std::fs::write(&real, b"x").unwrap();
+        let link = dir.path().join("link.png");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(AtomicFile::create(&link, "x").is_err());
+        assert!(AtomicFile::create(Path::new("/dev/null"), "x").is_err());
+        let hard = dir.path().join("hard.json");
+        std::fs::hard_link(&real, &hard).unwrap();
+        let err = check_output(&hard, "x", &["json"], &[&real]).unwrap_err();
+        assert!(err.to_string().contains("input"), "{err}");
+        let err = check_output(&real, "x", &["jpg"], &[]).unwrap_err();
+        assert!(err.to_string().contains(".jpg"), "{err}");
+        check_output(&real, "x", &["PNG"], &[&hard.with_extension("other")]).unwrap();
+    }
+}

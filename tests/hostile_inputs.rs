@@ -1,0 +1,298 @@
+//! Hostile and careless inputs, as a user meets them at the command line: endless devices
+//! are read only up to a cap, unknown fields and byte-order marks are handled, sizes and
+//! counts beyond what the machine can do are refused with the limit named, negative
+//! numbers parse and are then checked, messages say each thing once and print no Rust
+//! structs, and text from a file reaches the terminal escaped.
+
+use pelt::vrm::{VrmError, glb, read_glb};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn pelt() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pelt"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `pelt args`, which must fail cleanly; returns its stderr.
+fn fails(args: &[&str]) -> String {
+    let o = pelt().args(args).output().unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{args:?} succeeded: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn endless_devices_are_read_only_up_to_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.npy");
+    let err = fails(&[
+        "simulate",
+        "--solver",
+        "cpu",
+        "--strands",
+        "64",
+        "--capsule-script",
+        "/dev/zero",
+        "--out",
+        s(&out),
+    ]);
+    assert!(err.contains("larger than 16777216 bytes"), "{err}");
+    let err = fails(&["demo", "--script", "/dev/zero", "--frames", "1"]);
+    assert!(err.contains("larger than 16777216 bytes"), "{err}");
+    let err = fails(&[
+        "tail-trace",
+        "--motion",
+        "/dev/zero",
+        "--frames",
+        "1",
+        "--out",
+        s(&dir.path().join("t.csv")),
+    ]);
+    assert!(err.contains("larger than 67108864 bytes"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn capsule_scripts_refuse_unknown_fields_and_accept_a_byte_order_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/back_stroke.json"
+    ))
+    .unwrap();
+    let typo = dir.path().join("typo.json");
+    std::fs::write(&typo, good.replace("\"capsules\"", "\"capsule\"")).unwrap();
+    let out = dir.path().join("x.npy");
+    let run = |script: &Path| {
+        pelt()
+            .args(["simulate", "--solver", "cpu", "--strands", "64", "--steps"])
+            .args(["2", "--capsule-script", s(script), "--out", s(&out)])
+            .output()
+            .unwrap()
+    };
+    let o = run(&typo);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "a script without a hand ran: {err}");
+    assert!(err.contains("unknown field `capsule`"), "{err}");
+    let bom = dir.path().join("bom.json");
+    std::fs::write(&bom, format!("\u{feff}{good}")).unwrap();
+    let o = run(&bom);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The pointer script and the motion take one too.
+    let pointer = dir.path().join("p.json");
+    std::fs::write(
+        &pointer,
+        "\u{feff}[{\"t\": 0, \"kind\": \"move\", \"x\": 1, \"y\": 2}]",
+    )
+    .unwrap();
+    assert!(pelt::hand::PointerScript::from_path(&pointer).is_ok());
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        "\u{feff}[{\"t\": 0, \"position\": [0, 0, 0], \"rotation\": [0, 0, 0, 1]}]",
+    )
+    .unwrap();
+    let o = pelt()
+        .args([
+            "tail-trace",
+            "--motion",
+            s(&motion),
+            "--frames",
+            "2",
+            "--out",
+        ])
+        .arg(dir.path().join("t.csv"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn negative_numbers_parse_and_are_then_checked() {
+    // A leading minus is a number, not an unknown flag; then the range is checked, and the
+    // message names the real bounds.
+    let err = fails(&[
+        "render",
+        "--eye",
+        "-0.7,-0.6,-1.5",
+        "--target",
+        "0,0,0",
+        "--fov",
+        "-5",
+    ]);
+    assert!(!err.contains("unexpected argument"), "{err}");
+    assert!(
+        err.contains("--fov -5") && err.contains("1 to 179"),
+        "{err}"
+    );
+    for fov in ["0.05", "179.5", "nan", "inf"] {
+        let err = fails(&["render", "--fov", fov]);
+        assert!(err.contains("1 to 179"), "--fov {fov}: {err}");
+        assert!(!err.contains("Camera {"), "a Debug struct: {err}");
+    }
+}
+
+#[test]
+fn counts_and_sizes_beyond_the_machine_are_refused_with_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.npy");
+    let err = fails(&["simulate", "--steps", "4294967295", "--out", s(&out)]);
+    assert!(err.contains("at most 1000000"), "{err}");
+    // The GPU's real strand limit is named, not the groom's 16,777,216.
+    let ctx = pelt::gpu::GpuContext::new().unwrap();
+    let max = pelt::sim::max_strands(&ctx.device.limits());
+    let err = fails(&["simulate", "--strands", "0", "--out", s(&out)]);
+    assert!(err.contains(&format!("1 to {max} strands")), "{err}");
+    let err = fails(&["render", "--width", "11585", "--height", "11585"]);
+    assert!(err.contains("11585×11585"), "{err}");
+    assert!(
+        err.contains("GiB") || err.contains("largest texture"),
+        "{err}"
+    );
+    assert!(!err.contains("TextureView"), "{err}");
+    let err = fails(&["demo", "--width", "65536", "--frames", "1"]);
+    assert!(err.contains("65536×720"), "{err}");
+    // 16,777,216 strands on the CPU take about 64 GiB: refused where the machine has less
+    // (instead of an abort on allocation).
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .unwrap_or(0)
+        * 1024;
+    assert!(
+        available < 64 << 30,
+        "this test expects a machine with under 64 GiB free"
+    );
+    let o = pelt()
+        .args(["simulate", "--solver", "cpu", "--strands", "16777216"])
+        .args(["--steps", "1", "--out", s(&out)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("GiB available"), "{err}");
+}
+
+#[test]
+fn each_cause_is_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bad.json");
+    std::fs::write(&script, "{ not json").unwrap();
+    let err = fails(&[
+        "simulate",
+        "--solver",
+        "cpu",
+        "--capsule-script",
+        s(&script),
+        "--out",
+        s(&dir.path().join("x.npy")),
+    ]);
+    assert_eq!(err.matches("key must be a string").count(), 1, "{err}");
+    assert_eq!(err.matches("bad.json").count(), 1, "{err}");
+    let err = fails(&["demo", "--script", "/no/such/script.json", "--frames", "1"]);
+    assert_eq!(err.matches("/no/such/script.json").count(), 1, "{err}");
+}
+
+/// The creature's export as JSON, edited, and packed again.
+fn edited(f: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let bytes =
+        pelt::creature::creature_glb(&pelt::creature::Creature::default(), &Default::default())
+            .unwrap();
+    let (j, bin) = glb::unpack(&bytes).unwrap();
+    let mut v: Value = serde_json::from_slice(j).unwrap();
+    f(&mut v);
+    glb::pack(&serde_json::to_vec(&v).unwrap(), bin.unwrap_or(&[]))
+}
+
+#[test]
+fn scenes_naming_missing_nodes_and_nodes_with_matrix_and_trs_are_refused() {
+    let n = |v: &Value| v["nodes"].as_array().unwrap().len();
+    let e = read_glb(&edited(|v| v["scene"] = json!(5))).unwrap_err();
+    assert!(
+        matches!(e, VrmError::IndexOutOfRange { index: 5, .. }),
+        "{e}"
+    );
+    let e = read_glb(&edited(|v| {
+        let missing = n(v) + 3;
+        v["scenes"] = json!([{ "nodes": [0, missing] }]);
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("scene 0 node"), "{e}");
+    let e = read_glb(&edited(|v| {
+        // Node 1 is a child: not a root a scene may list.
+        v["scenes"] = json!([{ "nodes": [1] }]);
+        v["scene"] = json!(0);
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("root nodes"), "{e}");
+    let e = read_glb(&edited(|v| {
+        v["nodes"][1]["matrix"] = json!([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+        v["nodes"][1]["translation"] = json!([0, 1, 0]);
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("both a matrix"), "{e}");
+    // The export itself is fine.
+    read_glb(&edited(|_| {})).unwrap();
+}
+
+#[test]
+fn a_negative_vrm0_bone_is_reported_as_written() {
+    let e = read_glb(&edited(|v| {
+        v["extensions"] = json!({ "VRM": { "secondaryAnimation": {
+            "boneGroups": [{ "bones": [-5], "stiffiness": 1, "gravityPower": 0,
+                "gravityDir": { "x": 0, "y": -1, "z": 0 }, "dragForce": 0.4,
+                "hitRadius": 0.02, "colliderGroups": [] }],
+            "colliderGroups": [] } } });
+        v["extensionsUsed"] = json!(["VRM"]);
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("-5"), "{e}");
+    assert!(!e.to_string().contains("index 0"), "{e}");
+}
+
+#[test]
+fn names_from_a_file_reach_the_terminal_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("evil.glb");
+    let evil = "tail\u{1b}]0;owned\u{7}\r\u{202e}lmv.exe";
+    std::fs::write(
+        &file,
+        edited(|v| {
+            let i = v["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|n| n["name"] == "tail_0")
+                .unwrap();
+            v["nodes"][i]["name"] = json!(evil);
+        }),
+    )
+    .unwrap();
+    let o = pelt().arg("import").arg(&file).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("tail\\u{1b}]0;owned\\u{7}\\u{d}\\u{202e}lmv.exe"),
+        "{out}"
+    );
+    assert!(
+        !out.chars()
+            .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+        "raw control characters printed: {out:?}"
+    );
+}

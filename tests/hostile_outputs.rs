@@ -1,0 +1,254 @@
+//! Outputs never destroy what is there: every command that writes refuses a symlink, a pipe
+//! or a name without the right extension, refuses to write over one of its own inputs, and
+//! leaves an existing file exactly as it was when the run fails (before or after the output
+//! was opened, or when the disk fills), with no temporary file left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pelt() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pelt"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `pelt args`, which must fail; returns its stderr.
+fn fails(args: &[&str]) -> String {
+    let o = pelt().args(args).output().unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{args:?} succeeded: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_symlink_or_a_pipe_given_as_an_output_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("precious.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = dir.path().join("link.png");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.path().join("pipe.png");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let csv_link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&target, &csv_link).unwrap();
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let npy_link = dir.path().join("link.npy");
+    std::os::unix::fs::symlink(&target, &npy_link).unwrap();
+    let glb_link = dir.path().join("link.glb");
+    std::os::unix::fs::symlink(&target, &glb_link).unwrap();
+    let before = listing(dir.path());
+    for (args, out) in [
+        (vec!["render", "--steps", "1", "--out"], &link),
+        (vec!["render", "--steps", "1", "--out"], &fifo),
+        (vec!["demo", "--frames", "1", "--screenshot"], &link),
+        (
+            vec!["simulate", "--solver", "cpu", "--strands", "64", "--out"],
+            &npy_link,
+        ),
+        (vec!["export", "--out"], &glb_link),
+        (
+            vec![
+                "tail-trace",
+                "--motion",
+                s(&motion),
+                "--frames",
+                "2",
+                "--out",
+            ],
+            &csv_link,
+        ),
+    ] {
+        let mut args = args.clone();
+        args.push(s(out));
+        let err = fails(&args);
+        assert!(
+            err.contains("symbolic link") || err.contains("not a regular file"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(listing(dir.path()), before, "a file was added or removed");
+}
+
+#[test]
+fn a_failed_run_leaves_the_existing_output_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("existing.npy");
+    std::fs::write(&out, "the user's data").unwrap();
+    // Refused before the output is opened (CPU), and after (GPU: the adapter's limit is
+    // only known once it is open).
+    for solver in ["cpu", "gpu"] {
+        let err = fails(&[
+            "simulate",
+            "--solver",
+            solver,
+            "--strands",
+            "0",
+            "--steps",
+            "1",
+            "--out",
+            s(&out),
+        ]);
+        assert!(err.contains("strand count 0"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "the user's data");
+    assert_eq!(
+        listing(dir.path()),
+        ["existing.npy"],
+        "a temporary was left"
+    );
+}
+
+#[test]
+fn a_full_disk_is_a_clean_error_and_the_old_file_survives() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("state.npz");
+    std::fs::write(&out, "old").unwrap();
+    // A file size limit of 64 KiB stands in for a full disk: writes past it fail (EFBIG),
+    // and the signal that would otherwise kill the process is ignored.
+    let o = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 64; exec '{}' simulate --solver cpu --strands 2048 --steps 2 --out '{}'",
+            env!("CARGO_BIN_EXE_pelt"),
+            s(&out)
+        ))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert!(!err.contains("ZipWriter"), "the zip writer spoke: {err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("pelt:")).count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    assert_eq!(listing(dir.path()), ["state.npz"], "a temporary was left");
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("stroke.png");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/back_stroke.json"
+    ))
+    .unwrap();
+    std::fs::write(&script, &text).unwrap();
+    // The same name, and another name for the same file (a hard link).
+    let linked = dir.path().join("linked.png");
+    std::fs::hard_link(&script, &linked).unwrap();
+    for out in [&script, &linked] {
+        let err = fails(&[
+            "render",
+            "--strands",
+            "420032",
+            "--capsule-script",
+            s(&script),
+            "--out",
+            s(out),
+        ]);
+        assert!(err.contains("input"), "{err}");
+    }
+    let motion = dir.path().join("m.csv");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let err = fails(&[
+        "tail-trace",
+        "--motion",
+        s(&motion),
+        "--frames",
+        "2",
+        "--out",
+        s(&motion),
+    ]);
+    assert!(err.contains("input"), "{err}");
+    let pointer = dir.path().join("p.png");
+    std::fs::write(&pointer, "[]").unwrap();
+    let err = fails(&[
+        "demo",
+        "--script",
+        s(&pointer),
+        "--frames",
+        "1",
+        "--screenshot",
+        s(&pointer),
+    ]);
+    assert!(err.contains("input"), "{err}");
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&pointer).unwrap(), "[]");
+}
+
+#[test]
+fn an_output_name_must_end_in_what_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| -> PathBuf { dir.path().join(name) };
+    for (args, name, wanted) in [
+        (vec!["render"], "x.jpg", ".png"),
+        (vec!["render"], "x.txt", ".png"),
+        (vec!["render"], "noextension", ".png"),
+        (vec!["export"], "x.png", ".glb or .vrm"),
+        (
+            vec!["simulate", "--solver", "cpu"],
+            "x.json",
+            ".npy or .npz",
+        ),
+        (
+            vec!["demo", "--frames", "1", "--screenshot"],
+            "x.jpg",
+            ".png",
+        ),
+    ] {
+        let mut args = args.clone();
+        let path = out(name);
+        if args[0] != "demo" {
+            args.push("--out");
+        }
+        args.push(s(&path));
+        let err = fails(&args);
+        assert!(err.contains(wanted), "{args:?}: {err}");
+        assert!(!path.exists());
+    }
+}
