@@ -211,8 +211,7 @@ fn each_cause_is_printed_once() {
 /// The creature's export as JSON, edited, and packed again.
 fn edited(f: impl FnOnce(&mut Value)) -> Vec<u8> {
     let bytes =
-        pelt::creature::creature_glb(&pelt::creature::Creature::default(), &Default::default())
-            .unwrap();
+        pelt::vrm::creature_glb(&pelt::creature::Creature::default(), &Default::default()).unwrap();
     let (j, bin) = glb::unpack(&bytes).unwrap();
     let mut v: Value = serde_json::from_slice(j).unwrap();
     f(&mut v);
