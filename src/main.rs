@@ -22,7 +22,8 @@ enum Command {
     Run(commands::run::RunArgs),
     /// List the graphics adapters, the one Pelt would choose, its limits and strand tier.
     Info,
-    /// Run the strand solver headless and write the positions as a NumPy .npy file.
+    /// Run the strand solver headless and write the state as NumPy arrays (.npy: positions;
+    /// .npz: positions, touched flags, comb and roots).
     Simulate(commands::simulate::SimulateArgs),
     /// Write the creature's rig and tail spring as a GLB with VRMC_springBone (--vrm: a
     /// full VRM 1.0 avatar).

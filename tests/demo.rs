@@ -28,13 +28,13 @@ fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
 fn summary(stderr: &str) -> (usize, usize, [f64; 4]) {
     let line = stderr
         .lines()
-        .find(|l| l.contains("frames shown ("))
+        .find(|l| l.contains("frames timed after"))
         .unwrap_or_else(|| panic!("no summary in:\n{stderr}"));
     let numbers: Vec<f64> = line
         .split(|c: char| !(c.is_ascii_digit() || c == '.'))
         .filter_map(|w| w.parse().ok())
         .collect();
-    // "N frames shown (K skipped) of S strands on … median frame F ms: update U ms, … P ms"
+    // "N frames timed after the two that build pipelines (K skipped) of S strands on … median frame F ms: update U ms, … P ms"
     let (n, skipped) = (numbers[0] as usize, numbers[1] as usize);
     let tail = &numbers[numbers.len() - 4..];
     (n, skipped, [tail[0], tail[1], tail[2], tail[3]])

@@ -419,7 +419,7 @@ impl Running {
             v.get(v.len() / 2).copied().unwrap_or_default()
         };
         eprintln!(
-            "{} frames shown ({} skipped) of {} strands on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
+            "{} frames timed after the two that build pipelines ({} skipped) of {} strands on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
             self.shown_frames.len(),
             self.skipped,
             self.stats.strands,
@@ -480,7 +480,7 @@ impl Running {
                 // Saved when the next frame reaches the window: what the window shows.
                 self.capture = Some(PathBuf::from(name));
             }
-            PanelAction::ExportGlb => {
+            PanelAction::ExportVrm => {
                 let path = PathBuf::from("creature.vrm");
                 let options = pelt::creature::CreatureExport {
                     seed: self.panel.seed,

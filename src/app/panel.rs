@@ -1,6 +1,6 @@
 //! The egui side panel: the view, the coat's tier and seed, the main solver and shading
 //! parameters (live), the interaction state and pleasure, frame timings, a screenshot
-//! button and an "export GLB" button. It draws over the frame and reports what the user
+//! button and an "export VRM" button. It draws over the frame and reports what the user
 //! asked for as [`PanelAction`]s.
 
 use super::FrameStats;
@@ -17,7 +17,7 @@ pub enum PanelAction {
     /// Save the frame as a PNG.
     Screenshot,
     /// Write the creature's rig and tail as a GLB.
-    ExportGlb,
+    ExportVrm,
     /// Show another view.
     Mode(DebugMode),
     /// Grow the coat again with another strand count or seed.
@@ -200,8 +200,8 @@ impl Panel {
                     if ui.button("screenshot (F12)").clicked() {
                         self.pending.push(PanelAction::Screenshot);
                     }
-                    if ui.button("export GLB").clicked() {
-                        self.pending.push(PanelAction::ExportGlb);
+                    if ui.button("export VRM").clicked() {
+                        self.pending.push(PanelAction::ExportVrm);
                     }
                 });
             });

@@ -62,7 +62,7 @@ impl From<BoneLengthArg> for BoneLength {
 pub struct TailTraceArgs {
     /// The root's motion: a JSON array of world-space keyframes
     /// `[{"t": s, "position": [x,y,z], "rotation": [x,y,z,w]}]`, positions linear and
-    /// rotations slerped between them, held after the last. At most 64 MiB.
+    /// rotations slerped between them, held before the first and after the last. At most 64 MiB.
     #[arg(long)]
     pub motion: std::path::PathBuf,
     /// Number of 60 fps frames to trace (1 to 10,000,000).

@@ -47,7 +47,9 @@ mod rig;
 mod shape;
 
 pub use anatomy::{FingerDimensions, HandDimensions, ThumbDimensions};
-pub use capsule_script::{CapsuleKey, CapsuleScript, CapsuleScriptError, ScriptedCapsule};
+pub use capsule_script::{
+    CapsuleKey, CapsuleScript, CapsuleScriptError, MAX_CAPSULE_SCRIPT_BYTES, ScriptedCapsule,
+};
 pub use frame::HandFrame;
 pub use gesture::{
     GestureMachine, GestureState, PointerButton, SCRATCH_DWELL_SECONDS, SCRATCH_SPEED_PX_PER_S,
