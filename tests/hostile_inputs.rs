@@ -7,28 +7,10 @@
 use pelt::vrm::{VrmError, glb, read_glb};
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn pelt() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pelt"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs `pelt args`, which must fail cleanly; returns its stderr.
-fn fails(args: &[&str]) -> String {
-    let o = pelt().args(args).output().unwrap();
-    let err = stderr(&o);
-    assert!(!o.status.success(), "{args:?} succeeded: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+mod cli_common;
+use cli_common::{fails, pelt, s, stderr};
 
 #[test]
 fn endless_devices_are_read_only_up_to_the_cap() {

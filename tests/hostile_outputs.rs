@@ -4,24 +4,10 @@
 //! was opened, or when the disk fills), with no temporary file left behind.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn pelt() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pelt"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Runs `pelt args`, which must fail; returns its stderr.
-fn fails(args: &[&str]) -> String {
-    let o = pelt().args(args).output().unwrap();
-    let err = stderr(&o);
-    assert!(!o.status.success(), "{args:?} succeeded: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    err
-}
+mod cli_common;
+use cli_common::{fails, s, stderr};
 
 /// The names in `dir`, sorted.
 fn listing(dir: &Path) -> Vec<String> {
@@ -31,10 +17,6 @@ fn listing(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]

@@ -1,0 +1,29 @@
+//! Helpers the tests that run the `pelt` binary share.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The `pelt` binary of this build.
+pub fn pelt() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pelt"))
+}
+
+/// What a run printed on stderr.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `pelt args`, which must fail cleanly (no panic); returns its stderr.
+pub fn fails(args: &[&str]) -> String {
+    let o = pelt().args(args).output().unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{args:?} succeeded: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+/// A path as an argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
