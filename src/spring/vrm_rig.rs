@@ -243,9 +243,13 @@ impl VrmSpringRig {
                 in_range(format!("chain `{name}` center"), c, nodes)?;
             }
         }
-        // Every node a spring reads must have an invertible transform.
+        // Every node a spring reads must have an invertible, finite transform: finite nodes
+        // can still overflow f32 once composed (two translations of 3e38 place a child at
+        // infinity), and the springs would then write inf and NaN as positions.
         let world = self.skeleton.rest_world(glam::Affine3A::IDENTITY);
         let singular = |n: usize| world[n].matrix3.determinant().abs() < 1.0e-12;
+        let overflows =
+            |n: usize| !(world[n].is_finite() && world[n].matrix3.determinant().is_finite());
         let used = self.chains.iter().flat_map(|c| {
             c.joints
                 .iter()
@@ -257,6 +261,13 @@ impl VrmSpringRig {
             if singular(n) {
                 return Err(SpringError::BadSkeleton(format!(
                     "node `{}` has a zero scale (or one above it has); springs and colliders need invertible transforms",
+                    self.skeleton.nodes()[n].name
+                )));
+            }
+            if overflows(n) {
+                return Err(SpringError::BadSkeleton(format!(
+                    "node `{}` lies beyond f32's range once its parents' transforms are applied \
+                     (a translation or scale too large); springs and colliders need finite transforms",
                     self.skeleton.nodes()[n].name
                 )));
             }
