@@ -5,6 +5,13 @@ use anyhow::Context;
 use pelt::spring::{ChainEnd, ColliderShape, VrmColliderShape};
 use pelt::vrm::{SpringSource, read_glb_from};
 
+use super::printable::{MAX_SHOWN_CHARS, shortened};
+
+/// A name from the file as printed: cut to [`MAX_SHOWN_CHARS`] characters.
+fn short(name: &str) -> std::borrow::Cow<'_, str> {
+    shortened(name, MAX_SHOWN_CHARS)
+}
+
 /// Arguments of `pelt import`.
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
@@ -17,6 +24,9 @@ pub struct ImportArgs {
 /// is as long as its header says.
 pub fn read_file(path: &std::path::Path) -> anyhow::Result<pelt::vrm::ImportedSprings> {
     let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        anyhow::bail!("reading {}: it is a folder", path.display());
+    }
     let size = file
         .metadata()
         .ok()
@@ -53,7 +63,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
     };
     let rig = &found.springs;
     let sk = &rig.skeleton;
-    let name = |n: usize| sk.nodes()[n].name.as_str();
+    let name = |n: usize| short(&sk.nodes()[n].name);
     say!(
         "{}: {} nodes{}; VRM springs from {source}",
         args.file.display(),
@@ -76,7 +86,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
         };
         say!(
             "spring `{}`{approx}: {} joints to {end}, collider groups {:?}{}",
-            c.name,
+            short(&c.name),
             c.joints.len(),
             c.collider_groups,
             c.center
@@ -123,19 +133,19 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
         say!("collider {i} on `{}`: {shape}", name(c.node));
     }
     for g in &rig.groups {
-        say!("collider group `{}`: {:?}", g.name, g.colliders);
+        say!("collider group `{}`: {:?}", short(&g.name), g.colliders);
     }
     let anchored = &found.chains;
     for c in &anchored.chains {
         let s = &c.settings;
         say!(
             "anchored chain `{}` on `{}` (PELT_spring_chains, exact): {} joints [{}]",
-            c.name,
-            c.anchor,
+            short(&c.name),
+            short(&c.anchor),
             c.joints.len(),
             c.joints
                 .iter()
-                .map(|j| j.name.as_str())
+                .map(|j| short(&j.name))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -155,7 +165,7 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
             ColliderShape::Sphere { offset, radius } => {
                 say!(
                     "anchored collider {i} on `{}`: sphere at {offset} radius {radius}",
-                    c.bone
+                    short(&c.bone)
                 )
             }
             ColliderShape::Capsule {
@@ -164,12 +174,13 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
                 radius,
             } => say!(
                 "anchored collider {i} on `{}`: capsule {offset} to {tail} radius {radius}",
-                c.bone
+                short(&c.bone)
             ),
         }
     }
     for n in &found.notes {
-        say!("note: {n}");
+        // A note may quote a name from the file.
+        say!("note: {}", shortened(n, 4 * MAX_SHOWN_CHARS));
     }
     Ok(())
 }

@@ -34,9 +34,31 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A path as printed on a success line: escaped like [`printable`] (error lines are escaped
+/// whole as they are printed).
+pub fn printable_path(path: &std::path::Path) -> String {
+    printable(&path.display().to_string()).into_owned()
+}
+
+/// Most characters of one name from a file that are printed.
+pub const MAX_SHOWN_CHARS: usize = 200;
+
+/// `text` cut to `max` characters (for a name, [`MAX_SHOWN_CHARS`]), saying how many were
+/// cut (a file may hold a node name millions of characters long); unchanged (borrowed) when
+/// it is no longer.
+pub fn shortened(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => {
+            let cut = text[end..].chars().count();
+            Cow::Owned(format!("{}… ({cut} more characters)", &text[..end]))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::printable;
+    use super::{MAX_SHOWN_CHARS, printable, shortened};
 
     #[test]
     fn escapes_controls_and_bidi_and_keeps_the_rest() {
@@ -45,5 +67,16 @@ mod tests {
         assert_eq!(printable("x\r\ny"), "x\\u{d}\\u{a}y");
         assert_eq!(printable("\u{202e}gnp.exe"), "\\u{202e}gnp.exe");
         assert_eq!(printable("C:\\u{1b}"), "C:\\\\u{1b}");
+    }
+
+    #[test]
+    fn long_names_are_cut_and_say_by_how_much() {
+        let name = "ü".repeat(MAX_SHOWN_CHARS);
+        assert_eq!(shortened(&name, MAX_SHOWN_CHARS), name);
+        let long = format!("{name}abc");
+        assert_eq!(
+            shortened(&long, MAX_SHOWN_CHARS),
+            format!("{name}… (3 more characters)")
+        );
     }
 }

@@ -186,7 +186,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         args.width,
         args.height,
         ctx.info().name,
-        args.out.display()
+        super::printable::printable_path(&args.out)
     );
     Ok(())
 }

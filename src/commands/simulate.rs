@@ -204,7 +204,7 @@ fn simulate(
         built.as_secs_f64(),
         args.steps,
         stepped.as_secs_f64(),
-        args.out.display()
+        super::printable::printable_path(&args.out)
     );
     if script.is_some() {
         eprintln!(

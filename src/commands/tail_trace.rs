@@ -20,7 +20,7 @@ use pelt::spring::{ChainEnd, RootMotion, VrmSpring};
 /// The command's long help: what it does and the CSV format.
 pub const LONG_ABOUT: &str = "Drives the creature's tail (or, with --file, the springs of any VRM or GLB) with a motion of the scene root at 60 fps and writes a CSV.
 
-Header: frame, then <spring>/<node>.x,.y,.z for every joint node of every spring in file order, the chain's end node included (a VRM 0.x leaf ends at its 7 cm virtual tail, named <node>+tail).
+Header: frame, then <spring>/<node>.x,.y,.z for every joint node of every spring in file order, the chain's end node included (a VRM 0.x leaf ends at its 7 cm virtual tail, named <node>+tail). Control and bidirectional characters in names are written as \\u{…}, and \\ as \\\\.
 Row f: f, then each joint's world position in metres: the pose after the root is placed at t = f/60 s and the springs advanced by 1/60 s (three-vrm's order: move, then update). The springs start at rest with the root at its t = 0 place.
 
 Bone length (--bone-length): three-vrm (the default) measures each bone against its child's last world position, as three-vrm does when a program moves the model and then calls update; rest keeps the rest pose's length, as the VRM specification's reference, UniVRM and Godot do. (three-vrm with scene.updateMatrixWorld() between the move and update follows neither exactly.)
@@ -136,7 +136,10 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         for n in nodes {
             for axis in ["x", "y", "z"] {
                 header.push(',');
-                header.push_str(&field(&format!("{}/{n}.{axis}", c.name)));
+                // Escaped: a name may hold an escape sequence that `cat` would send to
+                // the terminal.
+                let column = format!("{}/{n}.{axis}", c.name);
+                header.push_str(&field(&super::printable::printable(&column)));
             }
         }
     }
@@ -149,6 +152,13 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         for chain in spring.joint_positions() {
             for p in chain {
                 for v in p.to_array() {
+                    if !v.is_finite() {
+                        anyhow::bail!(
+                            "frame {f}: a joint's position became {v} (the rig's numbers overflow \
+                             f32); {} was not written",
+                            args.out.display()
+                        );
+                    }
                     row.push(',');
                     row.push_str(&v.to_string());
                 }
