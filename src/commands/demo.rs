@@ -6,6 +6,9 @@ use anyhow::{Context, bail};
 use pelt::hand::{PointerScript, PointerScriptError};
 use std::path::PathBuf;
 
+/// Most frames a `--frames` run draws: over four hours at 60 fps.
+const MAX_FRAMES: u32 = 1_000_000;
+
 /// Arguments of `pelt demo`.
 #[derive(clap::Args, Debug, Default)]
 pub struct DemoArgs {
@@ -20,8 +23,8 @@ pub struct DemoArgs {
     /// with a fixed 1/60 s frame time.
     #[arg(long)]
     pub script: Option<PathBuf>,
-    /// Frames to run, then exit (the idle creature when there is no script), printing the
-    /// median frame, update, drawing and panel times.
+    /// Frames to run (1 to 1,000,000), then exit (the idle creature when there is no script),
+    /// printing the median frame, update, drawing and panel times.
     #[arg(long)]
     pub frames: Option<u32>,
     /// Save the last frame, as the window presented it, here (needs --frames; the name
@@ -48,8 +51,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
     }
-    if args.frames == Some(0) {
-        bail!("--frames must be at least 1");
+    if let Some(frames) = args.frames
+        && !(1..=MAX_FRAMES).contains(&frames)
+    {
+        bail!("--frames is {frames}; give 1 to {MAX_FRAMES}");
     }
     if let Some(path) = &args.screenshot {
         let inputs: Vec<&std::path::Path> = args.script.iter().map(|p| p.as_path()).collect();

@@ -21,6 +21,8 @@ pub struct RunArgs {
 /// Runs the default program.
 pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let ctx = GpuContext::new()?;
+    // Before anything is printed, so the first line never names a count the device refuses.
+    super::check_strands(args.strands, &ctx)?;
     let info = ctx.info();
     let strands = args
         .strands

@@ -185,8 +185,11 @@ pub enum PointerScriptError {
         /// `x` or `y`.
         axis: &'static str,
     },
-    /// A coordinate that is not a finite number (or too large for one).
-    #[error("pointer script event {index}: `{axis}` = {value} is not a finite number of pixels")]
+    /// A coordinate that is not a finite number, or too large for an `f32` (a JSON number
+    /// is always finite, so from a file this means too large).
+    #[error(
+        "pointer script event {index}: `{axis}` = {value:e} pixels is out of range: give a finite number within ±3.4e38"
+    )]
     BadCoordinate {
         /// The event.
         index: usize,
