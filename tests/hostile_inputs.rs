@@ -143,6 +143,20 @@ fn counts_and_sizes_beyond_the_machine_are_refused_with_the_limit() {
     assert!(!err.contains("TextureView"), "{err}");
     let err = fails(&["demo", "--width", "65536", "--frames", "1"]);
     assert!(err.contains("65536×720"), "{err}");
+    let err = fails(&["demo", "--frames", "4294967295"]);
+    assert!(err.contains("give 1 to 1000000"), "{err}");
+    // `run` checks the count before it prints the count as if it would run it.
+    for strands in ["0", "16777216"] {
+        let o = pelt().args(["run", "--strands", strands]).output().unwrap();
+        let err = stderr(&o);
+        assert!(!o.status.success(), "{err}");
+        assert!(err.contains(&format!("1 to {max} strands")), "{err}");
+        assert!(
+            o.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
     // 16,777,216 strands on the CPU take about 64 GiB: refused with the figure (instead of an
     // abort on allocation), whether the machine's free memory says no or the allocator does.
     // The run gets a 16 GiB address space so the test means the same on a machine with more.
@@ -264,5 +278,135 @@ fn names_from_a_file_reach_the_terminal_escaped() {
         !out.chars()
             .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
         "raw control characters printed: {out:?}"
+    );
+    // The trace's CSV header, which `cat` shows, holds the names escaped the same way.
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let csv = dir.path().join("t.csv");
+    let o = pelt()
+        .args(["tail-trace", "--frames", "1", "--motion", s(&motion)])
+        .args(["--file", s(&file), "--out", s(&csv)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.contains("tail/tail\\u{1b}]0;owned\\u{7}\\u{d}\\u{202e}lmv.exe.x"),
+        "{header}"
+    );
+    assert!(
+        !csv.chars()
+            .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+        "raw control characters in the CSV: {header:?}"
+    );
+}
+
+/// The index of the creature export's node called `name`.
+fn node(v: &Value, name: &str) -> usize {
+    v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["name"] == name)
+        .unwrap()
+}
+
+#[test]
+fn transforms_that_overflow_f32_once_composed_are_refused() {
+    // Each translation is finite; their sum is not.
+    let e = read_glb(&edited(|v| {
+        for name in ["tail_base", "tail_0"] {
+            let i = node(v, name);
+            v["nodes"][i]["translation"] = json!([3e38, 0, 0]);
+        }
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("beyond f32's range"), "{e}");
+    // A huge scale above a huge translation: inf and NaN in the world transform.
+    let e = read_glb(&edited(|v| {
+        let (base, tail) = (node(v, "tail_base"), node(v, "tail_0"));
+        v["nodes"][base]["scale"] = json!([1e38, 1e38, 1e38]);
+        v["nodes"][tail]["translation"] = json!([1e38, 0, 0]);
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("beyond f32's range"), "{e}");
+}
+
+#[test]
+fn folders_long_names_and_out_of_range_coordinates_are_reported_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = fails(&["import", s(dir.path())]);
+    assert!(err.contains("it is a folder"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let out = dir.path().join("t.csv");
+    let err = fails(&[
+        "tail-trace",
+        "--motion",
+        s(&motion),
+        "--file",
+        s(dir.path()),
+        "--frames",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    assert!(err.contains("it is a folder"), "{err}");
+    // A name of a million characters is printed cut, saying how much was cut.
+    let file = dir.path().join("long.glb");
+    std::fs::write(
+        &file,
+        edited(|v| {
+            let i = node(v, "tail_0");
+            v["nodes"][i]["name"] = json!("A".repeat(1_000_000));
+        }),
+    )
+    .unwrap();
+    let o = pelt().arg("import").arg(&file).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.len() < 10_000, "{} bytes printed", text.len());
+    assert!(text.contains("… (999800 more characters)"), "{text}");
+    // 3.5e38 is finite but beyond f32: the message says so, not that it is not finite.
+    let script = dir.path().join("p.json");
+    std::fs::write(
+        &script,
+        r#"[{"t": 0, "kind": "move", "x": 3.5e38, "y": 300}]"#,
+    )
+    .unwrap();
+    let err = fails(&["demo", "--script", s(&script), "--frames", "1"]);
+    assert!(err.contains("`x` = 3.5e38 pixels is out of range"), "{err}");
+}
+
+#[test]
+fn a_vrm_name_gets_a_full_vrm_and_the_name_is_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r\u{1b}[31m.vrm");
+    let o = pelt()
+        .arg("export")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("r\\u{1b}[31m.vrm"), "{text}");
+    assert!(!text.contains('\u{1b}'), "raw escape printed: {text:?}");
+    let bytes = std::fs::read(&out).unwrap();
+    let (j, _) = glb::unpack(&bytes).unwrap();
+    let v: Value = serde_json::from_slice(j).unwrap();
+    assert!(
+        v["extensions"]["VRMC_vrm"].is_object(),
+        "no VRMC_vrm in a .vrm"
     );
 }
