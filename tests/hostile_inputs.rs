@@ -335,6 +335,22 @@ fn transforms_that_overflow_f32_once_composed_are_refused() {
     }))
     .unwrap_err();
     assert!(e.to_string().contains("beyond f32's range"), "{e}");
+    // The error names the node; a name of a million characters is cut there too.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("far.glb");
+    std::fs::write(
+        &file,
+        edited(|v| {
+            let i = node(v, "tail_0");
+            v["nodes"][i]["translation"] = json!([1e38, 0, 0]);
+            v["nodes"][i]["scale"] = json!([1e38, 1e38, 1e38]);
+            v["nodes"][i]["name"] = json!("A".repeat(1_000_000));
+        }),
+    )
+    .unwrap();
+    let err = fails(&["import", s(&file)]);
+    assert!(err.len() < 10_000, "{} bytes", err.len());
+    assert!(err.contains("more characters)"), "{err}");
 }
 
 #[test]

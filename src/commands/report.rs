@@ -2,7 +2,11 @@
 //! cause whose text the message already holds left out (a library error that quotes its
 //! source would otherwise print it twice), control characters escaped.
 
-use super::printable::printable;
+use super::printable::{MAX_SHOWN_CHARS, printable, shortened};
+
+/// Most characters of an error line printed: room for a few paths and names, while a file's
+/// name of millions of characters quoted by an error is cut.
+const MAX_ERROR_CHARS: usize = 10 * MAX_SHOWN_CHARS;
 
 /// The error and its causes as one printable line.
 pub fn describe(error: &anyhow::Error) -> String {
@@ -17,7 +21,7 @@ pub fn describe(error: &anyhow::Error) -> String {
         }
         line.push_str(&text);
     }
-    printable(&line).into_owned()
+    printable(&shortened(&line, MAX_ERROR_CHARS)).into_owned()
 }
 
 #[cfg(test)]
@@ -35,5 +39,9 @@ mod tests {
         assert_eq!(text, "saving x.npz: writing failed: disk full");
         let e = anyhow::anyhow!("bad name \u{1b}[31m").context("reading a.vrm");
         assert_eq!(describe(&e), "reading a.vrm: bad name \\u{1b}[31m");
+        let e = anyhow::anyhow!("node `{}` is bad", "A".repeat(1_000_000));
+        let text = describe(&e);
+        assert!(text.len() < 3000, "{} bytes", text.len());
+        assert!(text.ends_with("(998014 more characters)"), "{text}");
     }
 }
