@@ -392,6 +392,18 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Whether `signal`'s action is to ignore it (as `nohup` sets SIGHUP).
+#[cfg(unix)]
+fn is_ignored(signal: i32) -> bool {
+    // SAFETY: a null new action only reads the current one into `current`, a zeroed
+    // (valid) sigaction.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_IGN
+    }
+}
+
 /// Temporary files being written now, removed by [`remove_temporaries_on_signal`]'s thread
 /// when the run is ended by a signal.
 static PENDING_TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
@@ -411,7 +423,12 @@ pub fn remove_temporaries_on_signal() -> std::io::Result<()> {
     #[cfg(unix)]
     {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        // A signal the caller ignores (`nohup`, a shell's background job) stays ignored.
+        let watched: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&signal| !is_ignored(signal))
+            .collect();
+        let mut signals = signal_hook::iterator::Signals::new(watched)?;
         std::thread::Builder::new()
             .name("pelt-signals".into())
             .spawn(move || {
