@@ -2,7 +2,10 @@
 //! harm: every read is capped by the bytes actually read (a device or a pipe reports length
 //! 0, so its metadata says nothing), and every write goes to a temporary file beside the
 //! target that replaces it only once complete, and only when the target is a regular file or
-//! absent (a device, a pipe, a folder or a symlink is refused, and left as it was).
+//! absent (a device, a pipe, a folder or a symlink is refused, and left as it was). A named
+//! pipe is refused as an input too (opening one waits for a writer for ever), and a run ended
+//! by SIGINT, SIGTERM or SIGHUP removes its unfinished temporary files
+//! ([`remove_temporaries_on_signal`]).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -63,6 +66,52 @@ pub enum FileError {
     },
 }
 
+/// Opens `path` for reading (`what` names it in errors), refusing a folder and a named pipe
+/// (FIFO) or socket: opening a FIFO waits for a writer, for ever when none comes. The file
+/// is opened without waiting and its type checked on the open file, so a FIFO swapped in
+/// after a check cannot block either. Devices (`/dev/zero`) are allowed; callers cap reads.
+pub fn open_input(path: &Path, what: &str) -> Result<std::fs::File, FileError> {
+    let read_error = |source| FileError::Read {
+        what: what.into(),
+        path: path.into(),
+        source,
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(read_error)?;
+    let kind = file.metadata().map_err(read_error)?.file_type();
+    if kind.is_dir() {
+        return Err(read_error(std::io::Error::other("it is a folder")));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() || kind.is_socket() {
+            return Err(read_error(std::io::Error::other(
+                "it is a named pipe or a socket, not a file (Pelt reads only files)",
+            )));
+        }
+        // Back to ordinary blocking reads (a terminal or a device may otherwise answer
+        // "would block").
+        use std::os::fd::AsRawFd;
+        // SAFETY: fcntl on a descriptor this function owns, with F_GETFL/F_SETFL only.
+        let cleared = unsafe {
+            let fd = file.as_raw_fd();
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            flags >= 0 && libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) >= 0
+        };
+        if !cleared {
+            return Err(read_error(std::io::Error::last_os_error()));
+        }
+    }
+    Ok(file)
+}
+
 /// Reads at most `cap` bytes of `path` (`what` names the file in errors). Reads through
 /// [`Read::take`], so `/dev/urandom` or a pipe costs `cap + 1` bytes, not memory until
 /// killed; more than `cap` is an error.
@@ -72,10 +121,7 @@ pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>, FileErr
         path: path.into(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(read_error)?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(read_error(std::io::Error::other("it is a folder")));
-    }
+    let file = open_input(path, what)?;
     let mut bytes = Vec::new();
     file.take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -141,6 +187,11 @@ fn refuse_unless_replaceable(path: &Path, what: &str) -> Result<(), FileError> {
                     "it is not a regular file (a device, a pipe or a socket); Pelt replaces only regular files",
                 ));
             }
+            if !may_write(path) {
+                return Err(refuse(
+                    "it is write-protected for you (Pelt replaces only files you may write)",
+                ));
+            }
         }
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
@@ -149,6 +200,23 @@ fn refuse_unless_replaceable(path: &Path, what: &str) -> Result<(), FileError> {
         return Err(refuse("no such folder"));
     }
     Ok(())
+}
+
+/// Whether the user running Pelt may write the existing file `path` (its permission bits,
+/// for the real user, as `access(2)` judges; root may write any).
+#[cfg(unix)]
+fn may_write(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a valid NUL-terminated path; access only reads it.
+    unsafe { libc::access(c_path.as_ptr(), libc::W_OK) == 0 }
+}
+
+#[cfg(not(unix))]
+fn may_write(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.permissions().readonly())
 }
 
 /// Identity of an existing file: device and inode on Unix, else the canonical path.
@@ -181,6 +249,17 @@ pub fn check_output(
     };
     if !extensions.is_empty() {
         let ext = path.extension().and_then(|e| e.to_str());
+        // `.png` alone is a hidden file with no extension: it needs a name before the dot.
+        let bare = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_prefix('.'))
+            .and_then(|rest| extensions.iter().find(|x| x.eq_ignore_ascii_case(rest)));
+        if let Some(ext) = bare {
+            return Err(refuse(format!(
+                ".{ext} alone is only an extension: give a name before it (for example out.{ext})"
+            )));
+        }
         if !ext.is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e))) {
             let names: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
             return Err(refuse(format!(
@@ -207,7 +286,8 @@ pub fn check_output(
 /// on [`AtomicFile::commit`]. Dropped without a commit (an error, a panic), it is removed and
 /// the target is untouched.
 pub struct AtomicFile {
-    temp: tempfile::NamedTempFile,
+    /// `None` only inside [`AtomicFile::commit`], once persisted.
+    temp: Option<tempfile::NamedTempFile>,
     target: PathBuf,
     what: String,
 }
@@ -221,6 +301,8 @@ impl AtomicFile {
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
+        // Created and registered under the lock, so a signal never finds it unlisted.
+        let mut pending = pending_temporaries();
         let temp = tempfile::Builder::new()
             .prefix(".pelt-")
             .suffix(".part")
@@ -230,11 +312,17 @@ impl AtomicFile {
                 path: target.into(),
                 source,
             })?;
+        pending.push(temp.path().to_path_buf());
+        drop(pending);
         Ok(AtomicFile {
-            temp,
+            temp: Some(temp),
             target: target.into(),
             what: what.into(),
         })
+    }
+
+    fn temp_file(&self) -> Result<&tempfile::NamedTempFile, FileError> {
+        self.temp.as_ref().ok_or_else(|| self.write_error(gone()))
     }
 
     fn write_error(&self, source: std::io::Error) -> FileError {
@@ -245,42 +333,134 @@ impl AtomicFile {
         }
     }
 
-    /// Makes the written bytes the target: flushed to disk, readable by others (0644, like
+    /// Makes the written bytes the target: flushed to disk, given the replaced file's
+    /// permission bits (a private or read-only file stays so), or 0644 for a new file (like
     /// any file a program saves; a temporary file starts private), then renamed over the
-    /// target, which is checked again to be a regular file or absent.
-    pub fn commit(self) -> Result<(), FileError> {
-        let file = self.temp.as_file();
+    /// target, which is checked again to be a regular file we may write, or absent.
+    pub fn commit(mut self) -> Result<(), FileError> {
+        let file = self.temp_file()?.as_file();
         file.sync_all().map_err(|e| self.write_error(e))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(0o644))
+        let permissions = match std::fs::metadata(&self.target) {
+            Ok(existing) => Some(existing.permissions()),
+            Err(_) => new_file_permissions(),
+        };
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions)
                 .map_err(|e| self.write_error(e))?;
         }
         refuse_unless_replaceable(&self.target, &self.what)?;
-        let AtomicFile { temp, target, what } = self;
-        temp.persist(&target).map_err(|e| FileError::Write {
-            what,
-            path: target,
-            source: e.error,
-        })?;
+        // Renamed and unlisted under the lock: a signal meanwhile waits, then finds nothing
+        // of ours to remove.
+        let mut pending = pending_temporaries();
+        let Some(temp) = self.temp.take() else {
+            return Err(self.write_error(gone()));
+        };
+        let temp_path = temp.path().to_path_buf();
+        let persisted = temp.persist(&self.target);
+        pending.retain(|p| *p != temp_path);
+        drop(pending);
+        persisted.map_err(|e| self.write_error(e.error))?;
         Ok(())
     }
 }
 
+/// The error for a temporary file already renamed (never seen: commit consumes the file).
+fn gone() -> std::io::Error {
+    std::io::Error::other("the temporary file was already renamed")
+}
+
+/// Permission bits of a new output: 0644 on Unix, the platform's default elsewhere.
+fn new_file_permissions() -> Option<std::fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Unlisted first; the temporary file removes itself as it drops, right after.
+        if let Some(temp) = &self.temp {
+            let path = temp.path().to_path_buf();
+            pending_temporaries().retain(|p| *p != path);
+        }
+    }
+}
+
+/// Whether `signal`'s action is to ignore it (as `nohup` sets SIGHUP).
+#[cfg(unix)]
+fn is_ignored(signal: i32) -> bool {
+    // SAFETY: a null new action only reads the current one into `current`, a zeroed
+    // (valid) sigaction.
+    unsafe {
+        let mut current: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+            && current.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// Temporary files being written now, removed by [`remove_temporaries_on_signal`]'s thread
+/// when the run is ended by a signal.
+static PENDING_TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn pending_temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while holding the list leaves it whole (every change is one push or retain).
+    PENDING_TEMPORARIES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP remove the unfinished temporary files of any
+/// [`AtomicFile`] before the program ends as the signal asks (the target is left as it
+/// was). Call once, early in `main`; the work is done on a thread of its own, not in a signal
+/// handler. Does nothing off Unix.
+pub fn remove_temporaries_on_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        // A signal the caller ignores (`nohup`, a shell's background job) stays ignored.
+        let watched: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&signal| !is_ignored(signal))
+            .collect();
+        let mut signals = signal_hook::iterator::Signals::new(watched)?;
+        std::thread::Builder::new()
+            .name("pelt-signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    // Held until the end: a commit now cannot rename a file we removed.
+                    let pending = pending_temporaries();
+                    for path in pending.iter() {
+                        let _ = std::fs::remove_file(path);
+                    }
+                    // Ends the program as the signal's default action would (so a shell
+                    // sees "killed by SIGINT"); exit codes 128 + n if that fails.
+                    let _ = signal_hook::low_level::emulate_default_handler(signal);
+                    std::process::exit(128 + signal);
+                }
+            })?;
+    }
+    Ok(())
+}
+
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.temp.write(buf)
+        self.temp.as_mut().ok_or_else(gone)?.write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.temp.flush()
+        self.temp.as_mut().ok_or_else(gone)?.flush()
     }
 }
 
 impl std::io::Seek for AtomicFile {
     fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        self.temp.seek(pos)
+        self.temp.as_mut().ok_or_else(gone)?.seek(pos)
     }
 }
 

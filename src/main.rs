@@ -54,6 +54,10 @@ fn main() -> std::process::ExitCode {
         env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off,winit=error"),
     )
     .init();
+    // A run ended by Ctrl-C, SIGTERM or a closed terminal removes its half-written files.
+    if let Err(e) = pelt::files::remove_temporaries_on_signal() {
+        log::warn!("cannot watch for SIGINT/SIGTERM/SIGHUP: {e}");
+    }
     match run(Cli::parse()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

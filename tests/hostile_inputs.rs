@@ -426,3 +426,94 @@ fn a_vrm_name_gets_a_full_vrm_and_the_name_is_printed_escaped() {
         "no VRMC_vrm in a .vrm"
     );
 }
+
+/// Runs `pelt args` under a 60-second `timeout`, so a run that waits for ever fails the test
+/// (exit 124) instead of hanging it; it must fail cleanly. Returns its stderr.
+fn fails_within_a_minute(args: &[&str]) -> String {
+    let o = Command::new("timeout")
+        .arg("60")
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .args(args)
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_ne!(o.status.code(), Some(124), "{args:?} waited for ever");
+    assert!(!o.status.success(), "{args:?} succeeded: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn a_named_pipe_as_an_input_is_refused_without_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let (png, csv) = (dir.path().join("x.png"), dir.path().join("x.csv"));
+    for args in [
+        vec!["render", "--capsule-script", s(&fifo), "--out", s(&png)],
+        vec!["demo", "--script", s(&fifo), "--frames", "2"],
+        vec![
+            "tail-trace",
+            "--motion",
+            s(&fifo),
+            "--frames",
+            "2",
+            "--out",
+            s(&csv),
+        ],
+        vec![
+            "tail-trace",
+            "--motion",
+            s(&motion),
+            "--file",
+            s(&fifo),
+            "--frames",
+            "2",
+            "--out",
+            s(&csv),
+        ],
+        vec!["import", s(&fifo)],
+    ] {
+        let err = fails_within_a_minute(&args);
+        assert!(err.contains("named pipe"), "{args:?}: {err}");
+    }
+    assert!(!png.exists() && !csv.exists());
+}
+
+#[test]
+fn an_oversized_demo_window_is_refused_before_any_gpu_allocation() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = dir.path().join("s.png");
+    let o = Command::new("xvfb-run")
+        .arg("-a")
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .args(["demo", "--strands", "1024", "--frames", "2", "--screenshot"])
+        .arg(&shot)
+        .args(["--width", "11585", "--height", "11585"])
+        .output()
+        .expect(
+            "xvfb-run (Debian package xvfb; scripts/setup.sh installs it) runs the demo headless",
+        );
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("11585×11585"), "{err}");
+    // The one-line refusal only: no wgpu out-of-memory or invalid-texture errors first.
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        !err.contains("ERROR") && !err.contains("Validation"),
+        "{err}"
+    );
+    assert!(!shot.exists());
+}

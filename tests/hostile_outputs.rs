@@ -234,3 +234,151 @@ fn an_output_name_must_end_in_what_is_written() {
         assert!(!path.exists());
     }
 }
+
+#[test]
+fn a_bare_extension_asks_for_a_name_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    for (args, name) in [
+        (vec!["render"], ".png"),
+        (vec!["render"], ".PNG"),
+        (vec!["export"], ".glb"),
+        (vec!["simulate", "--solver", "cpu"], ".npy"),
+        (
+            vec!["tail-trace", "--motion", s(&motion), "--frames", "2"],
+            ".csv",
+        ),
+    ] {
+        let mut args = args.clone();
+        let path = dir.path().join(name);
+        args.push("--out");
+        args.push(s(&path));
+        let err = fails(&args);
+        assert!(err.contains("give a name before it"), "{args:?}: {err}");
+        assert!(!err.contains("must end in"), "{args:?}: {err}");
+        assert!(!path.exists());
+    }
+}
+
+/// Starts an endless `tail-trace` into `out`, waits until its temporary file exists, sends
+/// `signal`, and returns how the run ended.
+fn trace_then_signal(dir: &Path, motion: &Path, out: &Path, signal: &str) -> String {
+    let mut child = cli_common::pelt()
+        .args(["tail-trace", "--motion", s(motion), "--frames", "10000000"])
+        .arg("--out")
+        .arg(out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Polls for the temporary (no time limit asserted: the machine may be slow).
+    while !listing(dir).iter().any(|n| n.ends_with(".part")) {
+        assert!(child.try_wait().unwrap().is_none(), "ended before writing");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let sent = Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    format!("{:?}", child.wait().unwrap())
+}
+
+#[test]
+fn a_run_ended_by_a_signal_removes_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let out = dir.path().join("k.csv");
+    std::fs::write(&out, "old").unwrap();
+    for signal in ["INT", "TERM", "HUP"] {
+        let status = trace_then_signal(dir.path(), &motion, &out, signal);
+        assert!(!status.contains("exit status: 0"), "{signal}: {status}");
+        assert_eq!(listing(dir.path()), ["k.csv", "m.json"], "SIG{signal}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    }
+}
+
+#[test]
+fn a_replaced_output_keeps_its_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let (private, fresh) = (dir.path().join("private.csv"), dir.path().join("new.csv"));
+    std::fs::write(&private, "secret").unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+    for out in [&private, &fresh] {
+        let o = cli_common::pelt()
+            .args(["tail-trace", "--motion", s(&motion), "--frames", "2"])
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    assert_ne!(std::fs::read_to_string(&private).unwrap(), "secret");
+    assert_eq!(mode(&private), 0o600, "a private file was made readable");
+    assert_eq!(mode(&fresh), 0o644);
+}
+
+/// Whether this test runs as root with `setpriv` at hand, so it can run pelt as `nobody`
+/// (root may write any file, so only another user sees a write-protected one as such).
+fn can_run_as_nobody() -> bool {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    root && Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn a_write_protected_output_is_refused_and_left_alone() {
+    if !can_run_as_nobody() {
+        eprintln!("skipped: needs root and setpriv to run pelt as nobody");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // nobody may write the folder (so only the file's own bits protect it).
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let motion = dir.path().join("m.json");
+    std::fs::write(
+        &motion,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    let out = dir.path().join("ro.csv");
+    std::fs::write(&out, "keep").unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let o = Command::new("setpriv")
+        .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .args(["tail-trace", "--motion", s(&motion), "--frames", "2"])
+        .arg("--out")
+        .arg(&out)
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success(), "a write-protected file was replaced");
+    assert!(err.contains("write-protected"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep");
+    assert_eq!(listing(dir.path()), ["m.json", "ro.csv"]);
+}

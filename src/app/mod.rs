@@ -148,8 +148,8 @@ impl App {
                     .with_inner_size(winit::dpi::LogicalSize::new(w, h)),
             )?,
         );
+        // Refuses a window too large to draw before allocating anything for it.
         let gpu = WindowGpu::new(event_loop, window.clone())?;
-        gpu.check_size()?;
         let max = pelt::sim::max_strands(&gpu.gpu.device.limits());
         let (strands, tiers) = match self.options.strands {
             Some(n) => (n, None),

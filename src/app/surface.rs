@@ -80,6 +80,9 @@ impl WindowGpu {
                 .collect(),
         };
         let layout = TargetLayout::new(&gpu.adapter, view_format, false);
+        // Before the surface is configured or any target made: an oversized window would
+        // otherwise log wgpu's out-of-memory and invalid-texture errors before the refusal.
+        check_size(&gpu.device.limits(), &layout, &config, size)?;
         let mut this = WindowGpu {
             gpu,
             window,
@@ -113,22 +116,6 @@ impl WindowGpu {
             width,
             height,
         ));
-    }
-
-    /// Refuses a window larger than this adapter draws (its largest texture side, or render
-    /// targets beyond Pelt's memory budget), naming the size and the limit.
-    pub fn check_size(&self) -> anyhow::Result<()> {
-        let size = self.window.inner_size();
-        // The swap chain's images and the frame read back for a screenshot.
-        let outputs = u64::from(self.config.desired_maximum_frame_latency) + 1;
-        crate::commands::picture_size::check(
-            &self.gpu.device.limits(),
-            &self.layout,
-            size.width,
-            size.height,
-            outputs,
-            "the window (--width/--height, in physical pixels)",
-        )
     }
 
     /// Milliseconds the last drawn frame's panel took on the CPU.
@@ -293,4 +280,24 @@ pub struct Drawn {
     pub actions: Vec<PanelAction>,
     /// The frame as presented, when asked for.
     pub image: Option<Image>,
+}
+
+/// Refuses a window of `size` larger than this adapter draws (its largest texture side, or
+/// render targets beyond Pelt's memory budget), naming the size and the limit.
+fn check_size(
+    limits: &wgpu::Limits,
+    layout: &TargetLayout,
+    config: &wgpu::SurfaceConfiguration,
+    size: winit::dpi::PhysicalSize<u32>,
+) -> anyhow::Result<()> {
+    // The swap chain's images and the frame read back for a screenshot.
+    let outputs = u64::from(config.desired_maximum_frame_latency) + 1;
+    crate::commands::picture_size::check(
+        limits,
+        layout,
+        size.width,
+        size.height,
+        outputs,
+        "the window (--width/--height, in physical pixels)",
+    )
 }

@@ -23,10 +23,7 @@ pub struct ImportArgs {
 /// Reads the springs of `path`: the header and JSON chunk only, and checks a regular file
 /// is as long as its header says.
 pub fn read_file(path: &std::path::Path) -> anyhow::Result<pelt::vrm::ImportedSprings> {
-    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        anyhow::bail!("reading {}: it is a folder", path.display());
-    }
+    let file = pelt::files::open_input(path, "the file")?;
     let size = file
         .metadata()
         .ok()
