@@ -9,6 +9,8 @@ use std::cell::Cell;
 use serde::de::{Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
+use super::error::VrmError;
+
 thread_local! {
     /// Bytes the current read may still spend on kept arrays (unlimited outside a read).
     static BUDGET: Cell<usize> = const { Cell::new(usize::MAX) };
@@ -111,5 +113,14 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Bounded<T> {
             }
         }
         d.deserialize_seq(Visit(std::marker::PhantomData))
+    }
+}
+
+/// Refuses `n` of `what` beyond `max`.
+pub(super) fn check_count(what: &str, n: usize, max: usize) -> Result<(), VrmError> {
+    if n > max {
+        Err(VrmError::TooMany(what.into(), n, max))
+    } else {
+        Ok(())
     }
 }

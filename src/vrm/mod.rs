@@ -54,6 +54,7 @@ mod error;
 mod export;
 pub mod ext;
 pub mod glb;
+mod node_tree;
 pub mod read;
 pub mod write;
 
