@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod cli_common;
-use cli_common::{fails, pelt, s, stderr};
+use cli_common::{fails, pelt, s, stderr, still_motion};
 
 #[test]
 fn endless_devices_are_read_only_up_to_the_cap() {
@@ -280,12 +280,7 @@ fn names_from_a_file_reach_the_terminal_escaped() {
         "raw control characters printed: {out:?}"
     );
     // The trace's CSV header, which `cat` shows, holds the names escaped the same way.
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let csv = dir.path().join("t.csv");
     let o = pelt()
         .args(["tail-trace", "--frames", "1", "--motion", s(&motion)])
@@ -359,12 +354,7 @@ fn folders_long_names_and_out_of_range_coordinates_are_reported_plainly() {
     let err = fails(&["import", s(dir.path())]);
     assert!(err.contains("it is a folder"), "{err}");
     assert!(!err.contains("os error"), "{err}");
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let out = dir.path().join("t.csv");
     let err = fails(&[
         "tail-trace",
@@ -454,12 +444,7 @@ fn a_named_pipe_as_an_input_is_refused_without_waiting_for_a_writer() {
             .unwrap()
             .success()
     );
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let (png, csv) = (dir.path().join("x.png"), dir.path().join("x.csv"));
     for args in [
         vec!["render", "--capsule-script", s(&fifo), "--out", s(&png)],

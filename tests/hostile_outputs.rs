@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod cli_common;
-use cli_common::{fails, s, stderr};
+use cli_common::{fails, s, stderr, still_motion};
 
 /// The names in `dir`, sorted.
 fn listing(dir: &Path) -> Vec<String> {
@@ -36,12 +36,7 @@ fn a_symlink_or_a_pipe_given_as_an_output_is_refused_and_left_alone() {
     );
     let csv_link = dir.path().join("link.csv");
     std::os::unix::fs::symlink(&target, &csv_link).unwrap();
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let npy_link = dir.path().join("link.npy");
     std::os::unix::fs::symlink(&target, &npy_link).unwrap();
     let glb_link = dir.path().join("link.glb");
@@ -171,12 +166,7 @@ fn an_output_that_is_an_input_is_refused_before_any_work() {
         ]);
         assert!(err.contains("input"), "{err}");
     }
-    let motion = dir.path().join("m.csv");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.csv"));
     let err = fails(&[
         "tail-trace",
         "--motion",
@@ -238,12 +228,7 @@ fn an_output_name_must_end_in_what_is_written() {
 #[test]
 fn a_bare_extension_asks_for_a_name_before_it() {
     let dir = tempfile::tempdir().unwrap();
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     for (args, name) in [
         (vec!["render"], ".png"),
         (vec!["render"], ".PNG"),
@@ -291,12 +276,7 @@ fn trace_then_signal(dir: &Path, motion: &Path, out: &Path, signal: &str) -> Str
 #[test]
 fn a_run_ended_by_a_signal_removes_its_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let out = dir.path().join("k.csv");
     std::fs::write(&out, "old").unwrap();
     for signal in ["INT", "TERM", "HUP"] {
@@ -311,12 +291,7 @@ fn a_run_ended_by_a_signal_removes_its_temporary_file() {
 fn a_replaced_output_keeps_its_permission_bits() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     let (private, fresh) = (dir.path().join("private.csv"), dir.path().join("new.csv"));
     std::fs::write(&private, "secret").unwrap();
@@ -358,12 +333,7 @@ fn a_write_protected_output_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap();
     // nobody may write the folder (so only the file's own bits protect it).
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
-    let motion = dir.path().join("m.json");
-    std::fs::write(
-        &motion,
-        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
-    )
-    .unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
     let out = dir.path().join("ro.csv");
     std::fs::write(&out, "keep").unwrap();
     std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o444)).unwrap();

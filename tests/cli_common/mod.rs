@@ -27,3 +27,14 @@ pub fn fails(args: &[&str]) -> String {
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// Writes a motion of one keyframe (the root still at the origin) to `path`, for commands
+/// that need a valid `--motion`; returns the path.
+pub fn still_motion(path: &Path) -> std::path::PathBuf {
+    std::fs::write(
+        path,
+        r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#,
+    )
+    .unwrap();
+    path.to_path_buf()
+}
