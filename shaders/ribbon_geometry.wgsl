@@ -63,19 +63,34 @@ fn strand_normal(s: u32) -> vec3<f32> {
     return normalize((m * vec4<f32>(n, 0.0)).xyz);
 }
 
+// Strand level of detail: the k-th strand drawn this frame, and how opaque it is drawn.
+// Every pass that draws strands (the ribbons, the shadows, the compute rasteriser) numbers
+// its work by k (below `frame.strand_count`) and asks these two which strand that is, so a subset of the coat can be
+// drawn without the passes knowing how it is chosen. (For now every strand, fully.)
+fn drawn_strand(k: u32) -> u32 {
+    return k;
+}
+
+fn drawn_weight(k: u32) -> f32 {
+    return 1.0;
+}
+
 fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
     var out: RibbonPoint;
     let local = vertex_index % (STRANDS_PER_BATCH * VERTICES_PER_STRAND);
-    let s = instance * STRANDS_PER_BATCH + local / VERTICES_PER_STRAND;
+    // This vertex belongs to the nth strand drawn.
+    let nth = instance * STRANDS_PER_BATCH + local / VERTICES_PER_STRAND;
     let k = local % VERTICES_PER_STRAND;
     let i = k / 2u;
     out.side = select(-1.0, 1.0, (k & 1u) == 1u);
-    out.strand = s;
-    if (s >= frame.strand_count) {
+    if (nth >= frame.strand_count) {
         // Past the last strand of a partial batch: outside the clip volume, culled.
+        out.strand = nth;
         out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
         return out;
     }
+    let s = drawn_strand(nth);
+    out.strand = s;
     let base = s * POINTS;
     let point = positions[base + i];
     let p = point.xyz;
@@ -102,7 +117,7 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
     out.along = f32(i) / f32(POINTS - 1u);
     let width = frame.root_width * mix(1.0, frame.tip_width, out.along);
     let drawn = max(width, frame.min_pixels * pixel_size(p));
-    out.coverage = width / drawn;
+    out.coverage = width / drawn * drawn_weight(nth);
     out.world = p + side * (0.5 * drawn * out.side);
     out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
     out.tangent = tangent;
