@@ -63,10 +63,15 @@ fn strand_normal(s: u32) -> vec3<f32> {
     return normalize((m * vec4<f32>(n, 0.0)).xyz);
 }
 
-// Strand level of detail: the k-th strand drawn this frame, and how opaque it is drawn.
-// Every pass that draws strands (the ribbons, the shadows, the compute rasteriser) numbers
-// its work by k (below `frame.strand_count`) and asks these two which strand that is, so a subset of the coat can be
-// drawn without the passes knowing how it is chosen. (For now every strand, fully.)
+// Strand level of detail: how many strands are drawn this frame, which strand the k-th
+// drawn one is, and how opaque it is drawn. Every pass that draws strands (the ribbons,
+// the shadows, the compute rasteriser) numbers its work by k below `drawn_count()` and asks
+// the other two, so a subset of the coat can be drawn without the passes knowing how it
+// is chosen. (For now every strand, fully.)
+fn drawn_count() -> u32 {
+    return frame.strand_count;
+}
+
 fn drawn_strand(k: u32) -> u32 {
     return k;
 }
@@ -83,9 +88,10 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
     let k = local % VERTICES_PER_STRAND;
     let i = k / 2u;
     out.side = select(-1.0, 1.0, (k & 1u) == 1u);
-    if (nth >= frame.strand_count) {
-        // Past the last strand of a partial batch: outside the clip volume, culled.
-        out.strand = nth;
+    if (nth >= drawn_count()) {
+        // Past the last strand of a partial batch: outside the clip volume, culled, and
+        // named by a strand index no coat has.
+        out.strand = 0xffffffffu;
         out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
         return out;
     }
