@@ -17,7 +17,7 @@
 use pelt::creature::Creature;
 use pelt::gpu::{GpuContext, list_adapters};
 use pelt::render::{
-    Camera, CameraPreset, FurRenderer, OFFSCREEN_FORMAT, OffscreenTarget, PassTimings,
+    Camera, CameraPreset, FurRenderer, OFFSCREEN_FORMAT, OffscreenTarget, PassTimings, Raster,
     RenderSettings, Scene, TargetLayout,
 };
 use pelt::sim::{FurConfig, FurSim};
@@ -58,6 +58,7 @@ struct Row {
     adapter: String,
     strands: usize,
     size: (u32, u32),
+    raster: Raster,
     frame_ms: f64,
     cpu_ms: Option<f64>,
     passes: Option<PassTimings>,
@@ -70,6 +71,7 @@ fn measure(
     strands: usize,
     size: (u32, u32),
     frames: usize,
+    raster: Raster,
 ) -> Result<Row, String> {
     let creature = Creature::default();
     let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 1), creature.clone(), ctx)
@@ -81,7 +83,10 @@ fn measure(
         &ctx.queue,
         layout,
         &creature,
-        RenderSettings::default(),
+        RenderSettings {
+            raster,
+            ..RenderSettings::default()
+        },
     )
     .map_err(|e| e.to_string())?;
     renderer
@@ -140,6 +145,7 @@ fn measure(
         adapter: format!("{} ({:?})", ctx.info().name, ctx.info().backend),
         strands,
         size,
+        raster,
         frame_ms: median(frame_ms),
         cpu_ms: (!cpu_ms.is_empty()).then(|| median(cpu_ms)),
         passes: pass_median,
@@ -245,9 +251,12 @@ fn main() {
         };
         for &strands in &tiers {
             for &size in &sizes {
-                match measure(&ctx, strands, size, frames) {
-                    Ok(row) => rows.push(row),
-                    Err(e) => eprintln!("{} {strands} {size:?}: {e}", ctx.info().name),
+                // Both ways of drawing the hair, side by side.
+                for raster in [Raster::Hardware, Raster::Compute] {
+                    match measure(&ctx, strands, size, frames, raster) {
+                        Ok(row) => rows.push(row),
+                        Err(e) => eprintln!("{} {strands} {size:?} {raster}: {e}", ctx.info().name),
+                    }
                 }
                 match measure_demo(&ctx, strands, size, frames) {
                     Ok(ms) => demo_rows.push((
@@ -267,9 +276,9 @@ fn main() {
         println!("load average when the run began: {}", load.join(" "));
     }
     println!(
-        "| adapter | strands | size | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | ribbons ms | solver step ms | render memory MB |"
+        "| adapter | strands | size | hair raster | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | hair (cull, ribbons or compute) ms | solver step ms | render memory MB |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in &rows {
         let p = |f: fn(&PassTimings) -> f64| {
             r.passes
@@ -277,11 +286,12 @@ fn main() {
                 .map_or("–".to_string(), |t| format!("{:.2}", f(t)))
         };
         println!(
-            "| {} | {} | {}×{} | {:.2} | {} | {} | {} | {} | {:.2} | {:.1} |",
+            "| {} | {} | {}×{} | {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.1} |",
             r.adapter,
             r.strands,
             r.size.0,
             r.size.1,
+            r.raster,
             r.frame_ms,
             r.cpu_ms.map_or("–".to_string(), |c| format!("{c:.1}")),
             p(|t| t.shadow_ms),

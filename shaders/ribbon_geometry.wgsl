@@ -80,23 +80,26 @@ fn drawn_weight(k: u32) -> f32 {
     return 1.0;
 }
 
-fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
-    var out: RibbonPoint;
-    let local = vertex_index % (STRANDS_PER_BATCH * VERTICES_PER_STRAND);
-    // This vertex belongs to the nth strand drawn.
-    let nth = instance * STRANDS_PER_BATCH + local / VERTICES_PER_STRAND;
-    let k = local % VERTICES_PER_STRAND;
-    let i = k / 2u;
-    out.side = select(-1.0, 1.0, (k & 1u) == 1u);
-    if (nth >= drawn_count()) {
-        // Past the last strand of a partial batch: outside the clip volume, culled, and
-        // named by a strand index no coat has.
-        out.strand = 0xffffffffu;
-        out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
-        return out;
-    }
-    let s = drawn_strand(nth);
-    out.strand = s;
+// A strand point as every way of drawing the hair sees it (the ribbons' vertices and the
+// compute rasteriser's segments): where it is, which way the strand runs, which way the
+// ribbon spreads across the view, and how wide and opaque it is drawn.
+struct StrandPoint {
+    p: vec3<f32>,
+    tangent: vec3<f32>,
+    // Unit direction across the ribbon: perpendicular to the tangent and the view.
+    across: vec3<f32>,
+    // 0 at the root … 1 at the tip.
+    along: f32,
+    // Drawn width, metres: the true width, or `min_pixels` pixels where that is wider.
+    drawn: f32,
+    // True width over drawn width, times the strand's LOD weight.
+    coverage: f32,
+    touched: f32,
+}
+
+// Point `i` of strand `s`, the `nth` strand drawn, seen from this pass's view.
+fn strand_point(s: u32, nth: u32, i: u32) -> StrandPoint {
+    var out: StrandPoint;
     let base = s * POINTS;
     let point = positions[base + i];
     let p = point.xyz;
@@ -120,14 +123,41 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
         let helper = select(vec3<f32>(1.0, 0.0, 0.0), vec3<f32>(0.0, 1.0, 0.0), abs(tangent.x) > 0.9);
         side = normalize(cross(tangent, helper));
     }
+    out.p = p;
+    out.tangent = tangent;
+    out.across = side;
     out.along = f32(i) / f32(POINTS - 1u);
     let width = frame.root_width * mix(1.0, frame.tip_width, out.along);
-    let drawn = max(width, frame.min_pixels * pixel_size(p));
-    out.coverage = width / drawn * drawn_weight(nth);
-    out.world = p + side * (0.5 * drawn * out.side);
-    out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
-    out.tangent = tangent;
+    out.drawn = max(width, frame.min_pixels * pixel_size(p));
+    out.coverage = width / out.drawn * drawn_weight(nth);
     out.touched = point.w;
+    return out;
+}
+
+fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
+    var out: RibbonPoint;
+    let local = vertex_index % (STRANDS_PER_BATCH * VERTICES_PER_STRAND);
+    // This vertex belongs to the nth strand drawn.
+    let nth = instance * STRANDS_PER_BATCH + local / VERTICES_PER_STRAND;
+    let k = local % VERTICES_PER_STRAND;
+    let i = k / 2u;
+    out.side = select(-1.0, 1.0, (k & 1u) == 1u);
+    if (nth >= drawn_count()) {
+        // Past the last strand of a partial batch: outside the clip volume, culled, and
+        // named by a strand index no coat has.
+        out.strand = 0xffffffffu;
+        out.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
+        return out;
+    }
+    let s = drawn_strand(nth);
+    out.strand = s;
+    let g = strand_point(s, nth, i);
+    out.along = g.along;
+    out.coverage = g.coverage;
+    out.world = g.p + g.across * (0.5 * g.drawn * out.side);
+    out.clip = view.view_proj * vec4<f32>(out.world, 1.0);
+    out.tangent = g.tangent;
+    out.touched = g.touched;
     return out;
 }
 

@@ -42,6 +42,11 @@ pub const CULL_WORKGROUP: u32 = 64;
 pub const STRANDS_PER_BATCH: u32 = 64;
 /// Ribbon vertices per strand: two per point.
 pub const VERTICES_PER_STRAND: u32 = 2 * POINTS;
+/// Threads of one workgroup of the compute rasteriser (`render::compute_raster`).
+pub const RASTER_WORKGROUP: u32 = 64;
+/// Most pixels in a segment's screen box that its own thread draws; a longer segment goes
+/// to the queue a whole workgroup draws.
+pub const RASTER_THREAD_PIXELS: u32 = 64;
 /// Surface materials (`render::mesh::Material`): the creature's coat-coloured skin.
 pub const MATERIAL_COAT: u32 = 0;
 /// A glossy eye.
@@ -93,6 +98,10 @@ pub const HAIR_BSDF_WGSL: &str = include_str!("../shaders/hair_bsdf.wgsl");
 pub const RIBBON_GEOMETRY_WGSL: &str = include_str!("../shaders/ribbon_geometry.wgsl");
 /// The key light's visibility (`shaders/shadow_lookup.wgsl`).
 pub const SHADOW_LOOKUP_WGSL: &str = include_str!("../shaders/shadow_lookup.wgsl");
+/// The ribbons' shading, for the compute rasteriser's shading pass (`shaders/ribbons.wgsl`).
+pub const RIBBONS_WGSL: &str = include_str!("../shaders/ribbons.wgsl");
+/// A strand segment on screen as the hardware draws it (`shaders/strand_segments.wgsl`).
+pub const STRAND_SEGMENTS_WGSL: &str = include_str!("../shaders/strand_segments.wgsl");
 
 /// One `u32` constant the WGSL gets from Rust: its name and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +117,7 @@ const fn shared(name: &'static str, value: u32) -> SharedConstant {
 }
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 29] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 31] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -124,6 +133,8 @@ pub const SHARED_CONSTANTS: [SharedConstant; 29] = [
     shared("CULL_WORKGROUP", CULL_WORKGROUP),
     shared("STRANDS_PER_BATCH", STRANDS_PER_BATCH),
     shared("VERTICES_PER_STRAND", VERTICES_PER_STRAND),
+    shared("RASTER_WORKGROUP", RASTER_WORKGROUP),
+    shared("RASTER_THREAD_PIXELS", RASTER_THREAD_PIXELS),
     shared("MATERIAL_COAT", MATERIAL_COAT),
     shared("MATERIAL_EYE", MATERIAL_EYE),
     shared("MATERIAL_NOSE", MATERIAL_NOSE),
@@ -196,11 +207,21 @@ pub enum ShaderModule {
     Overlay,
     /// The ID target's sample-0 copy (`render::ids`).
     Ids,
+    /// The camera's hair drawn by compute: shading and the two raster passes
+    /// (`render::compute_raster`).
+    HairRaster,
+    /// The compute rasteriser's per-sample resolve into the camera's targets
+    /// (`render::compute_raster`).
+    HairResolve,
+    /// The hair's shadow maps by compute (`render::shadow_raster`).
+    ShadowRaster,
+    /// The compute shadow written into the shadow maps (`render::shadow_raster`).
+    ShadowResolve,
 }
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 7] = [
+    pub const ALL: [ShaderModule; 11] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -208,6 +229,10 @@ impl ShaderModule {
         ShaderModule::Ribbons,
         ShaderModule::Overlay,
         ShaderModule::Ids,
+        ShaderModule::HairRaster,
+        ShaderModule::HairResolve,
+        ShaderModule::ShadowRaster,
+        ShaderModule::ShadowResolve,
     ];
 
     /// The module's name: its own file is `shaders/{name}.wgsl`.
@@ -220,6 +245,10 @@ impl ShaderModule {
             ShaderModule::Ribbons => "ribbons",
             ShaderModule::Overlay => "overlay",
             ShaderModule::Ids => "ids",
+            ShaderModule::HairRaster => "hair_raster",
+            ShaderModule::HairResolve => "hair_resolve",
+            ShaderModule::ShadowRaster => "shadow_raster",
+            ShaderModule::ShadowResolve => "shadow_resolve",
         }
     }
 
@@ -233,6 +262,10 @@ impl ShaderModule {
             ShaderModule::Ribbons => include_str!("../shaders/ribbons.wgsl"),
             ShaderModule::Overlay => include_str!("../shaders/overlay.wgsl"),
             ShaderModule::Ids => include_str!("../shaders/ids.wgsl"),
+            ShaderModule::HairRaster => include_str!("../shaders/hair_raster.wgsl"),
+            ShaderModule::HairResolve => include_str!("../shaders/hair_resolve.wgsl"),
+            ShaderModule::ShadowRaster => include_str!("../shaders/shadow_raster.wgsl"),
+            ShaderModule::ShadowResolve => include_str!("../shaders/shadow_resolve.wgsl"),
         }
     }
 
@@ -251,6 +284,23 @@ impl ShaderModule {
                 SHADOW_LOOKUP_WGSL,
             ],
             ShaderModule::Overlay => &[CREATURE_POSE_WGSL, FRAME_WGSL],
+            ShaderModule::HairRaster => &[
+                CREATURE_POSE_WGSL,
+                FRAME_WGSL,
+                HAIR_BSDF_WGSL,
+                RIBBON_GEOMETRY_WGSL,
+                SHADOW_LOOKUP_WGSL,
+                RIBBONS_WGSL,
+                STRAND_SEGMENTS_WGSL,
+            ],
+            ShaderModule::HairResolve
+            | ShaderModule::ShadowRaster
+            | ShaderModule::ShadowResolve => &[
+                CREATURE_POSE_WGSL,
+                FRAME_WGSL,
+                RIBBON_GEOMETRY_WGSL,
+                STRAND_SEGMENTS_WGSL,
+            ],
         }
     }
 

@@ -70,7 +70,7 @@ pub struct SimulatedFurOptions {
     /// The targets frames are drawn into (from [`TargetLayout::new`] for your surface's
     /// format).
     pub layout: TargetLayout,
-    /// Renderer settings.
+    /// Renderer settings (`render.raster` chooses how the hair is drawn).
     pub render: RenderSettings,
     /// Solver constants.
     pub params: FurParams,
@@ -304,6 +304,11 @@ impl SimulatedFur {
     /// The tail.
     pub fn tail(&self) -> &CreatureTail {
         &self.tail
+    }
+
+    /// How the renderer draws the hair now (`Hardware` or `Compute`).
+    pub fn raster(&self) -> crate::render::Raster {
+        self.renderer.raster()
     }
 
     /// The renderer.

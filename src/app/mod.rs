@@ -44,6 +44,8 @@ pub struct DemoOptions {
     pub size: (u32, u32),
     /// The view to start in.
     pub mode: pelt::render::DebugMode,
+    /// How the hair is drawn.
+    pub raster: pelt::render::Raster,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -166,6 +168,7 @@ impl App {
         };
         let mut fur = gpu.build_fur(strands, self.options.seed)?;
         fur.set_debug_mode(self.options.mode);
+        fur.renderer_mut().set_raster(self.options.raster);
         let panel = Panel::new(
             &gpu.gpu,
             &window,
@@ -435,7 +438,9 @@ impl Running {
     fn rebuild(&mut self, strands: usize, seed: u64) -> anyhow::Result<()> {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
+        let raster = self.fur.raster();
         self.fur = self.gpu.build_fur(strands, seed)?;
+        self.fur.renderer_mut().set_raster(raster);
         self.fur.set_debug_mode(mode);
         *self.fur.lighting_mut() = lighting;
         self.panel.params = *self.fur.hair().params();
@@ -494,6 +499,7 @@ impl Running {
                 });
             }
             PanelAction::Mode(mode) => self.fur.set_debug_mode(mode),
+            PanelAction::Raster(raster) => self.fur.renderer_mut().set_raster(raster),
             PanelAction::Regrow { strands, seed } => {
                 self.tiers = None;
                 // A coat the device cannot hold is a note, and the old coat stays.

@@ -20,6 +20,8 @@ pub enum PanelAction {
     ExportVrm,
     /// Show another view.
     Mode(DebugMode),
+    /// Draw the hair another way.
+    Raster(pelt::render::Raster),
     /// Grow the coat again with another strand count or seed.
     Regrow {
         /// New strand count, if changed.
@@ -142,6 +144,13 @@ impl Panel {
                     });
                 if mode != fur.debug_mode() {
                     self.pending.push(PanelAction::Mode(mode));
+                }
+                // The hair by the compute rasteriser or the hardware ribbons.
+                let mut compute = fur.raster() == pelt::render::Raster::Compute;
+                if ui.checkbox(&mut compute, "compute raster").changed() {
+                    use pelt::render::Raster::{Compute, Hardware};
+                    let raster = if compute { Compute } else { Hardware };
+                    self.pending.push(PanelAction::Raster(raster));
                 }
                 let mut strands = stats.strands;
                 egui::ComboBox::from_label("strands")

@@ -41,6 +41,10 @@ pub struct DemoArgs {
     /// The view to start in: final, skin, strands or contact.
     #[arg(long, default_value = "final")]
     pub mode: pelt::render::DebugMode,
+    /// How the hair is drawn: hardware, compute or auto (the faster on this adapter); the
+    /// panel switches it too.
+    #[arg(long, default_value = "auto")]
+    pub raster: pelt::render::Raster,
 }
 
 /// Runs `pelt demo`.
@@ -91,5 +95,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         screenshot: args.screenshot.clone(),
         size: (args.width, args.height),
         mode: args.mode,
+        raster: args.raster,
     })
 }

@@ -6,7 +6,7 @@ use glam::Vec3;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::render::{
-    Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT,
+    Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT, Raster,
     RenderSettings, Scene, TargetLayout,
 };
 use pelt::sim::{FurConfig, FurSim, StrandTier};
@@ -60,6 +60,10 @@ pub struct RenderArgs {
     /// capsules drawn.
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
+    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
+    /// (the faster on this adapter: compute on a CPU adapter, hardware on a GPU).
+    #[arg(long, default_value = "auto")]
+    pub raster: Raster,
 }
 
 /// Parses `x,y,z` into finite coordinates.
@@ -145,7 +149,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         &ctx.queue,
         layout,
         &creature,
-        RenderSettings::default(),
+        RenderSettings {
+            raster: args.raster,
+            ..RenderSettings::default()
+        },
     )?;
     renderer.set_strands_from_sim(&sim)?;
     let mut contact = None;
@@ -176,16 +183,20 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     scene.positions_index = gpu.current_index();
     scene.hand = &hand;
     scene.hand_occlusion = if hand.is_empty() { 0.0 } else { 0.6 };
+    let started = std::time::Instant::now();
     let image = renderer.render_image(&scene, args.width, args.height)?;
+    let render_s = started.elapsed().as_secs_f64();
     pelt::files::write_atomic(&args.out, "the picture", &image.to_png()?)?;
     eprintln!(
-        "{} strands, {} steps, {} view, {}×{} on {}: wrote {}",
+        "{} strands, {} steps, {} view, {}×{} on {}, {} raster, rendered in {:.2} s: wrote {}",
         strands,
         args.steps,
         args.mode,
         args.width,
         args.height,
         ctx.info().name,
+        renderer.raster(),
+        render_s,
         super::printable::printable_path(&args.out)
     );
     Ok(())

@@ -248,12 +248,17 @@ impl FrameBinding {
     /// The buffers and the group.
     pub fn new(device: &wgpu::Device) -> Self {
         let view_size = PassView::min_size().get();
+        // Compute too: the compute rasteriser reads the frame as the ribbons do.
+        let with_compute = |mut entry: wgpu::BindGroupLayoutEntry| {
+            entry.visibility |= wgpu::ShaderStages::COMPUTE;
+            entry
+        };
         let layout = bind_group_layout(
             device,
             "render: frame",
             &[
-                uniform_entry(0, FrameUniforms::min_size().get(), false),
-                uniform_entry(1, view_size, true),
+                with_compute(uniform_entry(0, FrameUniforms::min_size().get(), false)),
+                with_compute(uniform_entry(1, view_size, true)),
             ],
         );
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
@@ -308,11 +313,19 @@ impl FrameBinding {
 
     /// Binds the frame as group 0 of `pass`, seen from `view`.
     pub fn bind(&self, pass: &mut wgpu::RenderPass, view: View) {
-        let offset = match view {
+        pass.set_bind_group(0, &self.group, &[self.offset(view)]);
+    }
+
+    /// Binds the frame as group 0 of a compute `pass`, seen from `view`.
+    pub fn bind_compute(&self, pass: &mut wgpu::ComputePass, view: View) {
+        pass.set_bind_group(0, &self.group, &[self.offset(view)]);
+    }
+
+    fn offset(&self, view: View) -> u32 {
+        match view {
             View::Camera => 0,
             View::Light => self.view_stride as u32,
-        };
-        pass.set_bind_group(0, &self.group, &[offset]);
+        }
     }
 
     /// Bytes of GPU memory the buffers take.

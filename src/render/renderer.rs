@@ -4,20 +4,23 @@
 //! 1. [`ShadowPass`]: the key light's opaque depth, first hair depth and deep opacity maps;
 //! 2. [`SurfacesPass`]: skin, face, hand and floor, into the camera's targets (cleared);
 //! 3. [`StrandCullPass`]: which strands the camera cannot see;
-//! 4. [`RibbonsPass`], then [`OverlayPass`] in the `contact` view, resolved into the output;
+//! 4. [`RibbonsPass`] (or, with [`Raster::Compute`], the [`ComputeRaster`]'s compute passes
+//!    and its resolve), then [`OverlayPass`] in the `contact` view, resolved into the output;
 //! 5. [`IdsPass`]: sample 0 of the ID target, when the layout has one.
 
 use super::RenderError;
 use super::camera_targets::{CameraPass, CameraTargets};
 use super::capture::{Image, read_image};
+use super::compute_raster::ComputeRaster;
 use super::debug::DebugMode;
 use super::frame::{FrameBinding, FrameInputs, frame_uniforms};
 use super::ids::IdsPass;
 use super::overlay::OverlayPass;
 use super::ribbons::{RibbonStrand, RibbonsPass, StrandBinding};
 use super::scene::Scene;
-use super::settings::RenderSettings;
+use super::settings::{Raster, RenderSettings};
 use super::shadow::{ShadowHair, ShadowPass};
+use super::shadow_raster::ShadowRaster;
 use super::strand_cull::{StrandCullPass, cull_uniforms};
 use super::surfaces::SurfacesPass;
 use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
@@ -53,6 +56,12 @@ pub struct FurRenderer {
     hair_culling: bool,
     /// Whether the last frame ran the cull pass (its flags are then readable).
     culled_last_frame: bool,
+    /// The compute rasteriser, built the first time a frame draws hair with it.
+    compute: Option<ComputeRaster>,
+    /// Entries of the compute rasteriser's long-segment queue.
+    queue_capacity: u32,
+    /// The hair's shadow maps by compute, built the first time a frame needs them.
+    shadow_compute: Option<ShadowRaster>,
 }
 
 impl FurRenderer {
@@ -67,6 +76,10 @@ impl FurRenderer {
         settings: RenderSettings,
     ) -> Result<Self, RenderError> {
         settings.validate(device.limits().max_texture_dimension_2d)?;
+        let settings = RenderSettings {
+            raster: settings.raster.for_adapter(&device.adapter_info()),
+            ..settings
+        };
         let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let frame = FrameBinding::new(device);
@@ -117,6 +130,9 @@ impl FurRenderer {
             creature: creature.clone(),
             hair_culling: true,
             culled_last_frame: false,
+            compute: None,
+            queue_capacity: super::compute_raster::DEFAULT_QUEUE_CAPACITY,
+            shadow_compute: None,
         })
     }
 
@@ -128,6 +144,40 @@ impl FurRenderer {
     /// The settings.
     pub fn settings(&self) -> &RenderSettings {
         &self.settings
+    }
+
+    /// Chooses how the camera's hair is drawn from the next frame on (`Auto` picks by the
+    /// adapter, as [`Raster::for_adapter`] does).
+    pub fn set_raster(&mut self, raster: Raster) {
+        self.settings.raster = raster.for_adapter(&self.device.adapter_info());
+    }
+
+    /// How the camera's hair is drawn: [`Raster::Hardware`] or [`Raster::Compute`].
+    pub fn raster(&self) -> Raster {
+        self.settings.raster
+    }
+
+    /// Entries of the compute rasteriser's queue of long segments (those beyond are drawn
+    /// by their own thread and counted, see [`FurRenderer::raster_overflow`]). For tests
+    /// of that fallback; the picture does not change.
+    pub fn set_raster_queue_capacity(&mut self, capacity: u32) {
+        self.queue_capacity = capacity;
+        if let Some(compute) = &mut self.compute {
+            compute.set_queue_capacity(capacity);
+        }
+    }
+
+    /// How many long segments the last compute-rasterised frame drew without the queue
+    /// (both walks counted), or `None` when no frame was drawn by compute (waits for the
+    /// GPU).
+    pub fn raster_overflow(&self) -> Result<Option<u32>, RenderError> {
+        let Some(buffer) = self.compute.as_ref().and_then(ComputeRaster::queue_buffer) else {
+            return Ok(None);
+        };
+        let bytes =
+            crate::gpu::read_buffer(&self.device, &self.queue, buffer).map_err(RenderError::Gpu)?;
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(words.get(1).copied())
     }
 
     /// Whether the hair casts shadows (a switch for comparisons; on by default).
@@ -178,6 +228,8 @@ impl FurRenderer {
             + self.ribbons.bytes()
             + self.overlay.bytes()
             + self.strands.as_ref().map_or(0, StrandBinding::bytes)
+            + self.compute.as_ref().map_or(0, ComputeRaster::bytes)
+            + self.shadow_compute.as_ref().map_or(0, ShadowRaster::bytes)
     }
 
     /// Whether the camera's ribbons skip the strands hidden behind the creature's body and
@@ -294,12 +346,25 @@ impl FurRenderer {
             .as_ref()
             .map(|s| (s, &s.groups[scene.positions_index & 1]));
 
+        let compute_shadow = self.settings.raster == Raster::Compute
+            && self.settings.hair_casts_shadows
+            && hair.is_some();
+        if compute_shadow && self.shadow_compute.is_none() {
+            self.shadow_compute = Some(ShadowRaster::new(
+                &self.device,
+                &self.queue,
+                self.shadow.maps.size,
+                &self.frame.layout,
+                &self.ribbons.strands_layout,
+            ));
+        }
         let shadow_hair = hair
             .filter(|_| self.settings.hair_casts_shadows)
             .map(|(s, group)| ShadowHair {
                 ribbons: &self.ribbons,
                 group,
                 count: s.count,
+                compute: self.shadow_compute.as_ref().filter(|_| compute_shadow),
             });
         self.shadow.record(
             encoder,
@@ -335,10 +400,46 @@ impl FurRenderer {
                 .record(encoder, &self.queue, &uniforms, group, timestamps)?;
             ribbons_span = Span::End;
         }
+        // The compute rasteriser draws the shaded hair (the `contact` colouring stays with
+        // the ribbons).
+        let compute_hair = hair.filter(|_| {
+            self.settings.raster == Raster::Compute
+                && mode.draws_hair()
+                && mode != DebugMode::Contact
+        });
+        if let Some((strands, group)) = compute_hair {
+            let compute = self.compute.get_or_insert_with(|| {
+                let mut c = ComputeRaster::new(
+                    &self.device,
+                    &self.frame.layout,
+                    &self.ribbons.strands_layout,
+                    &self.shadow.inputs_layout,
+                    &self.layout,
+                );
+                c.set_queue_capacity(self.queue_capacity);
+                c
+            });
+            compute.record(
+                &self.device,
+                &self.queue,
+                encoder,
+                &self.frame,
+                group,
+                &self.shadow.inputs,
+                strands.count,
+                targets.size,
+                self.layout.samples,
+                timestamps,
+                ribbons_span == Span::Whole,
+            );
+            ribbons_span = Span::End;
+        }
         {
             let timed = timestamps.map(|t| t.render(Pass::Ribbons, ribbons_span));
             let mut pass = camera.begin(encoder, "ribbons", CameraPass::Last, timed);
-            if let (Some((strands, group)), true) = (hair, mode.draws_hair()) {
+            if let (Some((_, group)), Some(compute)) = (compute_hair, &self.compute) {
+                compute.resolve(&mut pass, &self.frame, group);
+            } else if let (Some((strands, group)), true) = (hair, mode.draws_hair()) {
                 let contact = mode == DebugMode::Contact;
                 self.ribbons.record(
                     &mut pass,

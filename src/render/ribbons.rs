@@ -141,11 +141,13 @@ impl RibbonsPass {
     /// The strands' bind group layout (group 1): made before the pass, as the shadow pass
     /// needs it too.
     pub fn strands_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-        bind_group_layout(
-            device,
-            "render: strands",
-            &[storage_entry(0), storage_entry(1), storage_entry(2)],
-        )
+        // Compute too: the compute rasteriser reads the strands as the ribbons do.
+        let entry = |binding| {
+            let mut e = storage_entry(binding);
+            e.visibility |= wgpu::ShaderStages::COMPUTE;
+            e
+        };
+        bind_group_layout(device, "render: strands", &[entry(0), entry(1), entry(2)])
     }
 
     /// Compiles the camera's ribbon pipelines for `target`, reading the frame (group 0),

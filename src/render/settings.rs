@@ -3,6 +3,60 @@
 
 use super::RenderError;
 
+/// How the camera's hair is drawn: both ways give the same picture (within a few levels;
+/// the hardware ribbons are the reference).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Raster {
+    /// Ribbons through the hardware rasteriser (`render::ribbons`).
+    #[default]
+    Hardware,
+    /// Segments through the compute rasteriser (`render::compute_raster`).
+    Compute,
+    /// Whichever is faster on the adapter ([`Raster::for_adapter`]).
+    Auto,
+}
+
+impl Raster {
+    /// The path `self` means on an adapter described by `info`: `Auto` becomes the one
+    /// measured faster on that kind of adapter (see `docs/architecture.md`), the others stay.
+    /// Deterministic, so the same arguments give the same picture.
+    pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> Raster {
+        match self {
+            Raster::Auto => match info.device_type {
+                // Measured on lavapipe: the compute path is several times faster.
+                wgpu::DeviceType::Cpu => Raster::Compute,
+                _ => Raster::Hardware,
+            },
+            chosen => chosen,
+        }
+    }
+
+    /// The name the command line uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Raster::Hardware => "hardware",
+            Raster::Compute => "compute",
+            Raster::Auto => "auto",
+        }
+    }
+}
+
+impl std::fmt::Display for Raster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Raster {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [Raster::Hardware, Raster::Compute, Raster::Auto]
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("{s:?} is not a raster path; use hardware, compute or auto"))
+    }
+}
+
 /// Choices fixed when the renderer is built or rarely changed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderSettings {
@@ -26,6 +80,8 @@ pub struct RenderSettings {
     /// Height of the floor drawn under the creature, metres: the solver's floor
     /// ([`crate::sim::FurParams::floor`]), so strands rest on what is drawn.
     pub floor: f32,
+    /// How the camera's hair is drawn.
+    pub raster: Raster,
 }
 
 impl Default for RenderSettings {
@@ -40,6 +96,7 @@ impl Default for RenderSettings {
             hair_density: 0.35,
             hand_occlusion_falloff: 0.06,
             floor: crate::sim::FurParams::default().floor,
+            raster: Raster::Hardware,
         }
     }
 }

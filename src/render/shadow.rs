@@ -10,6 +10,7 @@ use super::descriptors::{
 };
 use super::frame::{FrameBinding, PassView, View};
 use super::ribbons::RibbonsPass;
+use super::shadow_raster::ShadowRaster;
 use super::surfaces::SurfacesPass;
 use super::timing::{Pass, Span, Timestamps};
 use crate::shaders::ShaderModule;
@@ -53,6 +54,10 @@ pub fn light_frame(toward_light: Vec3, size: u32) -> (Mat4, f32, PassView) {
     };
     (view_proj, 2.0 * r, pass)
 }
+
+/// Stages that read the shadow maps: the camera's render passes and the compute
+/// rasteriser's shading.
+const READERS: wgpu::ShaderStages = VERTEX_FRAGMENT.union(wgpu::ShaderStages::COMPUTE);
 
 /// The shadow maps' textures and samplers.
 #[derive(Debug)]
@@ -134,6 +139,8 @@ pub struct ShadowHair<'a> {
     pub group: &'a wgpu::BindGroup,
     /// Strands bound.
     pub count: u32,
+    /// Draws the first hair's depth and the deep opacity by compute instead of ribbons.
+    pub compute: Option<&'a ShadowRaster>,
 }
 
 /// The shadow pass: the maps, the two hair pipelines, and the groups that read the maps.
@@ -160,26 +167,27 @@ impl ShadowPass {
         strands: &wgpu::BindGroupLayout,
     ) -> Self {
         let maps = ShadowMaps::new(device, size);
-        // The hair reads its shadows per ribbon vertex, the surfaces per fragment.
+        // The hair reads its shadows per ribbon vertex (or in the compute rasteriser's
+        // shading pass), the surfaces per fragment.
         let inputs_layout = bind_group_layout(
             device,
             "render: shadow maps",
             &[
-                texture_entry(0, VERTEX_FRAGMENT, wgpu::TextureSampleType::Depth, false),
+                texture_entry(0, READERS, wgpu::TextureSampleType::Depth, false),
                 texture_entry(
                     1,
-                    VERTEX_FRAGMENT,
+                    READERS,
                     wgpu::TextureSampleType::Float { filterable: false },
                     false,
                 ),
                 texture_entry(
                     2,
-                    VERTEX_FRAGMENT,
+                    READERS,
                     wgpu::TextureSampleType::Float { filterable: true },
                     false,
                 ),
-                sampler_entry(3, VERTEX_FRAGMENT, wgpu::SamplerBindingType::Comparison),
-                sampler_entry(4, VERTEX_FRAGMENT, wgpu::SamplerBindingType::Filtering),
+                sampler_entry(3, READERS, wgpu::SamplerBindingType::Comparison),
+                sampler_entry(4, READERS, wgpu::SamplerBindingType::Filtering),
             ],
         );
         let inputs = bind_group(
@@ -290,6 +298,22 @@ impl ShadowPass {
                 multiview_mask: None,
             });
             surfaces.record_light_depth(&mut pass, frame);
+        }
+        if let Some((hair, compute)) = hair.and_then(|h| h.compute.map(|c| (h, c))) {
+            compute.record_compute(encoder, frame, hair.group, hair.count);
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow: hair maps by compute"),
+                color_attachments: &[
+                    cleared_color(&self.maps.first_hair, wgpu::Color::WHITE),
+                    cleared_color(&self.maps.deep_opacity, wgpu::Color::TRANSPARENT),
+                ],
+                depth_stencil_attachment: None,
+                timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::End)),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            compute.write_maps(&mut pass);
+            return;
         }
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {

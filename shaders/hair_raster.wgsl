@@ -1,0 +1,200 @@
+// The compute rasteriser of the camera's hair: the ribbons pass's picture without the
+// hardware rasteriser. Composed after `frame.wgsl`, `hair_bsdf.wgsl`,
+// `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`, `ribbons.wgsl` (for `shade_hair` and the
+// cull flags) and `strand_segments.wgsl`.
+//
+// Three passes over the drawn strands, all order independent so the picture is the same
+// bytes every run:
+// 1. `cs_shade`: each strand's six points shaded as the ribbons' vertices are (linear HDR,
+//    two f16 per word);
+// 2. `cs_depth`: one thread per segment walks its pixels, and for each MSAA sample the
+//    segment covers (geometry and the same `coverage_mask` as `fs_final`) keeps the nearest
+//    depth by an atomic max (reversed depth: nearer is greater);
+// 3. `cs_hair`: the same walk again; where a sample's depth is the nearest, an atomic max
+//    of the inverted segment code keeps the lowest code among equals (a deterministic tie).
+// A segment whose box holds more than RASTER_THREAD_PIXELS pixels goes to a queue that
+// whole workgroups draw (`cs_depth_queued`, `cs_hair_queued`); when the queue is full the
+// overflow counter counts it and the thread draws it itself: slower, the same picture.
+
+struct RasterQueue {
+    // Segments pushed (may pass the capacity: only the first `queue_capacity` are kept).
+    count: atomic<u32>,
+    // Segments drawn by their own thread because the queue was full.
+    overflow: atomic<u32>,
+    entries: array<u32>,
+}
+
+@group(3) @binding(0) var<uniform> raster: RasterUniforms;
+// Per sample: the nearest hair depth's bits (0: none).
+@group(3) @binding(1) var<storage, read_write> sample_depth: array<atomic<u32>>;
+// Per sample: 0xffffffff − (segment · 2 + triangle) of the nearest hair (0: none).
+@group(3) @binding(2) var<storage, read_write> sample_hair: array<atomic<u32>>;
+// Per strand point: linear HDR colour as two f16 pairs (r g, b 0).
+@group(3) @binding(3) var<storage, read_write> point_colors: array<vec2<u32>>;
+@group(3) @binding(4) var<storage, read_write> queue: RasterQueue;
+
+fn target_size() -> vec2<f32> {
+    return vec2<f32>(f32(raster.width), f32(raster.height));
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let nth = id.x + id.y * groups.x * RASTER_WORKGROUP;
+    if (nth >= drawn_count()) {
+        return;
+    }
+    let s = drawn_strand(nth);
+    if (culled_for_camera(s)) {
+        return;
+    }
+    for (var i = 0u; i < POINTS; i = i + 1u) {
+        let g = strand_point(s, nth, i);
+        var p: RibbonPoint;
+        p.world = g.p;
+        p.tangent = g.tangent;
+        p.along = g.along;
+        p.coverage = g.coverage;
+        p.strand = s;
+        p.touched = g.touched;
+        let c = shade_hair(p);
+        point_colors[s * POINTS + i] = vec2<u32>(pack2x16float(c.rg), pack2x16float(vec2<f32>(c.b, 0.0)));
+    }
+}
+
+// Covers pixel `px` with segment `code / 2`'s quad `q` of strand `s`: the depth pass or
+// the hair pass.
+fn cover_pixel(q: ScreenQuad, s: u32, segment: u32, px: vec2<i32>, hair_pass: bool) {
+    let samples = raster.samples;
+    let corner = vec2<f32>(px);
+    let centre = corner + 0.5;
+    for (var t = 0u; t < 2u; t = t + 1u) {
+        let tri = quad_triangle(q, t);
+        if (tri.area == 0.0) {
+            continue;
+        }
+        var inside = 0u;
+        for (var k = 0u; k < samples; k = k + 1u) {
+            let b = barycentric(tri, corner + sample_position(k, samples));
+            if (all(b >= vec3<f32>(0.0))) {
+                inside = inside | (1u << k);
+            }
+        }
+        if (inside == 0u) {
+            continue;
+        }
+        let w = perspective_weights(tri, centre);
+        let side = dot(w, vec3<f32>(tri.a.side, tri.b.side, tri.c.side));
+        let along = dot(w, vec3<f32>(tri.a.along, tri.b.along, tri.c.along));
+        let coverage = dot(w, vec3<f32>(tri.a.coverage, tri.b.coverage, tri.c.coverage));
+        let mask = coverage_mask(ribbon_alpha(side, along, coverage), s, centre) & inside;
+        if (mask == 0u) {
+            continue;
+        }
+        let pixel = (u32(px.y) * raster.width + u32(px.x)) * samples;
+        let code = 0xffffffffu - (segment * 2u + t);
+        for (var k = 0u; k < samples; k = k + 1u) {
+            if ((mask & (1u << k)) == 0u) {
+                continue;
+            }
+            let b = barycentric(tri, corner + sample_position(k, samples));
+            let depth = dot(b, vec3<f32>(tri.a.depth, tri.b.depth, tri.c.depth));
+            if (!(depth > 0.0 && depth <= 1.0)) {
+                continue;
+            }
+            let bits = bitcast<u32>(depth);
+            if (!hair_pass) {
+                atomicMax(&sample_depth[pixel + k], bits);
+            } else if (atomicLoad(&sample_depth[pixel + k]) == bits) {
+                atomicMax(&sample_hair[pixel + k], code);
+            }
+        }
+    }
+}
+
+// The segment numbered `segment` (strand nth · SEGMENTS + j), or an invisible one.
+struct SegmentWork {
+    quad: ScreenQuad,
+    strand: u32,
+    box: vec4<i32>,
+    pixels: u32,
+}
+
+fn segment_work(segment: u32) -> SegmentWork {
+    var work: SegmentWork;
+    work.pixels = 0u;
+    if (segment >= drawn_count() * SEGMENTS) {
+        return work;
+    }
+    let nth = segment / SEGMENTS;
+    let s = drawn_strand(nth);
+    if (culled_for_camera(s)) {
+        return work;
+    }
+    work.strand = s;
+    work.quad = segment_quad(s, nth, segment % SEGMENTS, target_size());
+    if (!work.quad.visible) {
+        return work;
+    }
+    work.box = quad_pixels(work.quad, vec2<u32>(raster.width, raster.height));
+    let extent = work.box.zw - work.box.xy + 1;
+    if (extent.x > 0 && extent.y > 0) {
+        work.pixels = u32(extent.x) * u32(extent.y);
+    }
+    return work;
+}
+
+fn box_pixel(box: vec4<i32>, n: u32) -> vec2<i32> {
+    let w = u32(box.z - box.x + 1);
+    return box.xy + vec2<i32>(i32(n % w), i32(n / w));
+}
+
+fn raster_segment(segment: u32, hair_pass: bool) {
+    let work = segment_work(segment);
+    if (work.pixels == 0u) {
+        return;
+    }
+    if (work.pixels > RASTER_THREAD_PIXELS) {
+        let slot = atomicAdd(&queue.count, 1u);
+        if (slot < raster.queue_capacity) {
+            queue.entries[slot] = segment;
+            return;
+        }
+        atomicAdd(&queue.overflow, 1u);
+    }
+    for (var n = 0u; n < work.pixels; n = n + 1u) {
+        cover_pixel(work.quad, work.strand, segment, box_pixel(work.box, n), hair_pass);
+    }
+}
+
+// One workgroup per queued segment, its threads sharing the pixels.
+fn raster_queued(entry: u32, lane: u32, hair_pass: bool) {
+    let queued = min(atomicLoad(&queue.count), raster.queue_capacity);
+    if (entry >= queued) {
+        return;
+    }
+    let segment = queue.entries[entry];
+    let work = segment_work(segment);
+    for (var n = lane; n < work.pixels; n = n + RASTER_WORKGROUP) {
+        cover_pixel(work.quad, work.strand, segment, box_pixel(work.box, n), hair_pass);
+    }
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_depth(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    raster_segment(id.x + id.y * groups.x * RASTER_WORKGROUP, false);
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_hair(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    raster_segment(id.x + id.y * groups.x * RASTER_WORKGROUP, true);
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_depth_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+    raster_queued(group.x, lane, false);
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_hair_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+    raster_queued(group.x, lane, true);
+}

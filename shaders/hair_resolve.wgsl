@@ -1,0 +1,55 @@
+// The compute rasteriser's resolve: a fullscreen pass shaded per sample that writes, where
+// a hair sample is nearer than what the surfaces drew (the depth test), its tone-mapped
+// colour, ID_HAIR and its depth into the camera's MSAA targets, so the overlay, the IDs and
+// the MSAA resolve work as they do after the ribbons. The colour is the ribbons': the
+// winning triangle's three vertex colours interpolated at the pixel centre. Composed after
+// `frame.wgsl`, `ribbon_geometry.wgsl` and `strand_segments.wgsl`.
+
+@group(3) @binding(0) var<uniform> raster: RasterUniforms;
+@group(3) @binding(1) var<storage, read> sample_depth: array<u32>;
+@group(3) @binding(2) var<storage, read> sample_hair: array<u32>;
+@group(3) @binding(3) var<storage, read> point_colors: array<vec2<u32>>;
+
+@vertex
+fn vs_fullscreen(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+}
+
+struct ResolveOut {
+    @location(0) color: vec4<f32>,
+    @location(1) id: u32,
+    @builtin(frag_depth) depth: f32,
+}
+
+fn point_color(s: u32, i: u32) -> vec3<f32> {
+    let c = point_colors[s * POINTS + i];
+    return vec3<f32>(unpack2x16float(c.x), unpack2x16float(c.y).x);
+}
+
+@fragment
+fn fs_resolve(@builtin(position) position: vec4<f32>, @builtin(sample_index) k: u32) -> ResolveOut {
+    let px = vec2<u32>(position.xy);
+    let slot = (px.y * raster.width + px.x) * raster.samples + k;
+    let hair = sample_hair[slot];
+    if (hair == 0u) {
+        discard;
+    }
+    let code = 0xffffffffu - hair;
+    let segment = code / 2u;
+    let t = code % 2u;
+    let nth = segment / SEGMENTS;
+    let j = segment % SEGMENTS;
+    let s = drawn_strand(nth);
+    let q = segment_quad(s, nth, j, vec2<f32>(f32(raster.width), f32(raster.height)));
+    let w = perspective_weights(quad_triangle(q, t), vec2<f32>(px) + 0.5);
+    // Triangle 0 is (j, j, j + 1), triangle 1 (j + 1, j, j + 1) in points.
+    let a = point_color(s, j + t);
+    let b = point_color(s, j);
+    let c = point_color(s, j + 1u);
+    var out: ResolveOut;
+    out.color = vec4<f32>(tone_map(w.x * a + w.y * b + w.z * c), 1.0);
+    out.id = ID_HAIR;
+    out.depth = bitcast<f32>(sample_depth[slot]);
+    return out;
+}

@@ -1,0 +1,103 @@
+// The hair's shadow maps by compute: the first hair's light depth and the deep opacity
+// slabs rasterised as the shadow pass's ribbons are (one sample at each texel centre, the
+// same width, `ribbon_alpha` and dither), then written into the textures
+// `shadow_lookup.wgsl` reads by a small fullscreen pass, so the lookups do not change.
+// Composed after `frame.wgsl`, `ribbon_geometry.wgsl` and `strand_segments.wgsl`; drawn
+// from the light's view.
+//
+// `cs_first_hair`: per texel, the nearest depth of a fragment kept with probability α
+// (as `fs_hair_depth` keeps it), by an atomic max of the inverted depth bits.
+// `cs_deep_opacity`: each fragment adds α to the slabs that end behind it
+// (`fs_deep_opacity`), in 16.16 fixed point by atomic adds: order independent, so the
+// same bytes every run (the hardware's f16 blending is not).
+
+@group(3) @binding(0) var<uniform> raster: RasterUniforms;
+// Per texel: 0xffffffff − the nearest kept hair depth's bits (0: none, the far plane).
+@group(3) @binding(1) var<storage, read_write> first_depth: array<atomic<u32>>;
+// Per texel and slab: accumulated opacity, 16.16 fixed point.
+@group(3) @binding(2) var<storage, read_write> slab_opacity: array<atomic<u32>>;
+
+// The first hair's depth at texel `i` as the hardware's packed map stores it (24-bit).
+fn first_hair_depth(i: u32) -> f32 {
+    let stored = atomicLoad(&first_depth[i]);
+    var d = 1.0;
+    if (stored != 0u) {
+        d = bitcast<f32>(0xffffffffu - stored);
+    }
+    return f32(u32(clamp(d, 0.0, 1.0) * 16777215.0)) / 16777215.0;
+}
+
+fn cover_texel(q: ScreenQuad, s: u32, px: vec2<i32>, opacity_pass: bool) {
+    let centre = vec2<f32>(px) + 0.5;
+    for (var t = 0u; t < 2u; t = t + 1u) {
+        let tri = quad_triangle(q, t);
+        if (tri.area == 0.0) {
+            continue;
+        }
+        let b = barycentric(tri, centre);
+        if (!all(b >= vec3<f32>(0.0))) {
+            continue;
+        }
+        let depth = dot(b, vec3<f32>(tri.a.depth, tri.b.depth, tri.c.depth));
+        if (!(depth >= 0.0 && depth <= 1.0)) {
+            continue;
+        }
+        let w = perspective_weights(tri, centre);
+        let side = dot(w, vec3<f32>(tri.a.side, tri.b.side, tri.c.side));
+        let along = dot(w, vec3<f32>(tri.a.along, tri.b.along, tri.c.along));
+        let coverage = dot(w, vec3<f32>(tri.a.coverage, tri.b.coverage, tri.c.coverage));
+        let alpha = ribbon_alpha(side, along, coverage);
+        let i = u32(px.y) * raster.width + u32(px.x);
+        if (!opacity_pass) {
+            let cell = (u32(centre.x) & 0xffffu) | (u32(centre.y) << 16u);
+            if (alpha > hash_unit(cell ^ hash_u32(s))) {
+                atomicMax(&first_depth[i], 0xffffffffu - bitcast<u32>(depth));
+            }
+        } else {
+            let behind = (depth - first_hair_depth(i)) * frame.light_depth_range;
+            let add = u32(round(alpha * 65536.0));
+            let ends = frame.slab_ends;
+            if (behind <= ends.x) {
+                atomicAdd(&slab_opacity[4u * i], add);
+            }
+            if (behind <= ends.y) {
+                atomicAdd(&slab_opacity[4u * i + 1u], add);
+            }
+            if (behind <= ends.z) {
+                atomicAdd(&slab_opacity[4u * i + 2u], add);
+            }
+            if (behind <= ends.w) {
+                atomicAdd(&slab_opacity[4u * i + 3u], add);
+            }
+        }
+    }
+}
+
+fn shadow_segment(segment: u32, opacity_pass: bool) {
+    if (segment >= drawn_count() * SEGMENTS) {
+        return;
+    }
+    let nth = segment / SEGMENTS;
+    let s = drawn_strand(nth);
+    let size = vec2<u32>(raster.width, raster.height);
+    let q = segment_quad(s, nth, segment % SEGMENTS, vec2<f32>(size));
+    if (!q.visible) {
+        return;
+    }
+    let box = quad_pixels(q, size);
+    for (var y = box.y; y <= box.w; y = y + 1) {
+        for (var x = box.x; x <= box.z; x = x + 1) {
+            cover_texel(q, s, vec2<i32>(x, y), opacity_pass);
+        }
+    }
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_first_hair(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    shadow_segment(id.x + id.y * groups.x * RASTER_WORKGROUP, false);
+}
+
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_deep_opacity(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    shadow_segment(id.x + id.y * groups.x * RASTER_WORKGROUP, true);
+}

@@ -1,0 +1,379 @@
+//! The compute rasteriser of the camera's hair (`shaders/hair_raster.wgsl`, resolved by
+//! `shaders/hair_resolve.wgsl`): the picture of the ribbons pass drawn without the hardware
+//! rasteriser, which is worst at what fur is made of, triangles thinner than a pixel.
+//!
+//! Per frame: the drawn strands' points are shaded as the ribbons' vertices are; each
+//! segment is walked by one thread over the pixels of its screen box, emulating the
+//! hardware exactly (the ribbons' two triangles per quad, the standard 4× MSAA sample
+//! positions, attributes at the pixel centre, the same `coverage_mask`); the nearest depth
+//! of every sample is kept by a 32-bit atomic max, then the nearest segment by a second
+//! walk (lowest code among equal depths, so the picture is the same bytes every run); a
+//! per-sample fullscreen pass writes the winners into the camera's MSAA targets behind
+//! the depth test, after the surfaces. Segments with more than `RASTER_THREAD_PIXELS`
+//! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
+//! counts them and their own thread draws them (slower, the same picture).
+
+use super::descriptors::{
+    RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
+    camera_targets, compute_entry, pipeline_layout, render_pipeline, triangles,
+};
+use super::frame::{FrameBinding, View};
+use super::target::TargetLayout;
+use super::timing::{Pass, Span, Timestamps};
+use crate::shaders::{POINTS, RASTER_WORKGROUP, SEGMENTS, ShaderModule};
+use encase::ShaderType;
+
+/// Default entries of the long-segment queue.
+pub const DEFAULT_QUEUE_CAPACITY: u32 = 4096;
+/// The most workgroups along one dispatch dimension (WebGPU's limit).
+const MAX_GROUPS_X: u32 = 65_535;
+
+/// What the raster passes know of the target. WGSL twin: `RasterUniforms`
+/// (`shaders/strand_segments.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ShaderType)]
+pub struct RasterUniforms {
+    /// Target width, pixels.
+    pub width: u32,
+    /// Target height, pixels.
+    pub height: u32,
+    /// MSAA samples of the camera's targets.
+    pub samples: u32,
+    /// Entries of the long-segment queue.
+    pub queue_capacity: u32,
+}
+
+/// The per-target and per-coat buffers, made for one size, sample count and strand count.
+#[derive(Debug)]
+struct RasterBuffers {
+    key: (u32, u32, u32, u32, u32),
+    uniforms: wgpu::Buffer,
+    sample_depth: wgpu::Buffer,
+    sample_hair: wgpu::Buffer,
+    point_colors: wgpu::Buffer,
+    queue: wgpu::Buffer,
+    raster_group: wgpu::BindGroup,
+    resolve_group: wgpu::BindGroup,
+}
+
+/// The compute rasteriser: its pipelines, and buffers made for the last target drawn.
+#[derive(Debug)]
+pub struct ComputeRaster {
+    raster_layout: wgpu::BindGroupLayout,
+    resolve_layout: wgpu::BindGroupLayout,
+    shade: wgpu::ComputePipeline,
+    depth: wgpu::ComputePipeline,
+    hair: wgpu::ComputePipeline,
+    depth_queued: wgpu::ComputePipeline,
+    hair_queued: wgpu::ComputePipeline,
+    resolve: wgpu::RenderPipeline,
+    queue_capacity: u32,
+    buffers: Option<RasterBuffers>,
+}
+
+/// A buffer binding visible to the resolve's fragment shader.
+fn fragment_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// Workgroups of `RASTER_WORKGROUP` threads for `items`, spread over two dimensions when
+/// one is not enough (the shaders number threads `x + y · groups.x · RASTER_WORKGROUP`).
+fn groups_for(items: u32) -> (u32, u32) {
+    let groups = items.div_ceil(RASTER_WORKGROUP);
+    if groups <= MAX_GROUPS_X {
+        (groups, 1)
+    } else {
+        (MAX_GROUPS_X, groups.div_ceil(MAX_GROUPS_X))
+    }
+}
+
+impl ComputeRaster {
+    /// Compiles the passes for `target`, reading the frame (group 0), the strands (group 1)
+    /// and the shadow maps (group 2).
+    pub fn new(
+        device: &wgpu::Device,
+        frame: &wgpu::BindGroupLayout,
+        strands: &wgpu::BindGroupLayout,
+        shadow_inputs: &wgpu::BindGroupLayout,
+        target: &TargetLayout,
+    ) -> Self {
+        use wgpu::BufferBindingType::{Storage, Uniform};
+        let raster_layout = bind_group_layout(
+            device,
+            "hair raster",
+            &[
+                compute_entry(0, Uniform),
+                compute_entry(1, Storage { read_only: false }),
+                compute_entry(2, Storage { read_only: false }),
+                compute_entry(3, Storage { read_only: false }),
+                compute_entry(4, Storage { read_only: false }),
+            ],
+        );
+        let resolve_layout = bind_group_layout(
+            device,
+            "hair resolve",
+            &[
+                fragment_entry(0, Uniform),
+                fragment_entry(1, Storage { read_only: true }),
+                fragment_entry(2, Storage { read_only: true }),
+                fragment_entry(3, Storage { read_only: true }),
+            ],
+        );
+        let module = ShaderModule::HairRaster.create(device);
+        let layout = pipeline_layout(
+            device,
+            "hair raster",
+            &[
+                Some(frame),
+                Some(strands),
+                Some(shadow_inputs),
+                Some(&raster_layout),
+            ],
+        );
+        let compute = |entry: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let resolve_module = ShaderModule::HairResolve.create(device);
+        let resolve_pipeline_layout = pipeline_layout(
+            device,
+            "hair resolve",
+            &[Some(frame), Some(strands), None, Some(&resolve_layout)],
+        );
+        let targets = camera_targets(target, None);
+        let resolve = render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label: "hair resolve",
+                layout: &resolve_pipeline_layout,
+                module: &resolve_module,
+                vertex: "vs_fullscreen",
+                buffers: &[],
+                primitive: triangles(),
+                depth: Some(camera_depth(true)),
+                multisample: camera_multisample(target.samples),
+                fragment: Some(("fs_resolve", &targets)),
+            },
+        );
+        ComputeRaster {
+            shade: compute("cs_shade"),
+            depth: compute("cs_depth"),
+            hair: compute("cs_hair"),
+            depth_queued: compute("cs_depth_queued"),
+            hair_queued: compute("cs_hair_queued"),
+            raster_layout,
+            resolve_layout,
+            resolve,
+            queue_capacity: DEFAULT_QUEUE_CAPACITY,
+            buffers: None,
+        }
+    }
+
+    /// Sets the long-segment queue's capacity (0 sends every long segment to the overflow
+    /// path; for tests). Takes effect at the next frame.
+    pub fn set_queue_capacity(&mut self, capacity: u32) {
+        self.queue_capacity = capacity.min(MAX_GROUPS_X);
+    }
+
+    /// Bytes of GPU memory the pass's buffers hold now.
+    pub fn bytes(&self) -> u64 {
+        self.buffers.as_ref().map_or(0, |b| {
+            b.uniforms.size()
+                + b.sample_depth.size()
+                + b.sample_hair.size()
+                + b.point_colors.size()
+                + b.queue.size()
+        })
+    }
+
+    /// Bytes the pass's buffers take for a target of `width × height` with `samples` and
+    /// a coat of `strands`, at the default queue capacity.
+    pub fn bytes_for(width: u32, height: u32, samples: u32, strands: u32) -> u64 {
+        let slots = u64::from(width) * u64::from(height) * u64::from(samples);
+        16 + 2 * 4 * slots
+            + u64::from(strands) * u64::from(POINTS) * 8
+            + 8
+            + 4 * u64::from(DEFAULT_QUEUE_CAPACITY.max(1))
+    }
+
+    /// The overflow counter's buffer of the last frame, if one was drawn.
+    pub fn queue_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.buffers.as_ref().map(|b| &b.queue)
+    }
+
+    fn prepare(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        size: (u32, u32),
+        samples: u32,
+        strands: u32,
+    ) {
+        let key = (size.0, size.1, samples, strands, self.queue_capacity);
+        if self.buffers.as_ref().is_some_and(|b| b.key == key) {
+            return;
+        }
+        let slots = u64::from(size.0) * u64::from(size.1) * u64::from(samples);
+        let storage = |label, bytes: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(16),
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            })
+        };
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("hair raster: uniforms"),
+            size: RasterUniforms::min_size().get(),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let u = RasterUniforms {
+            width: size.0,
+            height: size.1,
+            samples,
+            queue_capacity: self.queue_capacity,
+        };
+        if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+            queue.write_buffer(&uniforms, 0, &bytes);
+        }
+        let sample_depth = storage("hair raster: sample depth", 4 * slots);
+        let sample_hair = storage("hair raster: sample hair", 4 * slots);
+        let point_colors = storage(
+            "hair raster: point colours",
+            u64::from(strands) * u64::from(POINTS) * 8,
+        );
+        let queue_buffer = storage(
+            "hair raster: long-segment queue",
+            8 + 4 * u64::from(self.queue_capacity.max(1)),
+        );
+        let raster_group = bind_group(
+            device,
+            "hair raster",
+            &self.raster_layout,
+            &[
+                uniforms.as_entire_binding(),
+                sample_depth.as_entire_binding(),
+                sample_hair.as_entire_binding(),
+                point_colors.as_entire_binding(),
+                queue_buffer.as_entire_binding(),
+            ],
+        );
+        let resolve_group = bind_group(
+            device,
+            "hair resolve",
+            &self.resolve_layout,
+            &[
+                uniforms.as_entire_binding(),
+                sample_depth.as_entire_binding(),
+                sample_hair.as_entire_binding(),
+                point_colors.as_entire_binding(),
+            ],
+        );
+        self.buffers = Some(RasterBuffers {
+            key,
+            uniforms,
+            sample_depth,
+            sample_hair,
+            point_colors,
+            queue: queue_buffer,
+            raster_group,
+            resolve_group,
+        });
+    }
+
+    /// Records the shading and the two raster walks of `strands` strands (group 1 over the
+    /// latest positions) for a target of `size` with `samples`, after the shadow maps and
+    /// the cull pass. `timed_begin`: this is the first pass of the timed [`Pass::Ribbons`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn record(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+        strands_group: &wgpu::BindGroup,
+        shadow_inputs: &wgpu::BindGroup,
+        strands: u32,
+        size: (u32, u32),
+        samples: u32,
+        timestamps: Option<&Timestamps>,
+        timed_begin: bool,
+    ) {
+        self.prepare(device, queue, size, samples, strands);
+        let Some(b) = self.buffers.as_ref() else {
+            return;
+        };
+        encoder.clear_buffer(&b.sample_depth, 0, None);
+        encoder.clear_buffer(&b.sample_hair, 0, None);
+        encoder.clear_buffer(&b.queue, 0, None);
+        let segments = strands * SEGMENTS;
+        let walks = [
+            (&self.depth, &self.depth_queued, "hair raster: depth"),
+            (&self.hair, &self.hair_queued, "hair raster: nearest hair"),
+        ];
+        for (pass_index, (walk, queued, label)) in walks.into_iter().enumerate() {
+            if pass_index == 1 {
+                // The queue's count starts again; its overflow counter keeps counting.
+                encoder.clear_buffer(&b.queue, 0, Some(4));
+            }
+            let timed = (timed_begin && pass_index == 0)
+                .then_some(())
+                .and(timestamps)
+                .map(|t| t.compute(Pass::Ribbons, Span::Begin));
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: timed,
+            });
+            frame.bind_compute(&mut pass, View::Camera);
+            pass.set_bind_group(1, strands_group, &[]);
+            pass.set_bind_group(2, shadow_inputs, &[]);
+            pass.set_bind_group(3, &b.raster_group, &[]);
+            if pass_index == 0 {
+                pass.set_pipeline(&self.shade);
+                let (x, y) = groups_for(strands);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+            pass.set_pipeline(walk);
+            let (x, y) = groups_for(segments);
+            pass.dispatch_workgroups(x, y, 1);
+            if self.queue_capacity > 0 {
+                pass.set_pipeline(queued);
+                pass.dispatch_workgroups(self.queue_capacity, 1, 1);
+            }
+        }
+    }
+
+    /// Writes the rasterised hair into the camera's targets (`pass`, after the surfaces).
+    pub fn resolve(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        frame: &FrameBinding,
+        strands_group: &wgpu::BindGroup,
+    ) {
+        let Some(b) = self.buffers.as_ref() else {
+            return;
+        };
+        pass.set_pipeline(&self.resolve);
+        frame.bind(pass, View::Camera);
+        pass.set_bind_group(1, strands_group, &[]);
+        pass.set_bind_group(3, &b.resolve_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

@@ -1,0 +1,202 @@
+//! The hair's shadow maps by compute (`shaders/shadow_raster.wgsl`, written into the maps
+//! by `shaders/shadow_resolve.wgsl`): with [`super::Raster::Compute`] the first hair's
+//! light depth and the deep opacity slabs are rasterised as the compute rasteriser draws
+//! the camera's hair (the shadow pass's ribbons emulated at one sample a texel), then
+//! copied into the same textures by a fullscreen pass, so the lookups do not change. The
+//! opaque depth map of the surfaces stays hardware.
+
+use super::compute_raster::RasterUniforms;
+use super::descriptors::{
+    RenderPipelineSpec, bind_group, bind_group_layout, compute_entry, pipeline_layout,
+    render_pipeline, triangles,
+};
+use super::frame::{FrameBinding, View};
+use super::shadow::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
+use crate::shaders::{RASTER_WORKGROUP, SEGMENTS, ShaderModule};
+use encase::ShaderType;
+
+/// The compute shadow's pipelines and buffers, for maps of one size.
+#[derive(Debug)]
+pub struct ShadowRaster {
+    first_hair: wgpu::ComputePipeline,
+    deep_opacity: wgpu::ComputePipeline,
+    write_maps: wgpu::RenderPipeline,
+    first_depth: wgpu::Buffer,
+    slab_opacity: wgpu::Buffer,
+    uniforms: wgpu::Buffer,
+    raster_group: wgpu::BindGroup,
+    maps_group: wgpu::BindGroup,
+}
+
+fn fragment_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+impl ShadowRaster {
+    /// Pipelines and buffers for maps of `size` texels a side, reading the frame (group 0)
+    /// and the strands (group 1).
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        size: u32,
+        frame: &wgpu::BindGroupLayout,
+        strands: &wgpu::BindGroupLayout,
+    ) -> Self {
+        use wgpu::BufferBindingType::{Storage, Uniform};
+        let raster_layout = bind_group_layout(
+            device,
+            "shadow raster",
+            &[
+                compute_entry(0, Uniform),
+                compute_entry(1, Storage { read_only: false }),
+                compute_entry(2, Storage { read_only: false }),
+            ],
+        );
+        let maps_layout = bind_group_layout(
+            device,
+            "shadow raster: maps",
+            &[
+                fragment_entry(0, Uniform),
+                fragment_entry(1, Storage { read_only: true }),
+                fragment_entry(2, Storage { read_only: true }),
+            ],
+        );
+        let texels = u64::from(size) * u64::from(size);
+        let storage = |label, bytes| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let first_depth = storage("shadow raster: first hair", 4 * texels);
+        let slab_opacity = storage("shadow raster: slab opacity", 16 * texels);
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("shadow raster: uniforms"),
+            size: RasterUniforms::min_size().get(),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let u = RasterUniforms {
+            width: size,
+            height: size,
+            samples: 1,
+            queue_capacity: 0,
+        };
+        if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+            queue.write_buffer(&uniforms, 0, &bytes);
+        }
+        let resources = [
+            uniforms.as_entire_binding(),
+            first_depth.as_entire_binding(),
+            slab_opacity.as_entire_binding(),
+        ];
+        let raster_group = bind_group(device, "shadow raster", &raster_layout, &resources);
+        let maps_group = bind_group(device, "shadow raster: maps", &maps_layout, &resources);
+        let module = ShaderModule::ShadowRaster.create(device);
+        let layout = pipeline_layout(
+            device,
+            "shadow raster",
+            &[Some(frame), Some(strands), None, Some(&raster_layout)],
+        );
+        let compute = |entry: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let maps_module = ShaderModule::ShadowResolve.create(device);
+        let maps_pipeline_layout = pipeline_layout(
+            device,
+            "shadow raster: maps",
+            &[None, None, None, Some(&maps_layout)],
+        );
+        let write_maps = render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label: "shadow raster: maps",
+                layout: &maps_pipeline_layout,
+                module: &maps_module,
+                vertex: "vs_fullscreen",
+                buffers: &[],
+                primitive: triangles(),
+                depth: None,
+                multisample: Default::default(),
+                fragment: Some((
+                    "fs_shadow_maps",
+                    &[
+                        Some(FIRST_HAIR_FORMAT.into()),
+                        Some(DEEP_OPACITY_FORMAT.into()),
+                    ],
+                )),
+            },
+        );
+        ShadowRaster {
+            first_hair: compute("cs_first_hair"),
+            deep_opacity: compute("cs_deep_opacity"),
+            write_maps,
+            first_depth,
+            slab_opacity,
+            uniforms,
+            raster_group,
+            maps_group,
+        }
+    }
+
+    /// Bytes of GPU memory the buffers take.
+    pub fn bytes(&self) -> u64 {
+        self.first_depth.size() + self.slab_opacity.size() + self.uniforms.size()
+    }
+
+    /// Records the two compute passes over `count` strands (group 1 `strands`), from the
+    /// light's view.
+    pub fn record_compute(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+        strands: &wgpu::BindGroup,
+        count: u32,
+    ) {
+        encoder.clear_buffer(&self.first_depth, 0, None);
+        encoder.clear_buffer(&self.slab_opacity, 0, None);
+        let groups = (count * SEGMENTS).div_ceil(RASTER_WORKGROUP);
+        let (x, y) = if groups <= 65_535 {
+            (groups, 1)
+        } else {
+            (65_535, groups.div_ceil(65_535))
+        };
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("shadow raster"),
+            timestamp_writes: None,
+        });
+        frame.bind_compute(&mut pass, View::Light);
+        pass.set_bind_group(1, strands, &[]);
+        pass.set_bind_group(3, &self.raster_group, &[]);
+        pass.set_pipeline(&self.first_hair);
+        pass.dispatch_workgroups(x, y, 1);
+        pass.set_pipeline(&self.deep_opacity);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+
+    /// Writes the maps in `pass` (its two colour attachments: the first hair's depth and
+    /// the deep opacity map).
+    pub fn write_maps(&self, pass: &mut wgpu::RenderPass) {
+        pass.set_pipeline(&self.write_maps);
+        pass.set_bind_group(3, &self.maps_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}

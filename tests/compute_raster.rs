@@ -1,0 +1,272 @@
+//! The compute rasteriser of the camera's hair against the hardware ribbons, its
+//! reference, on lavapipe at a reduced tier: one strand alone tapers and fades; the two
+//! paths' pictures agree (mean absolute error per channel, and the overlap of their hair
+//! masks) in `final`, `strands` and `skin`; the same inputs give the same bytes; and a full
+//! long-segment queue changes no byte while its overflow counter counts.
+
+use glam::{Affine3A, Vec3, Vec4};
+use pelt::creature::{Creature, CreaturePose};
+use pelt::gpu::GpuContext;
+use pelt::groom::{Pattern, StrandRoot};
+use pelt::render::{
+    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings,
+    RibbonStrand, Scene, TargetLayout, ids,
+};
+use pelt::sim::{FurConfig, FurSim};
+use wgpu::util::DeviceExt;
+
+const STRANDS: usize = 4096;
+
+fn gpu() -> GpuContext {
+    GpuContext::new().expect("a wgpu adapter (CI installs lavapipe: mesa-vulkan-drivers)")
+}
+
+/// A settled coat of the test tier and a renderer with an ID target, drawing by `raster`.
+fn setup(ctx: &GpuContext, strands: usize, raster: Raster) -> (FurSim, FurRenderer) {
+    let creature = Creature::default();
+    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 3), creature.clone(), ctx).unwrap();
+    sim.step(30).unwrap();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let settings = RenderSettings {
+        raster,
+        ..RenderSettings::default()
+    };
+    let mut renderer =
+        FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
+    assert_eq!(renderer.raster(), raster);
+    renderer.set_strands_from_sim(&sim).unwrap();
+    (sim, renderer)
+}
+
+fn scene<'a>(sim: &FurSim, camera: Camera, mode: DebugMode) -> Scene<'a> {
+    let mut s = Scene::new(camera, sim.pose_at(sim.time() as f32));
+    s.mode = mode;
+    s.positions_index = sim.gpu().unwrap().current_index();
+    s
+}
+
+fn id_at(image: &Image, x: u32, y: u32) -> u8 {
+    image.id(x, y).expect("an ID inside the image")
+}
+
+fn luminance(p: [u8; 4]) -> f32 {
+    0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
+}
+
+/// Mean absolute error per channel (RGB, in levels of 255) between two pictures.
+fn mean_abs_error(a: &Image, b: &Image) -> f64 {
+    let sum: u64 = a
+        .rgba
+        .chunks(4)
+        .zip(b.rgba.chunks(4))
+        .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
+        .sum();
+    sum as f64 / (3 * a.rgba.len() / 4) as f64
+}
+
+/// Intersection over union of the two pictures' hair pixels (by the ID target).
+fn hair_iou(a: &Image, b: &Image) -> f64 {
+    let (ia, ib) = (a.ids.as_ref().unwrap(), b.ids.as_ref().unwrap());
+    let both = ia
+        .iter()
+        .zip(ib)
+        .filter(|(x, y)| **x == ids::HAIR && **y == ids::HAIR)
+        .count();
+    let either = ia
+        .iter()
+        .zip(ib)
+        .filter(|(x, y)| **x == ids::HAIR || **y == ids::HAIR)
+        .count();
+    if either == 0 {
+        1.0
+    } else {
+        both as f64 / either as f64
+    }
+}
+
+#[test]
+fn both_paths_draw_the_same_picture() {
+    let ctx = gpu();
+    eprintln!(
+        "{}: 64-bit atomic min/max {}",
+        ctx.info().name,
+        ctx.adapter
+            .features()
+            .contains(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX)
+    );
+    let (sim, mut renderer) = setup(&ctx, STRANDS, Raster::Hardware);
+    for (preset, mode) in [
+        (CameraPreset::Front, DebugMode::Final),
+        (CameraPreset::Front, DebugMode::Strands),
+        (CameraPreset::Front, DebugMode::Skin),
+        (CameraPreset::Closeup, DebugMode::Final),
+    ] {
+        let s = scene(&sim, Camera::preset(preset), mode);
+        renderer.set_raster(Raster::Hardware);
+        let hardware = renderer.render_image(&s, 200, 120).unwrap();
+        renderer.set_raster(Raster::Compute);
+        let compute = renderer.render_image(&s, 200, 120).unwrap();
+        let mae = mean_abs_error(&hardware, &compute);
+        let iou = hair_iou(&hardware, &compute);
+        let hair = hardware
+            .ids
+            .as_ref()
+            .unwrap()
+            .iter()
+            .filter(|&&i| i == ids::HAIR)
+            .count();
+        eprintln!("{preset:?} {mode:?}: MAE {mae:.3}/255, hair IoU {iou:.4} ({hair} hair pixels)");
+        assert!(mae <= 3.0, "{preset:?} {mode:?}: MAE {mae} levels");
+        assert!(iou >= 0.95, "{preset:?} {mode:?}: hair IoU {iou}");
+        if mode != DebugMode::Skin {
+            assert!(hair > 1000, "{preset:?} {mode:?}: only {hair} hair pixels");
+        }
+    }
+}
+
+#[test]
+fn the_same_inputs_give_the_same_bytes() {
+    let ctx = gpu();
+    let render = || {
+        let (sim, mut renderer) = setup(&ctx, STRANDS, Raster::Compute);
+        let s = scene(
+            &sim,
+            Camera::preset(CameraPreset::Closeup),
+            DebugMode::Final,
+        );
+        renderer.render_image(&s, 160, 96).unwrap()
+    };
+    let a = render();
+    let b = render();
+    assert!(a.rgba == b.rgba && a.ids == b.ids, "two renders differ");
+}
+
+#[test]
+fn a_full_queue_changes_no_byte_and_counts_its_overflow() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, STRANDS, Raster::Compute);
+    let s = scene(
+        &sim,
+        Camera::preset(CameraPreset::Closeup),
+        DebugMode::Final,
+    );
+    let queued = renderer.render_image(&s, 200, 120).unwrap();
+    let room = renderer
+        .raster_overflow()
+        .unwrap()
+        .expect("a compute frame");
+    renderer.set_raster_queue_capacity(0);
+    let overflowing = renderer.render_image(&s, 200, 120).unwrap();
+    let overflow = renderer
+        .raster_overflow()
+        .unwrap()
+        .expect("a compute frame");
+    eprintln!("overflow: {room} with the default queue, {overflow} with none");
+    assert_eq!(room, 0, "the default queue overflowed in a small frame");
+    assert!(overflow > 0, "no long segment overflowed an empty queue");
+    assert!(
+        queued.rgba == overflowing.rgba && queued.ids == overflowing.ids,
+        "the overflow path changed the picture"
+    );
+}
+
+/// A renderer drawing one strand from an explicit position buffer, by compute.
+fn single_strand(ctx: &GpuContext, points: [Vec3; 6]) -> (FurRenderer, wgpu::Buffer) {
+    let positions: Vec<Vec4> = points.iter().map(|p| p.extend(0.0)).collect();
+    let buffer = ctx
+        .device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("one strand"),
+            contents: bytemuck::cast_slice(&positions),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+    let root = StrandRoot {
+        part: pelt::creature::Part::Body,
+        position: points[0],
+        normal: Vec3::Z,
+        flow: Vec3::X,
+        length: 0.12,
+        lift_root: 1.0,
+        lift_tip: 1.0,
+        random: 0.5,
+        pattern: Pattern::default(),
+        tail_t: 0.0,
+    };
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let settings = RenderSettings {
+        raster: Raster::Compute,
+        ..RenderSettings::default()
+    };
+    let mut renderer = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        layout,
+        &Creature::default(),
+        settings,
+    )
+    .unwrap();
+    renderer
+        .set_strands([&buffer, &buffer], &[RibbonStrand::new(&root, 0.0)])
+        .unwrap();
+    (renderer, buffer)
+}
+
+#[test]
+fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
+    let ctx = gpu();
+    // A straight 12 cm strand across the view, root at the left (as in `tests/render.rs`).
+    let points: [Vec3; 6] = std::array::from_fn(|i| Vec3::new(-0.06 + 0.024 * i as f32, 0.0, 0.0));
+    let (mut renderer, _buffer) = single_strand(&ctx, points);
+    // 0.4 mm per pixel: the root is 8.5 pixels wide, the tip 1.3.
+    let (w, h) = (360, 60);
+    let fov = 2.0 * (0.5 * 0.0004 * h as f32 / 0.3f32).atan();
+    let camera = Camera {
+        fov_y: fov,
+        ..Camera::look_at(Vec3::new(0.0, 0.0, 0.3), Vec3::ZERO, 1.0)
+    };
+    let pose = CreaturePose {
+        head: Affine3A::IDENTITY,
+        body: Affine3A::IDENTITY,
+        tail: [Affine3A::IDENTITY; 5],
+    };
+    let mut s = Scene::new(camera, pose);
+    s.mode = DebugMode::Strands;
+    let image = renderer.render_image(&s, w, h).unwrap();
+    // Coverage of each column: pixels whose sample 0 is hair (this strand's samples start
+    // at sample 0, so it is covered wherever the dithered opacity asks for any sample).
+    let column = |x: u32| (0..h).filter(|&y| id_at(&image, x, y) == ids::HAIR).count() as f32;
+    let mean = |a: f32, b: f32| {
+        let (x0, x1) = ((30.0 + 300.0 * a) as u32, (30.0 + 300.0 * b) as u32);
+        (x0..x1).map(column).sum::<f32>() / (x1 - x0) as f32
+    };
+    let root = mean(0.02, 0.15);
+    let middle = mean(0.45, 0.55);
+    let before_fade = mean(0.65, 0.78);
+    let tip = mean(0.95, 1.0);
+    eprintln!(
+        "coverage: root {root:.2}, middle {middle:.2}, before fade {before_fade:.2}, tip {tip:.2}"
+    );
+    assert!(root > 4.5 && root < 8.5, "root coverage {root}");
+    let taper = root / before_fade;
+    assert!(
+        (2.0..3.6).contains(&taper),
+        "root/late ratio {taper} (expected ≈ 2.7)"
+    );
+    assert!(
+        root > middle && middle > before_fade,
+        "coverage does not shrink toward the tip"
+    );
+    assert!(
+        tip < 0.2 * before_fade,
+        "tip coverage {tip} vs {before_fade}"
+    );
+    // Soft edges: across the root, the middle row is brighter than the rows at the edge.
+    let x = 50;
+    let rows: Vec<u32> = (0..h)
+        .filter(|&y| id_at(&image, x, y) == ids::HAIR)
+        .collect();
+    let (top, bottom) = (rows[0], rows[rows.len() - 1]);
+    let mid = (top + bottom) / 2;
+    let lum = |y| luminance(image.pixel(x, y).unwrap());
+    assert!(lum(mid) > lum(top), "no soft edge across the ribbon");
+}
