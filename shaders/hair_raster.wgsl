@@ -64,6 +64,9 @@ fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroup
 // Covers pixel `px` with segment `code / 2`'s quad `q` of strand `s`: the depth pass or
 // the hair pass.
 fn cover_pixel(q: ScreenQuad, s: u32, segment: u32, px: vec2<i32>, hair_pass: bool) {
+    if (!quad_near(q, px)) {
+        return;
+    }
     let samples = raster.samples;
     let corner = vec2<f32>(px);
     let centre = corner + 0.5;

@@ -28,6 +28,9 @@ fn first_hair_depth(i: u32) -> f32 {
 }
 
 fn cover_texel(q: ScreenQuad, s: u32, px: vec2<i32>, opacity_pass: bool) {
+    if (!quad_near(q, px)) {
+        return;
+    }
     let centre = vec2<f32>(px) + 0.5;
     for (var t = 0u; t < 2u; t = t + 1u) {
         let tri = quad_triangle(q, t);

@@ -107,9 +107,11 @@ fn sample_position(k: u32, samples: u32) -> vec2<f32> {
     if (samples == 1u) {
         return vec2<f32>(0.5, 0.5);
     }
-    var x = array<f32, 4>(0.375, 0.875, 0.125, 0.625);
-    var y = array<f32, 4>(0.125, 0.375, 0.625, 0.875);
-    return vec2<f32>(x[k & 3u], y[k & 3u]);
+    // (0.375, 0.125), (0.875, 0.375), (0.125, 0.625), (0.625, 0.875), by arithmetic: a
+    // private array indexed per lane is slow on SIMD software drivers.
+    let i = f32(k & 3u);
+    let half = f32((k & 3u) >> 1u);
+    return vec2<f32>(fract(0.375 + 0.5 * i - 0.25 * half), 0.125 + 0.25 * i);
 }
 
 // Bounding box of the quad in pixels (x0, y0, x1, y1 inclusive), clamped to the target;
@@ -123,4 +125,18 @@ fn quad_pixels(q: ScreenQuad, size: vec2<u32>) -> vec4<i32> {
     let first = max(a, vec2<i32>(0));
     let last = min(b, vec2<i32>(size) - 1);
     return vec4<i32>(first, last);
+}
+
+// Whether any sample of pixel `px` can lie inside the quad: the quad lies within the
+// capsule of its centre line and half its wider end, and a sample within 0.71 pixels of
+// the pixel's centre. A cheap test that skips most of the box of a thin diagonal segment
+// without changing a sample.
+fn quad_near(q: ScreenQuad, px: vec2<i32>) -> bool {
+    let m0 = 0.5 * (q.v0.xy + q.v1.xy);
+    let m1 = 0.5 * (q.v2.xy + q.v3.xy);
+    let reach = 0.5 * max(distance(q.v0.xy, q.v1.xy), distance(q.v2.xy, q.v3.xy)) + 0.75;
+    let p = vec2<f32>(px) + 0.5;
+    let d = m1 - m0;
+    let h = clamp(dot(p - m0, d) / max(dot(d, d), 1e-12), 0.0, 1.0);
+    return distance(p, m0 + d * h) <= reach;
 }

@@ -61,7 +61,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
     /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
-    /// (the faster on this adapter: compute on a CPU adapter, hardware on a GPU).
+    /// (the one measured faster on this kind of adapter; hardware so far).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
 }
