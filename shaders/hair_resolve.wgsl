@@ -1,4 +1,4 @@
-// The compute rasteriser's resolve: a fullscreen pass shaded per sample that writes, where
+// The compute rasteriser's resolve: fullscreen draws, one per MSAA sample, that write, where
 // a hair sample is nearer than what the surfaces drew (the depth test), its tone-mapped
 // colour, ID_HAIR and its depth into the camera's MSAA targets, so the overlay, the IDs and
 // the MSAA resolve work as they do after the ribbons. The colour is the ribbons': the
@@ -10,10 +10,17 @@
 @group(3) @binding(2) var<storage, read> sample_hair: array<u32>;
 @group(3) @binding(3) var<storage, read> point_colors: array<vec2<u32>>;
 
+struct ResolveVarying {
+    @builtin(position) position: vec4<f32>,
+    // The MSAA sample this draw writes (its instance; the pipeline's sample mask holds
+    // only that sample), so no per-sample shading capability is needed.
+    @location(0) @interpolate(flat) sample: u32,
+}
+
 @vertex
-fn vs_fullscreen(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+fn vs_fullscreen(@builtin(vertex_index) i: u32, @builtin(instance_index) sample: u32) -> ResolveVarying {
     let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
+    return ResolveVarying(vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0), sample);
 }
 
 struct ResolveOut {
@@ -24,13 +31,13 @@ struct ResolveOut {
 
 fn point_color(s: u32, i: u32) -> vec3<f32> {
     let c = point_colors[s * POINTS + i];
-    return vec3<f32>(unpack2x16float(c.x), unpack2x16float(c.y).x);
+    return 8.0 * vec3<f32>(unpack2x16unorm(c.x), unpack2x16unorm(c.y).x);
 }
 
 @fragment
-fn fs_resolve(@builtin(position) position: vec4<f32>, @builtin(sample_index) k: u32) -> ResolveOut {
-    let px = vec2<u32>(position.xy);
-    let slot = (px.y * raster.width + px.x) * raster.samples + k;
+fn fs_resolve(v: ResolveVarying) -> ResolveOut {
+    let px = vec2<u32>(v.position.xy);
+    let slot = (px.y * raster.width + px.x) * raster.samples + v.sample;
     let hair = sample_hair[slot];
     if (hair == 0u) {
         discard;

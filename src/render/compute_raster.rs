@@ -8,7 +8,7 @@
 //! positions, attributes at the pixel centre, the same `coverage_mask`); the nearest depth
 //! of every sample is kept by a 32-bit atomic max, then the nearest segment by a second
 //! walk (lowest code among equal depths, so the picture is the same bytes every run); a
-//! per-sample fullscreen pass writes the winners into the camera's MSAA targets behind
+//! fullscreen draw per sample writes the winners into the camera's MSAA targets behind
 //! the depth test, after the surfaces. Segments with more than `RASTER_THREAD_PIXELS`
 //! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
 //! counts them and their own thread draws them (slower, the same picture).
@@ -65,7 +65,8 @@ pub struct ComputeRaster {
     hair: wgpu::ComputePipeline,
     depth_queued: wgpu::ComputePipeline,
     hair_queued: wgpu::ComputePipeline,
-    resolve: wgpu::RenderPipeline,
+    /// The resolve's pipelines, one per MSAA sample.
+    resolve: Vec<wgpu::RenderPipeline>,
     queue_capacity: u32,
     buffers: Option<RasterBuffers>,
 }
@@ -155,20 +156,31 @@ impl ComputeRaster {
             &[Some(frame), Some(strands), None, Some(&resolve_layout)],
         );
         let targets = camera_targets(target, None);
-        let resolve = render_pipeline(
-            device,
-            RenderPipelineSpec {
-                label: "hair resolve",
-                layout: &resolve_pipeline_layout,
-                module: &resolve_module,
-                vertex: "vs_fullscreen",
-                buffers: &[],
-                primitive: triangles(),
-                depth: Some(camera_depth(true)),
-                multisample: camera_multisample(target.samples),
-                fragment: Some(("fs_resolve", &targets)),
-            },
-        );
+        // One pipeline per sample, its mask holding only that sample: the draw for sample
+        // k writes sample k's winner (per-sample shading is a capability not every adapter
+        // has).
+        let resolve = (0..target.samples)
+            .map(|k| {
+                let mut multisample = camera_multisample(target.samples);
+                if target.samples > 1 {
+                    multisample.mask = 1 << k;
+                }
+                render_pipeline(
+                    device,
+                    RenderPipelineSpec {
+                        label: "hair resolve",
+                        layout: &resolve_pipeline_layout,
+                        module: &resolve_module,
+                        vertex: "vs_fullscreen",
+                        buffers: &[],
+                        primitive: triangles(),
+                        depth: Some(camera_depth(true)),
+                        multisample,
+                        fragment: Some(("fs_resolve", &targets)),
+                    },
+                )
+            })
+            .collect();
         ComputeRaster {
             shade: compute("cs_shade"),
             depth: compute("cs_depth"),
@@ -370,10 +382,12 @@ impl ComputeRaster {
         let Some(b) = self.buffers.as_ref() else {
             return;
         };
-        pass.set_pipeline(&self.resolve);
         frame.bind(pass, View::Camera);
         pass.set_bind_group(1, strands_group, &[]);
         pass.set_bind_group(3, &b.resolve_group, &[]);
-        pass.draw(0..3, 0..1);
+        for (k, pipeline) in (0u32..).zip(&self.resolve) {
+            pass.set_pipeline(pipeline);
+            pass.draw(0..3, k..k + 1);
+        }
     }
 }
