@@ -23,9 +23,9 @@ impl Raster {
     pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> Raster {
         match self {
             Raster::Auto => match info.device_type {
-                // Measured on lavapipe (frame bench, 4,096 strands at 640×360): the compute
-                // path's hair and shadow passes take 2–4× the ribbons', whose rasteriser is
-                // itself a well-tuned software one there. Not yet measured on a GPU: the
+                // Measured on lavapipe: the compute path's hair and shadow passes take
+                // 1.2–2× the ribbons' at 4,096 strands, and the full coat's render 2.5×
+                // (llvmpipe's own rasteriser is a tuned software one). Not yet measured on a GPU: the
                 // ribbons until it is.
                 wgpu::DeviceType::Cpu => Raster::Hardware,
                 _ => Raster::Hardware,
