@@ -64,23 +64,20 @@ fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroup
     }
 }
 
-// Covers pixel `px` with segment `code / 2`'s quad `q` of strand `s`: the depth pass or
-// the hair pass.
-fn cover_pixel(q: ScreenQuad, s: u32, segment: u32, px: vec2<i32>, hair_pass: bool) {
-    if (!quad_near(q, px)) {
-        return;
-    }
+// Covers pixel `px` with segment `segment` (strand `s`), set up by `segment_setup`: the
+// depth pass or the hair pass.
+fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pass: bool) {
     let samples = raster.samples;
-    let corner = vec2<f32>(px);
+    let corner = vec2<f32>(px) - setup.origin;
     let centre = corner + 0.5;
     for (var t = 0u; t < 2u; t = t + 1u) {
-        let tri = quad_triangle(q, t);
-        if (tri.area == 0.0) {
+        let tri = setup_triangle(setup, t);
+        if (!tri.valid) {
             continue;
         }
         var inside = 0u;
         for (var k = 0u; k < samples; k = k + 1u) {
-            let b = barycentric(tri, corner + sample_position(k, samples));
+            let b = planes_at(tri, corner + sample_position(k, samples));
             if (all(b >= vec3<f32>(0.0))) {
                 inside = inside | (1u << k);
             }
@@ -88,11 +85,9 @@ fn cover_pixel(q: ScreenQuad, s: u32, segment: u32, px: vec2<i32>, hair_pass: bo
         if (inside == 0u) {
             continue;
         }
-        let w = perspective_weights(tri, centre);
-        let side = dot(w, vec3<f32>(tri.a.side, tri.b.side, tri.c.side));
-        let along = dot(w, vec3<f32>(tri.a.along, tri.b.along, tri.c.along));
-        let coverage = dot(w, vec3<f32>(tri.a.coverage, tri.b.coverage, tri.c.coverage));
-        let mask = coverage_mask(ribbon_alpha(side, along, coverage), s, centre) & inside;
+        let w = planes_perspective(tri, centre);
+        let alpha = ribbon_alpha(dot(w, tri.side), dot(w, tri.along), dot(w, tri.coverage));
+        let mask = coverage_mask(alpha, s, vec2<f32>(px) + 0.5) & inside;
         if (mask == 0u) {
             continue;
         }
@@ -102,8 +97,7 @@ fn cover_pixel(q: ScreenQuad, s: u32, segment: u32, px: vec2<i32>, hair_pass: bo
             if ((mask & (1u << k)) == 0u) {
                 continue;
             }
-            let b = barycentric(tri, corner + sample_position(k, samples));
-            let depth = dot(b, vec3<f32>(tri.a.depth, tri.b.depth, tri.c.depth));
+            let depth = dot(planes_at(tri, corner + sample_position(k, samples)), tri.depth);
             if (!(depth > 0.0 && depth <= 1.0)) {
                 continue;
             }
@@ -167,21 +161,31 @@ fn raster_segment(segment: u32, hair_pass: bool) {
         }
         atomicAdd(&queue.overflow, 1u);
     }
-    for (var n = 0u; n < work.pixels; n = n + 1u) {
-        cover_pixel(work.quad, work.strand, segment, box_pixel(work.box, n), hair_pass);
+    let setup = segment_setup(work.quad, work.box);
+    // Row by row, only the pixels within reach of the quad.
+    for (var y = work.box.y; y <= work.box.w; y = y + 1) {
+        let span = quad_row_span(work.quad, y, work.box, raster.samples);
+        for (var x = span.x; x <= span.y; x = x + 1) {
+            cover_pixel(setup, work.strand, segment, vec2<i32>(x, y), hair_pass);
+        }
     }
 }
 
-// One workgroup per queued segment, its threads sharing the pixels.
-fn raster_queued(entry: u32, lane: u32, hair_pass: bool) {
+// Workgroups take turns over the queued segments (as many groups as the queue holds at
+// most, not one per entry: an empty queue costs a few idle groups), each group's threads
+// sharing one segment's pixels.
+fn raster_queued(first: u32, groups: u32, lane: u32, hair_pass: bool) {
     let queued = min(atomicLoad(&queue.count), raster.queue_capacity);
-    if (entry >= queued) {
-        return;
-    }
-    let segment = queue.entries[entry];
-    let work = segment_work(segment);
-    for (var n = lane; n < work.pixels; n = n + RASTER_WORKGROUP) {
-        cover_pixel(work.quad, work.strand, segment, box_pixel(work.box, n), hair_pass);
+    for (var entry = first; entry < queued; entry = entry + groups) {
+        let segment = queue.entries[entry];
+        let work = segment_work(segment);
+        let setup = segment_setup(work.quad, work.box);
+        for (var n = lane; n < work.pixels; n = n + RASTER_WORKGROUP) {
+            let px = box_pixel(work.box, n);
+            if (quad_near(work.quad, px)) {
+                cover_pixel(setup, work.strand, segment, px, hair_pass);
+            }
+        }
     }
 }
 
@@ -196,11 +200,11 @@ fn cs_hair(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups
 }
 
 @compute @workgroup_size(RASTER_WORKGROUP)
-fn cs_depth_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
-    raster_queued(group.x, lane, false);
+fn cs_depth_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+    raster_queued(group.x, groups.x, lane, false);
 }
 
 @compute @workgroup_size(RASTER_WORKGROUP)
-fn cs_hair_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
-    raster_queued(group.x, lane, true);
+fn cs_hair_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+    raster_queued(group.x, groups.x, lane, true);
 }

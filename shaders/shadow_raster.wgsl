@@ -27,29 +27,24 @@ fn first_hair_depth(i: u32) -> f32 {
     return f32(u32(clamp(d, 0.0, 1.0) * 16777215.0)) / 16777215.0;
 }
 
-fn cover_texel(q: ScreenQuad, s: u32, px: vec2<i32>, opacity_pass: bool) {
-    if (!quad_near(q, px)) {
-        return;
-    }
+fn cover_texel(setup: SegmentSetup, s: u32, px: vec2<i32>, opacity_pass: bool) {
     let centre = vec2<f32>(px) + 0.5;
+    let local = centre - setup.origin;
     for (var t = 0u; t < 2u; t = t + 1u) {
-        let tri = quad_triangle(q, t);
-        if (tri.area == 0.0) {
+        let tri = setup_triangle(setup, t);
+        if (!tri.valid) {
             continue;
         }
-        let b = barycentric(tri, centre);
+        let b = planes_at(tri, local);
         if (!all(b >= vec3<f32>(0.0))) {
             continue;
         }
-        let depth = dot(b, vec3<f32>(tri.a.depth, tri.b.depth, tri.c.depth));
+        let depth = dot(b, tri.depth);
         if (!(depth >= 0.0 && depth <= 1.0)) {
             continue;
         }
-        let w = perspective_weights(tri, centre);
-        let side = dot(w, vec3<f32>(tri.a.side, tri.b.side, tri.c.side));
-        let along = dot(w, vec3<f32>(tri.a.along, tri.b.along, tri.c.along));
-        let coverage = dot(w, vec3<f32>(tri.a.coverage, tri.b.coverage, tri.c.coverage));
-        let alpha = ribbon_alpha(side, along, coverage);
+        let w = planes_perspective(tri, local);
+        let alpha = ribbon_alpha(dot(w, tri.side), dot(w, tri.along), dot(w, tri.coverage));
         let i = u32(px.y) * raster.width + u32(px.x);
         if (!opacity_pass) {
             let cell = (u32(centre.x) & 0xffffu) | (u32(centre.y) << 16u);
@@ -88,9 +83,12 @@ fn shadow_segment(segment: u32, opacity_pass: bool) {
         return;
     }
     let box = quad_pixels(q, size);
+    let setup = segment_setup(q, box);
+    // Row by row, only the texels whose centre can lie inside the quad.
     for (var y = box.y; y <= box.w; y = y + 1) {
-        for (var x = box.x; x <= box.z; x = x + 1) {
-            cover_texel(q, s, vec2<i32>(x, y), opacity_pass);
+        let span = quad_row_span(q, y, box, 1u);
+        for (var x = span.x; x <= span.y; x = x + 1) {
+            cover_texel(setup, s, vec2<i32>(x, y), opacity_pass);
         }
     }
 }

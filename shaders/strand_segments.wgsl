@@ -140,3 +140,126 @@ fn quad_near(q: ScreenQuad, px: vec2<i32>) -> bool {
     let h = clamp(dot(p - m0, d) / max(dot(d, d), 1e-12), 0.0, 1.0);
     return distance(p, m0 + d * h) <= reach;
 }
+
+// A triangle set up once for a walk over its pixels: its barycentric weights as planes in
+// pixel coordinates relative to the walk's origin (the weights at r: bx·r.x + by·r.y + b0),
+// and its vertices' values, so a sample costs three multiply-adds a weight rather than
+// three edge functions and a division.
+struct TrianglePlanes {
+    bx: vec3<f32>,
+    by: vec3<f32>,
+    b0: vec3<f32>,
+    depth: vec3<f32>,
+    inv_w: vec3<f32>,
+    side: vec3<f32>,
+    along: vec3<f32>,
+    coverage: vec3<f32>,
+    // False for a triangle of no area: it covers nothing.
+    valid: bool,
+}
+
+// The weights' planes of one edge function: edge(u, v, r) = ex·r.x + ey·r.y + e0.
+fn edge_plane(u: vec2<f32>, v: vec2<f32>) -> vec3<f32> {
+    let d = v - u;
+    return vec3<f32>(-d.y, d.x, d.y * u.x - d.x * u.y);
+}
+
+fn triangle_planes(tri: ScreenTriangle, origin: vec2<f32>) -> TrianglePlanes {
+    // Local coordinates keep the planes' constant terms small (no cancellation at
+    // 1080p for triangles a tenth of a pixel wide).
+    let a = tri.a.xy - origin;
+    let b = tri.b.xy - origin;
+    let c = tri.c.xy - origin;
+    let area = edge(a, b, c);
+    var p: TrianglePlanes;
+    p.valid = area != 0.0;
+    let inv_area = select(0.0, 1.0 / area, p.valid);
+    let wa = edge_plane(b, c) * inv_area;
+    let wb = edge_plane(c, a) * inv_area;
+    let wc = edge_plane(a, b) * inv_area;
+    p.bx = vec3<f32>(wa.x, wb.x, wc.x);
+    p.by = vec3<f32>(wa.y, wb.y, wc.y);
+    p.b0 = vec3<f32>(wa.z, wb.z, wc.z);
+    p.depth = vec3<f32>(tri.a.depth, tri.b.depth, tri.c.depth);
+    p.inv_w = vec3<f32>(tri.a.inv_w, tri.b.inv_w, tri.c.inv_w);
+    p.side = vec3<f32>(tri.a.side, tri.b.side, tri.c.side);
+    p.along = vec3<f32>(tri.a.along, tri.b.along, tri.c.along);
+    p.coverage = vec3<f32>(tri.a.coverage, tri.b.coverage, tri.c.coverage);
+    return p;
+}
+
+// Barycentric weights at the local point `r`.
+fn planes_at(p: TrianglePlanes, r: vec2<f32>) -> vec3<f32> {
+    return p.bx * r.x + p.by * r.y + p.b0;
+}
+
+// Perspective-correct weights at the local point `r` (for the attributes).
+fn planes_perspective(p: TrianglePlanes, r: vec2<f32>) -> vec3<f32> {
+    let w = planes_at(p, r) * p.inv_w;
+    return w / (w.x + w.y + w.z);
+}
+
+// A segment set up once for its walk: both triangles' planes, relative to the pixel box's
+// first corner (so a pixel's local corner is an exact small integer).
+struct SegmentSetup {
+    origin: vec2<f32>,
+    tri0: TrianglePlanes,
+    tri1: TrianglePlanes,
+}
+
+fn segment_setup(q: ScreenQuad, box: vec4<i32>) -> SegmentSetup {
+    var setup: SegmentSetup;
+    setup.origin = vec2<f32>(box.xy);
+    setup.tri0 = triangle_planes(quad_triangle(q, 0u), setup.origin);
+    setup.tri1 = triangle_planes(quad_triangle(q, 1u), setup.origin);
+    return setup;
+}
+
+fn setup_triangle(setup: SegmentSetup, t: u32) -> TrianglePlanes {
+    if (t == 0u) {
+        return setup.tri0;
+    }
+    return setup.tri1;
+}
+
+// Widens `span` (x from, x to) by the part of the line from `p` to `q` within rows y0 … y1.
+fn edge_span(span: vec2<f32>, p: vec2<f32>, q: vec2<f32>, y0: f32, y1: f32) -> vec2<f32> {
+    if (max(p.y, q.y) < y0 || min(p.y, q.y) > y1) {
+        return span;
+    }
+    var x0 = p.x;
+    var x1 = q.x;
+    let dy = q.y - p.y;
+    if (dy != 0.0) {
+        x0 = p.x + (q.x - p.x) * clamp((y0 - p.y) / dy, 0.0, 1.0);
+        x1 = p.x + (q.x - p.x) * clamp((y1 - p.y) / dy, 0.0, 1.0);
+    }
+    return vec2<f32>(min(span.x, min(x0, x1)), max(span.y, max(x0, x1)));
+}
+
+// The pixels of row `y` of `box` whose samples can lie inside the quad (x from, x to;
+// empty when to < from): the x extent of the quad's convex hull between the row's first
+// and last sample rows, from the six lines between its corners (those include the hull's
+// edges). Walking these spans rather than the whole box skips most pixels of a thin
+// diagonal segment without changing a sample.
+fn quad_row_span(q: ScreenQuad, y: i32, box: vec4<i32>, samples: u32) -> vec2<i32> {
+    var lo = 0.5;
+    var hi = 0.5;
+    if (samples > 1u) {
+        lo = 0.125;
+        hi = 0.875;
+    }
+    let y0 = f32(y) + lo;
+    let y1 = f32(y) + hi;
+    var span = vec2<f32>(1e9, -1e9);
+    span = edge_span(span, q.v0.xy, q.v1.xy, y0, y1);
+    span = edge_span(span, q.v0.xy, q.v2.xy, y0, y1);
+    span = edge_span(span, q.v0.xy, q.v3.xy, y0, y1);
+    span = edge_span(span, q.v1.xy, q.v2.xy, y0, y1);
+    span = edge_span(span, q.v1.xy, q.v3.xy, y0, y1);
+    span = edge_span(span, q.v2.xy, q.v3.xy, y0, y1);
+    // A margin for rounding; the samples' own tests decide.
+    let limit = vec2<f32>(f32(box.x) - 1.0, f32(box.z) + 1.0);
+    let x = clamp(floor(span + vec2<f32>(-0.01, 0.01)), vec2<f32>(limit.x), vec2<f32>(limit.y));
+    return vec2<i32>(max(i32(x.x), box.x), min(i32(x.y), box.z));
+}

@@ -12,6 +12,9 @@
 //! the depth test, after the surfaces. Segments with more than `RASTER_THREAD_PIXELS`
 //! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
 //! counts them and their own thread draws them (slower, the same picture).
+//!
+//! Each segment is set up once (its triangles' barycentric weights as planes in pixel
+//! coordinates) and its thread walks, row by row, only the pixels of the quad's hull.
 
 use super::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
@@ -27,6 +30,10 @@ use encase::ShaderType;
 pub const DEFAULT_QUEUE_CAPACITY: u32 = 4096;
 /// The most workgroups along one dispatch dimension (WebGPU's limit).
 const MAX_GROUPS_X: u32 = 65_535;
+/// Workgroups of the queue passes: they take turns over the queued segments, so an empty
+/// queue costs this many idle groups rather than one per entry (4,096 idle groups took
+/// milliseconds a walk on lavapipe).
+const QUEUE_GROUPS: u32 = 256;
 
 /// What the raster passes know of the target. WGSL twin: `RasterUniforms`
 /// (`shaders/strand_segments.wgsl`).
@@ -367,7 +374,7 @@ impl ComputeRaster {
             pass.dispatch_workgroups(x, y, 1);
             if self.queue_capacity > 0 {
                 pass.set_pipeline(queued);
-                pass.dispatch_workgroups(self.queue_capacity, 1, 1);
+                pass.dispatch_workgroups(self.queue_capacity.min(QUEUE_GROUPS), 1, 1);
             }
         }
     }
