@@ -12,6 +12,9 @@
 //    depth by an atomic max (reversed depth: nearer is greater);
 // 3. `cs_hair`: the same walk again; where a sample's depth is the nearest, an atomic max
 //    of the inverted segment code keeps the lowest code among equals (a deterministic tie).
+// Where the adapter has 64-bit atomic max, `hair_raster_wide.wgsl` replaces `keep_sample`
+// and the walk of 2. keeps both at once (depth bits above the inverted code: the same
+// winner), so 3. is not run.
 // A segment whose box holds more than RASTER_THREAD_PIXELS pixels goes to a queue that
 // whole workgroups draw (`cs_depth_queued`, `cs_hair_queued`); when the queue is full the
 // overflow counter counts it and the thread draws it itself: slower, the same picture.
@@ -25,13 +28,26 @@ struct RasterQueue {
 }
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
-// Per sample: the nearest hair depth's bits (0: none).
-@group(3) @binding(1) var<storage, read_write> sample_depth: array<atomic<u32>>;
-// Per sample: 0xffffffff − (segment · 2 + triangle) of the nearest hair (0: none).
-@group(3) @binding(2) var<storage, read_write> sample_hair: array<atomic<u32>>;
 // Per strand point: linear HDR colour / 8 as two unorm16 pairs (r g, b 0).
-@group(3) @binding(3) var<storage, read_write> point_colors: array<vec2<u32>>;
-@group(3) @binding(4) var<storage, read_write> queue: RasterQueue;
+@group(3) @binding(2) var<storage, read_write> point_colors: array<vec2<u32>>;
+@group(3) @binding(3) var<storage, read_write> queue: RasterQueue;
+
+// NEAREST SAMPLE BEGIN (the 32-bit path; `shaders/hair_raster_wide.wgsl` replaces this
+// block where the adapter has 64-bit atomic max)
+// Per sample, two words: 0xffffffff − (segment · 2 + triangle) of the nearest hair, then
+// its depth's bits (0, 0: none); the layout of one little-endian 64-bit key.
+@group(3) @binding(1) var<storage, read_write> sample_nearest: array<atomic<u32>>;
+
+// Keeps a hair sample of depth `bits` and inverted code `code` at `slot`: the depth pass
+// keeps the nearest depth, the hair pass the lowest code at that depth.
+fn keep_sample(slot: u32, bits: u32, code: u32, hair_pass: bool) {
+    if (!hair_pass) {
+        atomicMax(&sample_nearest[2u * slot + 1u], bits);
+    } else if (atomicLoad(&sample_nearest[2u * slot + 1u]) == bits) {
+        atomicMax(&sample_nearest[2u * slot], code);
+    }
+}
+// NEAREST SAMPLE END
 
 fn target_size() -> vec2<f32> {
     return vec2<f32>(f32(raster.width), f32(raster.height));
@@ -101,12 +117,7 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
             if (!(depth > 0.0 && depth <= 1.0)) {
                 continue;
             }
-            let bits = bitcast<u32>(depth);
-            if (!hair_pass) {
-                atomicMax(&sample_depth[pixel + k], bits);
-            } else if (atomicLoad(&sample_depth[pixel + k]) == bits) {
-                atomicMax(&sample_hair[pixel + k], code);
-            }
+            keep_sample(pixel + k, bitcast<u32>(depth), code, hair_pass);
         }
     }
 }

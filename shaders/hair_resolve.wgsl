@@ -6,9 +6,9 @@
 // `frame.wgsl`, `ribbon_geometry.wgsl` and `strand_segments.wgsl`.
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
-@group(3) @binding(1) var<storage, read> sample_depth: array<u32>;
-@group(3) @binding(2) var<storage, read> sample_hair: array<u32>;
-@group(3) @binding(3) var<storage, read> point_colors: array<vec2<u32>>;
+// Per sample: the nearest hair's inverted code and depth bits (`hair_raster.wgsl`).
+@group(3) @binding(1) var<storage, read> sample_nearest: array<vec2<u32>>;
+@group(3) @binding(2) var<storage, read> point_colors: array<vec2<u32>>;
 
 struct ResolveVarying {
     @builtin(position) position: vec4<f32>,
@@ -38,7 +38,8 @@ fn point_color(s: u32, i: u32) -> vec3<f32> {
 fn fs_resolve(v: ResolveVarying) -> ResolveOut {
     let px = vec2<u32>(v.position.xy);
     let slot = (px.y * raster.width + px.x) * raster.samples + v.sample;
-    let hair = sample_hair[slot];
+    let nearest = sample_nearest[slot];
+    let hair = nearest.x;
     if (hair == 0u) {
         discard;
     }
@@ -57,6 +58,6 @@ fn fs_resolve(v: ResolveVarying) -> ResolveOut {
     var out: ResolveOut;
     out.color = vec4<f32>(tone_map(w.x * a + w.y * b + w.z * c), 1.0);
     out.id = ID_HAIR;
-    out.depth = bitcast<f32>(sample_depth[slot]);
+    out.depth = bitcast<f32>(nearest.y);
     return out;
 }

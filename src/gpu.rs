@@ -163,8 +163,10 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<Self, GpuError> {
         let required_limits = adapter.limits();
-        // Timestamps where the adapter has them, for the frame bench's per-pass times.
-        let required_features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+        // Timestamps where the adapter has them, for the frame bench's per-pass times, and
+        // 64-bit atomic max, for the compute rasteriser's one-walk path.
+        let required_features = adapter.features()
+            & (wgpu::Features::TIMESTAMP_QUERY | crate::render::compute_raster::WIDE_ATOMICS);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("pelt"),
             required_limits,

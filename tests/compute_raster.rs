@@ -1,13 +1,15 @@
 //! The compute rasteriser of the camera's hair against the hardware ribbons, its
 //! reference, on lavapipe at a reduced tier: one strand alone tapers and fades; the two
 //! paths' pictures agree (mean absolute error per channel, and the overlap of their hair
-//! masks) in `final`, `strands` and `skin`; the same inputs give the same bytes; and a full
-//! long-segment queue changes no byte while its overflow counter counts.
+//! masks) in `final`, `strands` and `skin`; the same inputs give the same bytes; a full
+//! long-segment queue changes no byte while its overflow counter counts; and the one-walk
+//! 64-bit path draws the same bytes as the 32-bit two-walk path.
 
 use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
+use pelt::render::compute_raster::WIDE_ATOMICS;
 use pelt::render::{
     Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings,
     RibbonStrand, Scene, TargetLayout, ids,
@@ -236,6 +238,40 @@ fn a_full_queue_changes_no_byte_and_counts_its_overflow() {
     assert!(
         queued.rgba == overflowing.rgba && queued.ids == overflowing.ids,
         "the overflow path changed the picture"
+    );
+}
+
+#[test]
+fn the_64_bit_and_32_bit_paths_draw_the_same_bytes() {
+    let ctx = gpu();
+    let offered = ctx.adapter.features().contains(WIDE_ATOMICS);
+    assert_eq!(
+        ctx.device.features().contains(WIDE_ATOMICS),
+        offered,
+        "the device did not ask for the 64-bit atomics its adapter offers"
+    );
+    let (sim, mut renderer) = setup(&ctx, STRANDS, Raster::Compute);
+    let s = scene(
+        &sim,
+        Camera::preset(CameraPreset::Closeup),
+        DebugMode::Final,
+    );
+    // The default: one walk of 64-bit keys where the device has them (lavapipe does).
+    let default = renderer.render_image(&s, 200, 120).unwrap();
+    renderer.set_raster_wide_atomics(false);
+    let two_walks = renderer.render_image(&s, 200, 120).unwrap();
+    let hair = two_walks
+        .ids
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter(|&&id| id == ids::HAIR)
+        .count();
+    eprintln!("64-bit atomics offered: {offered}; hair pixels: {hair}");
+    assert!(hair > 1000, "too little hair to compare: {hair} pixels");
+    assert!(
+        default.rgba == two_walks.rgba && default.ids == two_walks.ids,
+        "the 64-bit path and the 32-bit path drew different pictures"
     );
 }
 

@@ -5,9 +5,11 @@
 //! Per frame: the drawn strands' points are shaded as the ribbons' vertices are; each
 //! segment is walked by one thread over the pixels of its screen box, emulating the
 //! hardware exactly (the ribbons' two triangles per quad, the standard 4× MSAA sample
-//! positions, attributes at the pixel centre, the same `coverage_mask`); the nearest depth
-//! of every sample is kept by a 32-bit atomic max, then the nearest segment by a second
-//! walk (lowest code among equal depths, so the picture is the same bytes every run); a
+//! positions, attributes at the pixel centre, the same `coverage_mask`); where the adapter
+//! has 64-bit atomic max, one walk keeps each sample's nearest depth and segment at once
+//! (depth bits above the inverted segment code); elsewhere the nearest depth is kept by a
+//! 32-bit atomic max, then the nearest segment by a second walk (lowest code among equal
+//! depths: the same winner, so the picture is the same bytes every run on both paths); a
 //! fullscreen draw per sample writes the winners into the camera's MSAA targets behind
 //! the depth test, after the surfaces. Segments with more than `RASTER_THREAD_PIXELS`
 //! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
@@ -24,6 +26,28 @@ use super::frame::{FrameBinding, View};
 use super::target::TargetLayout;
 use super::timing::{Pass, Span, Timestamps};
 use crate::shaders::{POINTS, RASTER_WORKGROUP, SEGMENTS, ShaderModule};
+
+/// The device features of the one-walk path (64-bit atomic max on storage buffers).
+pub const WIDE_ATOMICS: wgpu::Features =
+    wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
+/// The 64-bit `keep_sample`, spliced over the 32-bit one of `hair_raster.wgsl`.
+const WIDE_KEEP_SAMPLE: &str = include_str!("../../shaders/hair_raster_wide.wgsl");
+const NEAREST_BEGIN: &str = "// NEAREST SAMPLE BEGIN";
+const NEAREST_END: &str = "// NEAREST SAMPLE END";
+
+/// The hair raster module's source with the 64-bit nearest-sample block, or `None` if the
+/// markers are missing.
+fn wide_source() -> Option<String> {
+    let source = ShaderModule::HairRaster.source();
+    let begin = source.find(NEAREST_BEGIN)?;
+    let end = begin + source[begin..].find(NEAREST_END)? + NEAREST_END.len();
+    Some(format!(
+        "{}{}{}",
+        &source[..begin],
+        WIDE_KEEP_SAMPLE,
+        &source[end..]
+    ))
+}
 use encase::ShaderType;
 
 /// Default entries of the long-segment queue.
@@ -54,8 +78,7 @@ pub struct RasterUniforms {
 struct RasterBuffers {
     key: (u32, u32, u32, u32, u32),
     uniforms: wgpu::Buffer,
-    sample_depth: wgpu::Buffer,
-    sample_hair: wgpu::Buffer,
+    sample_nearest: wgpu::Buffer,
     point_colors: wgpu::Buffer,
     queue: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
@@ -67,15 +90,66 @@ struct RasterBuffers {
 pub struct ComputeRaster {
     raster_layout: wgpu::BindGroupLayout,
     resolve_layout: wgpu::BindGroupLayout,
+    layout: wgpu::PipelineLayout,
+    narrow_module: wgpu::ShaderModule,
     shade: wgpu::ComputePipeline,
-    depth: wgpu::ComputePipeline,
-    hair: wgpu::ComputePipeline,
-    depth_queued: wgpu::ComputePipeline,
-    hair_queued: wgpu::ComputePipeline,
+    /// The one walk of 64-bit keys, where the device has [`WIDE_ATOMICS`].
+    wide: Option<Vec<Walk>>,
+    /// The 32-bit path's two walks, made when first needed.
+    narrow: Option<Vec<Walk>>,
+    /// Whether the 64-bit walk is used where it exists (off to test the 32-bit path).
+    prefer_wide: bool,
     /// The resolve's pipelines, one per MSAA sample.
     resolve: Vec<wgpu::RenderPipeline>,
     queue_capacity: u32,
     buffers: Option<RasterBuffers>,
+}
+
+/// One walk over the segments: the pipeline of every segment's thread and that of the
+/// queued long segments.
+#[derive(Debug)]
+struct Walk {
+    all: wgpu::ComputePipeline,
+    queued: wgpu::ComputePipeline,
+    label: &'static str,
+}
+
+fn compute_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    })
+}
+
+/// The walks of `module`: the 64-bit one (`wide`) or the 32-bit depth and hair walks.
+fn walks(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    wide: bool,
+) -> Vec<Walk> {
+    let walk = |all, queued, label| Walk {
+        all: compute_pipeline(device, layout, module, all),
+        queued: compute_pipeline(device, layout, module, queued),
+        label,
+    };
+    if wide {
+        vec![walk("cs_depth", "cs_depth_queued", "hair raster: nearest")]
+    } else {
+        vec![
+            walk("cs_depth", "cs_depth_queued", "hair raster: depth"),
+            walk("cs_hair", "cs_hair_queued", "hair raster: nearest hair"),
+        ]
+    }
 }
 
 /// A buffer binding visible to the resolve's fragment shader.
@@ -122,7 +196,6 @@ impl ComputeRaster {
                 compute_entry(1, Storage { read_only: false }),
                 compute_entry(2, Storage { read_only: false }),
                 compute_entry(3, Storage { read_only: false }),
-                compute_entry(4, Storage { read_only: false }),
             ],
         );
         let resolve_layout = bind_group_layout(
@@ -132,10 +205,9 @@ impl ComputeRaster {
                 fragment_entry(0, Uniform),
                 fragment_entry(1, Storage { read_only: true }),
                 fragment_entry(2, Storage { read_only: true }),
-                fragment_entry(3, Storage { read_only: true }),
             ],
         );
-        let module = ShaderModule::HairRaster.create(device);
+        let narrow_module = ShaderModule::HairRaster.create(device);
         let layout = pipeline_layout(
             device,
             "hair raster",
@@ -146,16 +218,26 @@ impl ComputeRaster {
                 Some(&raster_layout),
             ],
         );
-        let compute = |entry: &str| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry),
-                layout: Some(&layout),
-                module: &module,
-                entry_point: Some(entry),
-                compilation_options: Default::default(),
-                cache: None,
-            })
-        };
+        let wide_module = device
+            .features()
+            .contains(WIDE_ATOMICS)
+            .then(wide_source)
+            .flatten()
+            .map(|source| {
+                device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("hair raster (64-bit)"),
+                    source: wgpu::ShaderSource::Wgsl(source.into()),
+                })
+            });
+        let wide = wide_module
+            .as_ref()
+            .map(|module| walks(device, &layout, module, true));
+        let shade = compute_pipeline(
+            device,
+            &layout,
+            wide_module.as_ref().unwrap_or(&narrow_module),
+            "cs_shade",
+        );
         let resolve_module = ShaderModule::HairResolve.create(device);
         let resolve_pipeline_layout = pipeline_layout(
             device,
@@ -189,11 +271,12 @@ impl ComputeRaster {
             })
             .collect();
         ComputeRaster {
-            shade: compute("cs_shade"),
-            depth: compute("cs_depth"),
-            hair: compute("cs_hair"),
-            depth_queued: compute("cs_depth_queued"),
-            hair_queued: compute("cs_hair_queued"),
+            layout,
+            narrow_module,
+            shade,
+            wide,
+            narrow: None,
+            prefer_wide: true,
             raster_layout,
             resolve_layout,
             resolve,
@@ -208,14 +291,21 @@ impl ComputeRaster {
         self.queue_capacity = capacity.min(MAX_GROUPS_X);
     }
 
+    /// Whether the one-walk 64-bit path is used where the device has it (on by default;
+    /// off draws by the 32-bit path's two walks, for tests: the picture does not change).
+    pub fn set_wide_atomics(&mut self, on: bool) {
+        self.prefer_wide = on;
+    }
+
+    /// Whether the next frame is drawn by the 64-bit path.
+    pub fn uses_wide_atomics(&self) -> bool {
+        self.prefer_wide && self.wide.is_some()
+    }
+
     /// Bytes of GPU memory the pass's buffers hold now.
     pub fn bytes(&self) -> u64 {
         self.buffers.as_ref().map_or(0, |b| {
-            b.uniforms.size()
-                + b.sample_depth.size()
-                + b.sample_hair.size()
-                + b.point_colors.size()
-                + b.queue.size()
+            b.uniforms.size() + b.sample_nearest.size() + b.point_colors.size() + b.queue.size()
         })
     }
 
@@ -272,8 +362,7 @@ impl ComputeRaster {
         if let Ok(bytes) = super::frame::uniform_bytes(&u) {
             queue.write_buffer(&uniforms, 0, &bytes);
         }
-        let sample_depth = storage("hair raster: sample depth", 4 * slots);
-        let sample_hair = storage("hair raster: sample hair", 4 * slots);
+        let sample_nearest = storage("hair raster: nearest sample", 8 * slots);
         let point_colors = storage(
             "hair raster: point colours",
             u64::from(strands) * u64::from(POINTS) * 8,
@@ -288,8 +377,7 @@ impl ComputeRaster {
             &self.raster_layout,
             &[
                 uniforms.as_entire_binding(),
-                sample_depth.as_entire_binding(),
-                sample_hair.as_entire_binding(),
+                sample_nearest.as_entire_binding(),
                 point_colors.as_entire_binding(),
                 queue_buffer.as_entire_binding(),
             ],
@@ -300,16 +388,14 @@ impl ComputeRaster {
             &self.resolve_layout,
             &[
                 uniforms.as_entire_binding(),
-                sample_depth.as_entire_binding(),
-                sample_hair.as_entire_binding(),
+                sample_nearest.as_entire_binding(),
                 point_colors.as_entire_binding(),
             ],
         );
         self.buffers = Some(RasterBuffers {
             key,
             uniforms,
-            sample_depth,
-            sample_hair,
+            sample_nearest,
             point_colors,
             queue: queue_buffer,
             raster_group,
@@ -317,7 +403,7 @@ impl ComputeRaster {
         });
     }
 
-    /// Records the shading and the two raster walks of `strands` strands (group 1 over the
+    /// Records the shading and the raster walks (one or two) of `strands` strands (group 1 over the
     /// latest positions) for a target of `size` with `samples`, after the shadow maps and
     /// the cull pass. `timed_begin`: this is the first pass of the timed [`Pass::Ribbons`].
     #[allow(clippy::too_many_arguments)]
@@ -336,18 +422,21 @@ impl ComputeRaster {
         timed_begin: bool,
     ) {
         self.prepare(device, queue, size, samples, strands);
+        if !self.uses_wide_atomics() && self.narrow.is_none() {
+            self.narrow = Some(walks(device, &self.layout, &self.narrow_module, false));
+        }
+        let walks = match (&self.wide, &self.narrow) {
+            (Some(wide), _) if self.prefer_wide => wide,
+            (_, Some(narrow)) => narrow,
+            _ => return,
+        };
         let Some(b) = self.buffers.as_ref() else {
             return;
         };
-        encoder.clear_buffer(&b.sample_depth, 0, None);
-        encoder.clear_buffer(&b.sample_hair, 0, None);
+        encoder.clear_buffer(&b.sample_nearest, 0, None);
         encoder.clear_buffer(&b.queue, 0, None);
         let segments = strands * SEGMENTS;
-        let walks = [
-            (&self.depth, &self.depth_queued, "hair raster: depth"),
-            (&self.hair, &self.hair_queued, "hair raster: nearest hair"),
-        ];
-        for (pass_index, (walk, queued, label)) in walks.into_iter().enumerate() {
+        for (pass_index, walk) in walks.iter().enumerate() {
             if pass_index == 1 {
                 // The queue's count starts again; its overflow counter keeps counting.
                 encoder.clear_buffer(&b.queue, 0, Some(4));
@@ -357,7 +446,7 @@ impl ComputeRaster {
                 .and(timestamps)
                 .map(|t| t.compute(Pass::Ribbons, Span::Begin));
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(label),
+                label: Some(walk.label),
                 timestamp_writes: timed,
             });
             frame.bind_compute(&mut pass, View::Camera);
@@ -369,11 +458,11 @@ impl ComputeRaster {
                 let (x, y) = groups_for(strands);
                 pass.dispatch_workgroups(x, y, 1);
             }
-            pass.set_pipeline(walk);
+            pass.set_pipeline(&walk.all);
             let (x, y) = groups_for(segments);
             pass.dispatch_workgroups(x, y, 1);
             if self.queue_capacity > 0 {
-                pass.set_pipeline(queued);
+                pass.set_pipeline(&walk.queued);
                 pass.dispatch_workgroups(self.queue_capacity.min(QUEUE_GROUPS), 1, 1);
             }
         }

@@ -60,6 +60,7 @@ pub struct FurRenderer {
     compute: Option<ComputeRaster>,
     /// Entries of the compute rasteriser's long-segment queue.
     queue_capacity: u32,
+    raster_wide_atomics: bool,
     /// The hair's shadow maps by compute, built the first time a frame needs them.
     shadow_compute: Option<ShadowRaster>,
 }
@@ -132,6 +133,7 @@ impl FurRenderer {
             culled_last_frame: false,
             compute: None,
             queue_capacity: super::compute_raster::DEFAULT_QUEUE_CAPACITY,
+            raster_wide_atomics: true,
             shadow_compute: None,
         })
     }
@@ -164,6 +166,16 @@ impl FurRenderer {
         self.queue_capacity = capacity;
         if let Some(compute) = &mut self.compute {
             compute.set_queue_capacity(capacity);
+        }
+    }
+
+    /// Whether the compute rasteriser keeps samples by 64-bit atomics where the device has
+    /// them (on by default; off forces its 32-bit two-walk path, for tests: the picture
+    /// does not change).
+    pub fn set_raster_wide_atomics(&mut self, on: bool) {
+        self.raster_wide_atomics = on;
+        if let Some(compute) = &mut self.compute {
+            compute.set_wide_atomics(on);
         }
     }
 
@@ -417,6 +429,7 @@ impl FurRenderer {
                     &self.layout,
                 );
                 c.set_queue_capacity(self.queue_capacity);
+                c.set_wide_atomics(self.raster_wide_atomics);
                 c
             });
             compute.record(
