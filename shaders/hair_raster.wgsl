@@ -32,6 +32,28 @@ struct RasterQueue {
 @group(3) @binding(2) var<storage, read_write> point_colors: array<vec2<u32>>;
 @group(3) @binding(3) var<storage, read_write> queue: RasterQueue;
 
+// The resolve's indirect draw: four words of arguments (vertices, instances, 0, 0), then
+// the numbers of the RESOLVE_TILE² tiles where some sample has hair (its instances), then
+// a flag per tile that the walk sets.
+@group(3) @binding(4) var<storage, read_write> hair_tiles: array<atomic<u32>>;
+
+fn tiles_across() -> u32 {
+    return (raster.width + RESOLVE_TILE - 1u) / RESOLVE_TILE;
+}
+
+fn tile_count() -> u32 {
+    return tiles_across() * ((raster.height + RESOLVE_TILE - 1u) / RESOLVE_TILE);
+}
+
+// Flags the tile of pixel `px` as holding hair.
+fn mark_tile(px: vec2<i32>) {
+    let tile = (u32(px.y) / RESOLVE_TILE) * tiles_across() + u32(px.x) / RESOLVE_TILE;
+    let flag = 4u + tile_count() + tile;
+    if (atomicLoad(&hair_tiles[flag]) == 0u) {
+        atomicStore(&hair_tiles[flag], 1u);
+    }
+}
+
 // NEAREST SAMPLE BEGIN (the 32-bit path; `shaders/hair_raster_wide.wgsl` replaces this
 // block where the adapter has 64-bit atomic max)
 // Per sample, two words: 0xffffffff − (segment · 2 + triangle) of the nearest hair, then
@@ -109,6 +131,7 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
         }
         let pixel = (u32(px.y) * raster.width + u32(px.x)) * samples;
         let code = 0xffffffffu - (segment * 2u + t);
+        var kept = false;
         for (var k = 0u; k < samples; k = k + 1u) {
             if ((mask & (1u << k)) == 0u) {
                 continue;
@@ -118,6 +141,10 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
                 continue;
             }
             keep_sample(pixel + k, bitcast<u32>(depth), code, hair_pass);
+            kept = true;
+        }
+        if (kept && !hair_pass) {
+            mark_tile(px);
         }
     }
 }
@@ -218,4 +245,22 @@ fn cs_depth_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgro
 @compute @workgroup_size(RASTER_WORKGROUP)
 fn cs_hair_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
     raster_queued(group.x, groups.x, lane, true);
+}
+
+// One thread per tile: lists the tiles the walk marked as the instances of the resolve's
+// draw, so the resolve shades only those (a fullscreen draw per sample cost more than
+// both walks on lavapipe). The list's order varies; the tiles do not overlap, so the
+// picture does not.
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_hair_tiles(@builtin(global_invocation_id) id: vec3<u32>) {
+    let tile = id.x;
+    let tiles = tile_count();
+    if (tile == 0u) {
+        atomicStore(&hair_tiles[0], 6u);
+    }
+    if (tile >= tiles || atomicLoad(&hair_tiles[4u + tiles + tile]) == 0u) {
+        return;
+    }
+    let slot = atomicAdd(&hair_tiles[1], 1u);
+    atomicStore(&hair_tiles[4u + slot], tile);
 }

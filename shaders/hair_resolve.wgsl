@@ -1,4 +1,5 @@
-// The compute rasteriser's resolve: fullscreen draws, one per MSAA sample, that write, where
+// The compute rasteriser's resolve: draws of the tiles with hair (listed by `cs_hair_tiles`),
+// one per MSAA sample, that write, where
 // a hair sample is nearer than what the surfaces drew (the depth test), its tone-mapped
 // colour, ID_HAIR and its depth into the camera's MSAA targets, so the overlay, the IDs and
 // the MSAA resolve work as they do after the ribbons. The colour is the ribbons': the
@@ -10,17 +11,16 @@
 @group(3) @binding(1) var<storage, read> sample_nearest: array<vec2<u32>>;
 @group(3) @binding(2) var<storage, read> point_colors: array<vec2<u32>>;
 
-struct ResolveVarying {
-    @builtin(position) position: vec4<f32>,
-    // The MSAA sample this draw writes (its instance; the pipeline's sample mask holds
-    // only that sample), so no per-sample shading capability is needed.
-    @location(0) @interpolate(flat) sample: u32,
-}
-
+// Tile `tile` (row-major, RESOLVE_TILE pixels a side), vertex i of its two triangles.
 @vertex
-fn vs_fullscreen(@builtin(vertex_index) i: u32, @builtin(instance_index) sample: u32) -> ResolveVarying {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return ResolveVarying(vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0), sample);
+fn vs_tile(@builtin(vertex_index) i: u32, @location(0) tile: u32) -> @builtin(position) vec4<f32> {
+    let tiles_x = (raster.width + RESOLVE_TILE - 1u) / RESOLVE_TILE;
+    // Corners (0, 0) (1, 0) (0, 1), (0, 1) (1, 0) (1, 1) by bit masks.
+    let corner = vec2<u32>((0x32u >> i) & 1u, (0x2cu >> i) & 1u);
+    let size = vec2<u32>(raster.width, raster.height);
+    let pixel = min((vec2<u32>(tile % tiles_x, tile / tiles_x) + corner) * RESOLVE_TILE, size);
+    let ndc = vec2<f32>(pixel) / vec2<f32>(size) * 2.0 - 1.0;
+    return vec4<f32>(ndc.x, -ndc.y, 0.0, 1.0);
 }
 
 struct ResolveOut {
@@ -34,10 +34,11 @@ fn point_color(s: u32, i: u32) -> vec3<f32> {
     return 8.0 * vec3<f32>(unpack2x16unorm(c.x), unpack2x16unorm(c.y).x);
 }
 
-@fragment
-fn fs_resolve(v: ResolveVarying) -> ResolveOut {
-    let px = vec2<u32>(v.position.xy);
-    let slot = (px.y * raster.width + px.x) * raster.samples + v.sample;
+// The fragment of MSAA sample `sample` (one entry point per sample, each in a pipeline
+// whose sample mask holds only that sample: no per-sample shading capability is needed).
+fn resolve_sample(position: vec4<f32>, sample: u32) -> ResolveOut {
+    let px = vec2<u32>(position.xy);
+    let slot = (px.y * raster.width + px.x) * raster.samples + sample;
     let nearest = sample_nearest[slot];
     let hair = nearest.x;
     if (hair == 0u) {
@@ -60,4 +61,24 @@ fn fs_resolve(v: ResolveVarying) -> ResolveOut {
     out.id = ID_HAIR;
     out.depth = bitcast<f32>(nearest.y);
     return out;
+}
+
+@fragment
+fn fs_resolve_0(@builtin(position) position: vec4<f32>) -> ResolveOut {
+    return resolve_sample(position, 0u);
+}
+
+@fragment
+fn fs_resolve_1(@builtin(position) position: vec4<f32>) -> ResolveOut {
+    return resolve_sample(position, 1u);
+}
+
+@fragment
+fn fs_resolve_2(@builtin(position) position: vec4<f32>) -> ResolveOut {
+    return resolve_sample(position, 2u);
+}
+
+@fragment
+fn fs_resolve_3(@builtin(position) position: vec4<f32>) -> ResolveOut {
+    return resolve_sample(position, 3u);
 }

@@ -10,8 +10,9 @@
 //! (depth bits above the inverted segment code); elsewhere the nearest depth is kept by a
 //! 32-bit atomic max, then the nearest segment by a second walk (lowest code among equal
 //! depths: the same winner, so the picture is the same bytes every run on both paths); a
-//! fullscreen draw per sample writes the winners into the camera's MSAA targets behind
-//! the depth test, after the surfaces. Segments with more than `RASTER_THREAD_PIXELS`
+//! draw per sample writes the winners into the camera's MSAA targets behind the depth
+//! test, after the surfaces, over only the 8×8 tiles where the walk kept hair (listed by
+//! a compute pass as the instances of an indirect draw). Segments with more than `RASTER_THREAD_PIXELS`
 //! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
 //! counts them and their own thread draws them (slower, the same picture).
 //!
@@ -50,6 +51,12 @@ fn wide_source() -> Option<String> {
 }
 use encase::ShaderType;
 
+/// Pixels a side of the tiles the resolve draws (WGSL twin: `RESOLVE_TILE` in
+/// `shaders/strand_segments.wgsl`).
+pub const RESOLVE_TILE: u32 = 8;
+/// The resolve's instance: a tile's number.
+const TILE_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32];
+
 /// Default entries of the long-segment queue.
 pub const DEFAULT_QUEUE_CAPACITY: u32 = 4096;
 /// The most workgroups along one dispatch dimension (WebGPU's limit).
@@ -81,6 +88,11 @@ struct RasterBuffers {
     sample_nearest: wgpu::Buffer,
     point_colors: wgpu::Buffer,
     queue: wgpu::Buffer,
+    /// The resolve's indirect draw arguments (16 bytes), the hair tiles' numbers (its
+    /// instances), then a flag per tile.
+    hair_tiles: wgpu::Buffer,
+    /// Tiles in the target.
+    tiles: u32,
     raster_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
 }
@@ -93,6 +105,7 @@ pub struct ComputeRaster {
     layout: wgpu::PipelineLayout,
     narrow_module: wgpu::ShaderModule,
     shade: wgpu::ComputePipeline,
+    hair_tiles: wgpu::ComputePipeline,
     /// The one walk of 64-bit keys, where the device has [`WIDE_ATOMICS`].
     wide: Option<Vec<Walk>>,
     /// The 32-bit path's two walks, made when first needed.
@@ -152,6 +165,11 @@ fn walks(
     }
 }
 
+/// The resolve's tiles in a target of `width × height`.
+fn tiles_in(width: u32, height: u32) -> u32 {
+    width.div_ceil(RESOLVE_TILE) * height.div_ceil(RESOLVE_TILE)
+}
+
 /// A buffer binding visible to the resolve's fragment shader.
 fn fragment_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -196,13 +214,18 @@ impl ComputeRaster {
                 compute_entry(1, Storage { read_only: false }),
                 compute_entry(2, Storage { read_only: false }),
                 compute_entry(3, Storage { read_only: false }),
+                compute_entry(4, Storage { read_only: false }),
             ],
         );
         let resolve_layout = bind_group_layout(
             device,
             "hair resolve",
             &[
-                fragment_entry(0, Uniform),
+                // The vertex stage places the tiles by the target's width.
+                wgpu::BindGroupLayoutEntry {
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ..fragment_entry(0, Uniform)
+                },
                 fragment_entry(1, Storage { read_only: true }),
                 fragment_entry(2, Storage { read_only: true }),
             ],
@@ -232,12 +255,9 @@ impl ComputeRaster {
         let wide = wide_module
             .as_ref()
             .map(|module| walks(device, &layout, module, true));
-        let shade = compute_pipeline(
-            device,
-            &layout,
-            wide_module.as_ref().unwrap_or(&narrow_module),
-            "cs_shade",
-        );
+        let own_module = wide_module.as_ref().unwrap_or(&narrow_module);
+        let shade = compute_pipeline(device, &layout, own_module, "cs_shade");
+        let hair_tiles = compute_pipeline(device, &layout, own_module, "cs_hair_tiles");
         let resolve_module = ShaderModule::HairResolve.create(device);
         let resolve_pipeline_layout = pipeline_layout(
             device,
@@ -247,8 +267,19 @@ impl ComputeRaster {
         let targets = camera_targets(target, None);
         // One pipeline per sample, its mask holding only that sample: the draw for sample
         // k writes sample k's winner (per-sample shading is a capability not every adapter
-        // has).
-        let resolve = (0..target.samples)
+        // has). Instances: the hair tiles' numbers.
+        let tile_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: 4,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &TILE_ATTRIBUTES,
+        })];
+        let fragments = [
+            "fs_resolve_0",
+            "fs_resolve_1",
+            "fs_resolve_2",
+            "fs_resolve_3",
+        ];
+        let resolve = (0..target.samples.min(4))
             .map(|k| {
                 let mut multisample = camera_multisample(target.samples);
                 if target.samples > 1 {
@@ -260,12 +291,12 @@ impl ComputeRaster {
                         label: "hair resolve",
                         layout: &resolve_pipeline_layout,
                         module: &resolve_module,
-                        vertex: "vs_fullscreen",
-                        buffers: &[],
+                        vertex: "vs_tile",
+                        buffers: &tile_buffers,
                         primitive: triangles(),
                         depth: Some(camera_depth(true)),
                         multisample,
-                        fragment: Some(("fs_resolve", &targets)),
+                        fragment: Some((fragments[k as usize], &targets)),
                     },
                 )
             })
@@ -274,6 +305,7 @@ impl ComputeRaster {
             layout,
             narrow_module,
             shade,
+            hair_tiles,
             wide,
             narrow: None,
             prefer_wide: true,
@@ -305,7 +337,11 @@ impl ComputeRaster {
     /// Bytes of GPU memory the pass's buffers hold now.
     pub fn bytes(&self) -> u64 {
         self.buffers.as_ref().map_or(0, |b| {
-            b.uniforms.size() + b.sample_nearest.size() + b.point_colors.size() + b.queue.size()
+            b.uniforms.size()
+                + b.sample_nearest.size()
+                + b.point_colors.size()
+                + b.queue.size()
+                + b.hair_tiles.size()
         })
     }
 
@@ -317,6 +353,8 @@ impl ComputeRaster {
             + u64::from(strands) * u64::from(POINTS) * 8
             + 8
             + 4 * u64::from(DEFAULT_QUEUE_CAPACITY.max(1))
+            + 16
+            + 8 * u64::from(tiles_in(width, height))
     }
 
     /// The overflow counter's buffer of the last frame, if one was drawn.
@@ -371,6 +409,16 @@ impl ComputeRaster {
             "hair raster: long-segment queue",
             8 + 4 * u64::from(self.queue_capacity.max(1)),
         );
+        let tiles = tiles_in(size.0, size.1);
+        let hair_tiles = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("hair raster: hair tiles"),
+            size: 16 + 8 * u64::from(tiles.max(1)),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         let raster_group = bind_group(
             device,
             "hair raster",
@@ -380,6 +428,7 @@ impl ComputeRaster {
                 sample_nearest.as_entire_binding(),
                 point_colors.as_entire_binding(),
                 queue_buffer.as_entire_binding(),
+                hair_tiles.as_entire_binding(),
             ],
         );
         let resolve_group = bind_group(
@@ -398,6 +447,8 @@ impl ComputeRaster {
             sample_nearest,
             point_colors,
             queue: queue_buffer,
+            hair_tiles,
+            tiles,
             raster_group,
             resolve_group,
         });
@@ -435,6 +486,7 @@ impl ComputeRaster {
         };
         encoder.clear_buffer(&b.sample_nearest, 0, None);
         encoder.clear_buffer(&b.queue, 0, None);
+        encoder.clear_buffer(&b.hair_tiles, 0, None);
         let segments = strands * SEGMENTS;
         for (pass_index, walk) in walks.iter().enumerate() {
             if pass_index == 1 {
@@ -465,6 +517,11 @@ impl ComputeRaster {
                 pass.set_pipeline(&walk.queued);
                 pass.dispatch_workgroups(self.queue_capacity.min(QUEUE_GROUPS), 1, 1);
             }
+            if pass_index + 1 == walks.len() {
+                pass.set_pipeline(&self.hair_tiles);
+                let (x, y) = groups_for(b.tiles);
+                pass.dispatch_workgroups(x, y, 1);
+            }
         }
     }
 
@@ -481,9 +538,13 @@ impl ComputeRaster {
         frame.bind(pass, View::Camera);
         pass.set_bind_group(1, strands_group, &[]);
         pass.set_bind_group(3, &b.resolve_group, &[]);
-        for (k, pipeline) in (0u32..).zip(&self.resolve) {
+        pass.set_vertex_buffer(
+            0,
+            b.hair_tiles.slice(16..16 + 4 * u64::from(b.tiles.max(1))),
+        );
+        for pipeline in &self.resolve {
             pass.set_pipeline(pipeline);
-            pass.draw(0..3, k..k + 1);
+            pass.draw_indirect(&b.hair_tiles, 0);
         }
     }
 }
