@@ -37,14 +37,6 @@ struct RasterQueue {
 // a flag per tile that the walk sets.
 @group(3) @binding(4) var<storage, read_write> hair_tiles: array<atomic<u32>>;
 
-fn tiles_across() -> u32 {
-    return (raster.width + RESOLVE_TILE - 1u) / RESOLVE_TILE;
-}
-
-fn tile_count() -> u32 {
-    return tiles_across() * ((raster.height + RESOLVE_TILE - 1u) / RESOLVE_TILE);
-}
-
 // Flags the tile of pixel `px` as holding hair.
 fn mark_tile(px: vec2<i32>) {
     let tile = (u32(px.y) / RESOLVE_TILE) * tiles_across() + u32(px.x) / RESOLVE_TILE;
@@ -252,8 +244,8 @@ fn cs_hair_queued(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgrou
 // both walks on lavapipe). The list's order varies; the tiles do not overlap, so the
 // picture does not.
 @compute @workgroup_size(RASTER_WORKGROUP)
-fn cs_hair_tiles(@builtin(global_invocation_id) id: vec3<u32>) {
-    let tile = id.x;
+fn cs_hair_tiles(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let tile = id.x + id.y * groups.x * RASTER_WORKGROUP;
     let tiles = tile_count();
     if (tile == 0u) {
         atomicStore(&hair_tiles[0], 6u);

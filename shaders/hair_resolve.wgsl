@@ -11,17 +11,6 @@
 @group(3) @binding(1) var<storage, read> sample_nearest: array<vec2<u32>>;
 @group(3) @binding(2) var<storage, read> point_colors: array<vec2<u32>>;
 
-// Tile `tile` (row-major, RESOLVE_TILE pixels a side), vertex i of its two triangles.
-@vertex
-fn vs_tile(@builtin(vertex_index) i: u32, @location(0) tile: u32) -> @builtin(position) vec4<f32> {
-    let tiles_x = (raster.width + RESOLVE_TILE - 1u) / RESOLVE_TILE;
-    // Corners (0, 0) (1, 0) (0, 1), (0, 1) (1, 0) (1, 1) by bit masks.
-    let corner = vec2<u32>((0x32u >> i) & 1u, (0x2cu >> i) & 1u);
-    let size = vec2<u32>(raster.width, raster.height);
-    let pixel = min((vec2<u32>(tile % tiles_x, tile / tiles_x) + corner) * RESOLVE_TILE, size);
-    let ndc = vec2<f32>(pixel) / vec2<f32>(size) * 2.0 - 1.0;
-    return vec4<f32>(ndc.x, -ndc.y, 0.0, 1.0);
-}
 
 struct ResolveOut {
     @location(0) color: vec4<f32>,

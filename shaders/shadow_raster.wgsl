@@ -16,6 +16,19 @@
 @group(3) @binding(1) var<storage, read_write> first_depth: array<atomic<u32>>;
 // Per texel and slab: accumulated opacity, 16.16 fixed point.
 @group(3) @binding(2) var<storage, read_write> slab_opacity: array<atomic<u32>>;
+// The maps' indirect draw: four words of arguments (vertices, instances, 0, 0), then the
+// numbers of the RESOLVE_TILE² tiles some hair covers (its instances), then a flag per
+// tile that the first walk sets.
+@group(3) @binding(3) var<storage, read_write> hair_tiles: array<atomic<u32>>;
+
+// Flags the tile of texel `px` as holding hair.
+fn mark_tile(px: vec2<i32>) {
+    let tile = (u32(px.y) / RESOLVE_TILE) * tiles_across() + u32(px.x) / RESOLVE_TILE;
+    let flag = 4u + tile_count() + tile;
+    if (atomicLoad(&hair_tiles[flag]) == 0u) {
+        atomicStore(&hair_tiles[flag], 1u);
+    }
+}
 
 // The first hair's depth at texel `i` as the hardware's packed map stores it (24-bit).
 fn first_hair_depth(i: u32) -> f32 {
@@ -47,6 +60,7 @@ fn cover_texel(setup: SegmentSetup, s: u32, px: vec2<i32>, opacity_pass: bool) {
         let alpha = ribbon_alpha(dot(w, tri.side), dot(w, tri.along), dot(w, tri.coverage));
         let i = u32(px.y) * raster.width + u32(px.x);
         if (!opacity_pass) {
+            mark_tile(px);
             let cell = (u32(centre.x) & 0xffffu) | (u32(centre.y) << 16u);
             if (alpha > hash_unit(cell ^ hash_u32(s))) {
                 atomicMax(&first_depth[i], 0xffffffffu - bitcast<u32>(depth));
@@ -101,4 +115,20 @@ fn cs_first_hair(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_work
 @compute @workgroup_size(RASTER_WORKGROUP)
 fn cs_deep_opacity(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     shadow_segment(id.x + id.y * groups.x * RASTER_WORKGROUP, true);
+}
+
+// One thread per tile: lists the tiles the first walk marked as the instances of the
+// maps' draw, so only those texels are written (the pass clears the rest).
+@compute @workgroup_size(RASTER_WORKGROUP)
+fn cs_hair_tiles(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let tile = id.x + id.y * groups.x * RASTER_WORKGROUP;
+    let tiles = tile_count();
+    if (tile == 0u) {
+        atomicStore(&hair_tiles[0], 6u);
+    }
+    if (tile >= tiles || atomicLoad(&hair_tiles[4u + tiles + tile]) == 0u) {
+        return;
+    }
+    let slot = atomicAdd(&hair_tiles[1], 1u);
+    atomicStore(&hair_tiles[4u + slot], tile);
 }

@@ -1,17 +1,13 @@
 // Writes the compute-rasterised hair shadow (`shadow_raster.wgsl`) into the textures the
 // lookups read: the first hair's depth packed as `fs_hair_depth` packs it, and the deep
-// opacity slabs as floats. A fullscreen pass over the light's maps. Composed after
+// opacity slabs as floats. Draws only the tiles some hair covers (`vs_tile`, instances
+// listed by `cs_hair_tiles`); the pass clears the rest to "no hair". Composed after
 // `frame.wgsl` and `strand_segments.wgsl`.
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
 @group(3) @binding(1) var<storage, read> first_depth: array<u32>;
 @group(3) @binding(2) var<storage, read> slab_opacity: array<vec4<u32>>;
 
-@vertex
-fn vs_fullscreen(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    return vec4<f32>(uv * 2.0 - 1.0, 0.0, 1.0);
-}
 
 struct ShadowMapsOut {
     @location(0) first_hair: vec4<f32>,

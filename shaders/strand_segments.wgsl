@@ -267,3 +267,25 @@ fn quad_row_span(q: ScreenQuad, y: i32, box: vec4<i32>, samples: u32) -> vec2<i3
     let x = clamp(floor(span + vec2<f32>(-0.01, 0.01)), vec2<f32>(limit.x), vec2<f32>(limit.y));
     return vec2<i32>(max(i32(x.x), box.x), min(i32(x.y), box.z));
 }
+
+// The resolves' tiles (every module that composes this file declares `raster`): tiles
+// across, tiles in all, and vertex i of tile `tile`'s two triangles (row-major numbers,
+// the instances of a resolve's indirect draw).
+fn tiles_across() -> u32 {
+    return (raster.width + RESOLVE_TILE - 1u) / RESOLVE_TILE;
+}
+
+fn tile_count() -> u32 {
+    return tiles_across() * ((raster.height + RESOLVE_TILE - 1u) / RESOLVE_TILE);
+}
+
+@vertex
+fn vs_tile(@builtin(vertex_index) i: u32, @location(0) tile: u32) -> @builtin(position) vec4<f32> {
+    let across = tiles_across();
+    // Corners (0, 0) (1, 0) (0, 1), (0, 1) (1, 0) (1, 1) by bit masks.
+    let corner = vec2<u32>((0x32u >> i) & 1u, (0x2cu >> i) & 1u);
+    let size = vec2<u32>(raster.width, raster.height);
+    let pixel = min((vec2<u32>(tile % across, tile / across) + corner) * RESOLVE_TILE, size);
+    let ndc = vec2<f32>(pixel) / vec2<f32>(size) * 2.0 - 1.0;
+    return vec4<f32>(ndc.x, -ndc.y, 0.0, 1.0);
+}

@@ -2,10 +2,11 @@
 //! by `shaders/shadow_resolve.wgsl`): with [`super::Raster::Compute`] the first hair's
 //! light depth and the deep opacity slabs are rasterised as the compute rasteriser draws
 //! the camera's hair (the shadow pass's ribbons emulated at one sample a texel), then
-//! copied into the same textures by a fullscreen pass, so the lookups do not change. The
+//! copied into the same textures by a pass over the 8×8 tiles some hair covers (the rest
+//! is cleared to "no hair"), so the lookups do not change. The
 //! opaque depth map of the surfaces stays hardware.
 
-use super::compute_raster::RasterUniforms;
+use super::compute_raster::{RESOLVE_TILE, RasterUniforms};
 use super::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, compute_entry, pipeline_layout,
     render_pipeline, triangles,
@@ -20,9 +21,14 @@ use encase::ShaderType;
 pub struct ShadowRaster {
     first_hair: wgpu::ComputePipeline,
     deep_opacity: wgpu::ComputePipeline,
+    list_tiles: wgpu::ComputePipeline,
     write_maps: wgpu::RenderPipeline,
     first_depth: wgpu::Buffer,
     slab_opacity: wgpu::Buffer,
+    /// The maps' indirect draw arguments (16 bytes), the tiles with hair (its instances),
+    /// then a flag per tile.
+    hair_tiles: wgpu::Buffer,
+    tiles: u32,
     uniforms: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
     maps_group: wgpu::BindGroup,
@@ -59,13 +65,18 @@ impl ShadowRaster {
                 compute_entry(0, Uniform),
                 compute_entry(1, Storage { read_only: false }),
                 compute_entry(2, Storage { read_only: false }),
+                compute_entry(3, Storage { read_only: false }),
             ],
         );
         let maps_layout = bind_group_layout(
             device,
             "shadow raster: maps",
             &[
-                fragment_entry(0, Uniform),
+                // The vertex stage places the tiles by the map's width.
+                wgpu::BindGroupLayoutEntry {
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ..fragment_entry(0, Uniform)
+                },
                 fragment_entry(1, Storage { read_only: true }),
                 fragment_entry(2, Storage { read_only: true }),
             ],
@@ -81,6 +92,16 @@ impl ShadowRaster {
         };
         let first_depth = storage("shadow raster: first hair", 4 * texels);
         let slab_opacity = storage("shadow raster: slab opacity", 16 * texels);
+        let tiles = size.div_ceil(RESOLVE_TILE) * size.div_ceil(RESOLVE_TILE);
+        let hair_tiles = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("shadow raster: hair tiles"),
+            size: 16 + 8 * u64::from(tiles.max(1)),
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("shadow raster: uniforms"),
             size: RasterUniforms::min_size().get(),
@@ -100,9 +121,10 @@ impl ShadowRaster {
             uniforms.as_entire_binding(),
             first_depth.as_entire_binding(),
             slab_opacity.as_entire_binding(),
+            hair_tiles.as_entire_binding(),
         ];
         let raster_group = bind_group(device, "shadow raster", &raster_layout, &resources);
-        let maps_group = bind_group(device, "shadow raster: maps", &maps_layout, &resources);
+        let maps_group = bind_group(device, "shadow raster: maps", &maps_layout, &resources[..3]);
         let module = ShaderModule::ShadowRaster.create(device);
         let layout = pipeline_layout(
             device,
@@ -131,8 +153,12 @@ impl ShadowRaster {
                 label: "shadow raster: maps",
                 layout: &maps_pipeline_layout,
                 module: &maps_module,
-                vertex: "vs_fullscreen",
-                buffers: &[],
+                vertex: "vs_tile",
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: 4,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &wgpu::vertex_attr_array![0 => Uint32],
+                })],
                 primitive: triangles(),
                 depth: None,
                 multisample: Default::default(),
@@ -148,9 +174,12 @@ impl ShadowRaster {
         ShadowRaster {
             first_hair: compute("cs_first_hair"),
             deep_opacity: compute("cs_deep_opacity"),
+            list_tiles: compute("cs_hair_tiles"),
             write_maps,
             first_depth,
             slab_opacity,
+            hair_tiles,
+            tiles,
             uniforms,
             raster_group,
             maps_group,
@@ -159,7 +188,10 @@ impl ShadowRaster {
 
     /// Bytes of GPU memory the buffers take.
     pub fn bytes(&self) -> u64 {
-        self.first_depth.size() + self.slab_opacity.size() + self.uniforms.size()
+        self.first_depth.size()
+            + self.slab_opacity.size()
+            + self.hair_tiles.size()
+            + self.uniforms.size()
     }
 
     /// Records the two compute passes over `count` strands (group 1 `strands`), from the
@@ -173,6 +205,7 @@ impl ShadowRaster {
     ) {
         encoder.clear_buffer(&self.first_depth, 0, None);
         encoder.clear_buffer(&self.slab_opacity, 0, None);
+        encoder.clear_buffer(&self.hair_tiles, 0, None);
         let groups = (count * SEGMENTS).div_ceil(RASTER_WORKGROUP);
         let (x, y) = if groups <= 65_535 {
             (groups, 1)
@@ -190,6 +223,8 @@ impl ShadowRaster {
         pass.dispatch_workgroups(x, y, 1);
         pass.set_pipeline(&self.deep_opacity);
         pass.dispatch_workgroups(x, y, 1);
+        pass.set_pipeline(&self.list_tiles);
+        pass.dispatch_workgroups(self.tiles.div_ceil(RASTER_WORKGROUP).max(1), 1, 1);
     }
 
     /// Writes the maps in `pass` (its two colour attachments: the first hair's depth and
@@ -197,6 +232,11 @@ impl ShadowRaster {
     pub fn write_maps(&self, pass: &mut wgpu::RenderPass) {
         pass.set_pipeline(&self.write_maps);
         pass.set_bind_group(3, &self.maps_group, &[]);
-        pass.draw(0..3, 0..1);
+        pass.set_vertex_buffer(
+            0,
+            self.hair_tiles
+                .slice(16..16 + 4 * u64::from(self.tiles.max(1))),
+        );
+        pass.draw_indirect(&self.hair_tiles, 0);
     }
 }
