@@ -61,7 +61,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
     /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
-    /// (the one measured faster on this kind of adapter; hardware so far).
+    /// (the one measured faster on this kind of adapter: compute on lavapipe's Vulkan,
+    /// hardware elsewhere so far).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
 }

@@ -23,11 +23,14 @@ impl Raster {
     pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> Raster {
         match self {
             Raster::Auto => match info.device_type {
-                // Measured on lavapipe: the compute path's hair and shadow passes take
-                // 1.2–2× the ribbons' at 4,096 strands, and the full coat's render 2.5×
-                // (llvmpipe's own rasteriser is a tuned software one). Not yet measured on a GPU: the
-                // ribbons until it is.
-                wgpu::DeviceType::Cpu => Raster::Hardware,
+                // Measured on lavapipe (Vulkan, one loaded run each): the full coat at
+                // 1920×1080 renders in 7.2 s by compute against 9.2 s by the ribbons
+                // (0.78×), and the frame bench at 4,096 strands, 640×360 costs about the
+                // same (CPU per frame 150 against 153 ms, 0.98×), with 64-bit atomics
+                // making one walk. On llvmpipe's GL backend (no 64-bit atomics, two walks)
+                // compute measured slower (CPU per frame 110 against 92 ms, 1.2×): the
+                // ribbons there. Not yet measured on a GPU: the ribbons until it is.
+                wgpu::DeviceType::Cpu if info.backend == wgpu::Backend::Vulkan => Raster::Compute,
                 _ => Raster::Hardware,
             },
             chosen => chosen,
