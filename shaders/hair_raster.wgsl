@@ -46,7 +46,7 @@ fn mark_tile(px: vec2<i32>) {
     }
 }
 
-// NEAREST SAMPLE BEGIN (the 32-bit path; `shaders/hair_raster_wide.wgsl` replaces this
+// NEAREST SAMPLE BEGIN (the 32-bit path; `render/hair_raster_wide.wgsl` replaces this
 // block where the adapter has 64-bit atomic max)
 // Per sample, two words: 0xffffffff − (segment · 2 + triangle) of the nearest hair, then
 // its depth's bits (0, 0: none); the layout of one little-endian 64-bit key.

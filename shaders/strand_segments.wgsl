@@ -5,10 +5,6 @@
 // centre) and depth (linear in screen space, at each sample). Shared by the compute
 // rasteriser and its resolve. Composed after `frame.wgsl` and `ribbon_geometry.wgsl`.
 
-// Pixels a side of the tiles the compute rasteriser's resolve draws (Rust twin:
-// `render::compute_raster::RESOLVE_TILE`).
-const RESOLVE_TILE: u32 = 8u;
-
 // Rust twin: `render::compute_raster::RasterUniforms`.
 struct RasterUniforms {
     // The camera target's size in pixels and MSAA samples.

@@ -47,6 +47,8 @@ pub const RASTER_WORKGROUP: u32 = 64;
 /// Most pixels in a segment's screen box that its own thread draws; a longer segment goes
 /// to the queue a whole workgroup draws.
 pub const RASTER_THREAD_PIXELS: u32 = 64;
+/// Pixels a side of the tiles the compute rasteriser's resolves draw.
+pub const RESOLVE_TILE: u32 = 8;
 /// Surface materials (`render::mesh::Material`): the creature's coat-coloured skin.
 pub const MATERIAL_COAT: u32 = 0;
 /// A glossy eye.
@@ -117,7 +119,7 @@ const fn shared(name: &'static str, value: u32) -> SharedConstant {
 }
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 31] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -135,6 +137,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 31] = [
     shared("VERTICES_PER_STRAND", VERTICES_PER_STRAND),
     shared("RASTER_WORKGROUP", RASTER_WORKGROUP),
     shared("RASTER_THREAD_PIXELS", RASTER_THREAD_PIXELS),
+    shared("RESOLVE_TILE", RESOLVE_TILE),
     shared("MATERIAL_COAT", MATERIAL_COAT),
     shared("MATERIAL_EYE", MATERIAL_EYE),
     shared("MATERIAL_NOSE", MATERIAL_NOSE),

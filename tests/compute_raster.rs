@@ -9,7 +9,7 @@ use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
-use pelt::render::compute_raster::WIDE_ATOMICS;
+use pelt::render::compute_raster::{WIDE_ATOMICS, wide_source};
 use pelt::render::{
     Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings,
     RibbonStrand, Scene, TargetLayout, ids,
@@ -272,6 +272,32 @@ fn the_64_bit_and_32_bit_paths_draw_the_same_bytes() {
     assert!(
         default.rgba == two_walks.rgba && default.ids == two_walks.ids,
         "the 64-bit path and the 32-bit path drew different pictures"
+    );
+}
+
+#[test]
+fn the_64_bit_module_validates_with_the_capabilities_it_asks_for() {
+    let source = wide_source().expect("the 32-bit block's markers in hair_raster.wgsl");
+    assert!(
+        source.contains("atomic<u64>"),
+        "no 64-bit block was spliced in"
+    );
+    let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
+        panic!(
+            "the 64-bit module does not parse:\n{}",
+            e.emit_to_string(&source)
+        )
+    });
+    let validate = |capabilities| {
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+            .validate(&module)
+    };
+    use naga::valid::Capabilities;
+    validate(Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_MIN_MAX)
+        .unwrap_or_else(|e| panic!("the 64-bit module does not validate: {e:?}"));
+    assert!(
+        validate(Capabilities::empty()).is_err(),
+        "the 64-bit module validates without 64-bit atomics: it is not the 64-bit path"
     );
 }
 

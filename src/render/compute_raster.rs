@@ -31,14 +31,16 @@ use crate::shaders::{POINTS, RASTER_WORKGROUP, SEGMENTS, ShaderModule};
 /// The device features of the one-walk path (64-bit atomic max on storage buffers).
 pub const WIDE_ATOMICS: wgpu::Features =
     wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
-/// The 64-bit `keep_sample`, spliced over the 32-bit one of `hair_raster.wgsl`.
-const WIDE_KEEP_SAMPLE: &str = include_str!("../../shaders/hair_raster_wide.wgsl");
+/// The 64-bit `keep_sample`, spliced over the 32-bit one of `hair_raster.wgsl` (beside
+/// this file, not in `shaders/`: alone it is no module; [`wide_source`] is, and the
+/// compute raster tests validate it).
+const WIDE_KEEP_SAMPLE: &str = include_str!("hair_raster_wide.wgsl");
 const NEAREST_BEGIN: &str = "// NEAREST SAMPLE BEGIN";
 const NEAREST_END: &str = "// NEAREST SAMPLE END";
 
 /// The hair raster module's source with the 64-bit nearest-sample block, or `None` if the
 /// markers are missing.
-fn wide_source() -> Option<String> {
+pub fn wide_source() -> Option<String> {
     let source = ShaderModule::HairRaster.source();
     let begin = source.find(NEAREST_BEGIN)?;
     let end = begin + source[begin..].find(NEAREST_END)? + NEAREST_END.len();
@@ -51,9 +53,8 @@ fn wide_source() -> Option<String> {
 }
 use encase::ShaderType;
 
-/// Pixels a side of the tiles the resolve draws (WGSL twin: `RESOLVE_TILE` in
-/// `shaders/strand_segments.wgsl`).
-pub const RESOLVE_TILE: u32 = 8;
+/// Pixels a side of the tiles the resolve draws (a prelude constant of the shaders).
+pub use crate::shaders::RESOLVE_TILE;
 /// The resolve's instance: a tile's number.
 const TILE_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32];
 
