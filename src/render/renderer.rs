@@ -19,6 +19,9 @@ use super::scene::Scene;
 use super::settings::RenderSettings;
 use super::shadow::{ShadowHair, ShadowPass};
 use super::strand_cull::{StrandCullPass, cull_uniforms};
+use super::mesh_lod::skin_level;
+use super::strand_lod::{LodPolicy, StrandLod, coat_pixels};
+use super::camera::{CREATURE_CENTER, Camera};
 use super::surfaces::SurfacesPass;
 use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 use super::timing::{Pass, PassTimings, Span, Timestamps};
@@ -53,6 +56,12 @@ pub struct FurRenderer {
     hair_culling: bool,
     /// Whether the last frame ran the cull pass (its flags are then readable).
     culled_last_frame: bool,
+    /// How each frame chooses its strands (`strand_lod`).
+    lod_policy: LodPolicy,
+    /// The last frame's strand level of detail.
+    last_lod: StrandLod,
+    /// The skin's level of detail when fixed; `None` to follow its size on screen.
+    fixed_skin_level: Option<usize>,
 }
 
 impl FurRenderer {
@@ -117,6 +126,9 @@ impl FurRenderer {
             creature: creature.clone(),
             hair_culling: true,
             culled_last_frame: false,
+            lod_policy: LodPolicy::default(),
+            last_lod: StrandLod::all(0),
+            fixed_skin_level: None,
         })
     }
 
@@ -166,6 +178,56 @@ impl FurRenderer {
         let [a, b] = gpu.position_buffers();
         let strands = RibbonStrand::from_roots(&sim.groom().roots);
         self.set_strands([a, b], &strands)
+    }
+
+    /// How frames choose their strands: by the coat's size on screen, widened toward a
+    /// reference density (see [`LodPolicy`]).
+    pub fn set_lod_policy(&mut self, policy: LodPolicy) {
+        self.lod_policy = policy;
+    }
+
+    /// How frames choose their strands.
+    pub fn lod_policy(&self) -> LodPolicy {
+        self.lod_policy
+    }
+
+    /// The strand level of detail of a frame seen by `camera` in a target of `size` pixels:
+    /// `drawn` is how many strands every strand pass draws (the prefix of the drawn order
+    /// that `drawn_count()` in `ribbon_geometry.wgsl` bounds).
+    pub fn strand_lod(&self, camera: &Camera, size: (u32, u32)) -> StrandLod {
+        let bound = self.strands.as_ref().map_or(0, |s| s.count);
+        StrandLod::choose(
+            bound,
+            coat_pixels(camera, CREATURE_CENTER, size.1),
+            &self.lod_policy,
+        )
+    }
+
+    /// The skin's level of detail (`mesh_lod::DETAILS`, 0 the finest) for a frame seen by
+    /// `camera` in a target of `size` pixels.
+    pub fn skin_level(&self, camera: &Camera, size: (u32, u32)) -> usize {
+        self.fixed_skin_level.unwrap_or_else(|| {
+            skin_level(
+                coat_pixels(camera, CREATURE_CENTER, size.1),
+                &self.surfaces.skin_triangles(),
+            )
+        })
+    }
+
+    /// Draws the skin at a fixed level of detail (`Some(0)`: always the full mesh), or
+    /// by its size on screen (`None`, the default).
+    pub fn set_skin_level(&mut self, level: Option<usize>) {
+        self.fixed_skin_level = level;
+    }
+
+    /// Triangles of the skin at each level of detail, finest first.
+    pub fn skin_triangles(&self) -> Vec<u32> {
+        self.surfaces.skin_triangles()
+    }
+
+    /// The strand level of detail of the last frame drawn.
+    pub fn last_lod(&self) -> StrandLod {
+        self.last_lod
     }
 
     /// Bytes of GPU memory the renderer holds besides the solver's buffers (targets not
@@ -266,6 +328,8 @@ impl FurRenderer {
             && mode.draws_surfaces()
             && mode.draws_hair()
             && self.strands.is_some();
+        let lod = self.strand_lod(&scene.camera, targets.size);
+        self.last_lod = lod;
         let (frame, camera_view, light_view) = frame_uniforms(
             scene,
             &FrameInputs {
@@ -275,6 +339,7 @@ impl FurRenderer {
                 strands: self.strands.as_ref().map_or(0, |s| s.count),
                 shadow_map_size: self.shadow.maps.size,
                 cull,
+                lod,
             },
         );
         self.culled_last_frame = cull;
@@ -299,7 +364,7 @@ impl FurRenderer {
             .map(|(s, group)| ShadowHair {
                 ribbons: &self.ribbons,
                 group,
-                count: s.count,
+                count: lod.drawn.min(s.count),
             });
         self.shadow.record(
             encoder,
@@ -314,8 +379,12 @@ impl FurRenderer {
             let timed = timestamps.map(|t| t.render(Pass::Surfaces, Span::Whole));
             let mut pass = camera.begin(encoder, "surfaces", CameraPass::First, timed);
             if mode.draws_surfaces() {
-                self.surfaces
-                    .record(&mut pass, &self.frame, &self.shadow.inputs);
+                self.surfaces.record(
+                    &mut pass,
+                    &self.frame,
+                    &self.shadow.inputs,
+                    self.skin_level(&scene.camera, targets.size),
+                );
             }
         }
         // Which strands the camera cannot see; timed with the ribbons it spares.
@@ -345,7 +414,7 @@ impl FurRenderer {
                     &self.frame,
                     &self.shadow.inputs,
                     group,
-                    strands.count,
+                    lod.drawn.min(strands.count),
                     contact,
                 );
             }
