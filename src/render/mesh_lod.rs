@@ -38,9 +38,9 @@ mod tests {
     fn larger_on_screen_picks_finer_levels() {
         let tris = [40_000, 20_000, 10_000, 5_000];
         assert_eq!(skin_level(1e6, &tris), 0);
-        assert_eq!(skin_level(200_000, &tris), 0);
-        assert_eq!(skin_level(100_000, &tris), 1);
-        assert_eq!(skin_level(50_000, &tris), 2);
-        assert_eq!(skin_level(1_000, &tris), 3);
+        assert_eq!(skin_level(200_000.0, &tris), 0);
+        assert_eq!(skin_level(100_000.0, &tris), 1);
+        assert_eq!(skin_level(50_000.0, &tris), 2);
+        assert_eq!(skin_level(1_000.0, &tris), 3);
     }
 }
