@@ -126,7 +126,7 @@ impl FurRenderer {
             creature: creature.clone(),
             hair_culling: true,
             culled_last_frame: false,
-            lod_policy: LodPolicy::default(),
+            lod_policy: LodPolicy::whole_coat(),
             last_lod: StrandLod::all(0),
             fixed_skin_level: None,
         })
@@ -181,7 +181,8 @@ impl FurRenderer {
     }
 
     /// How frames choose their strands: by the coat's size on screen, widened toward a
-    /// reference density (see [`LodPolicy`]).
+    /// reference density (see [`LodPolicy`]). Until this is called, every strand is drawn
+    /// at its own width ([`LodPolicy::whole_coat`]).
     pub fn set_lod_policy(&mut self, policy: LodPolicy) {
         self.lod_policy = policy;
     }

@@ -119,6 +119,17 @@ impl Default for LodPolicy {
     }
 }
 
+impl LodPolicy {
+    /// Every strand at its own width, whatever the size on screen: what a renderer draws
+    /// until it is given a policy (so pictures stay what they were unless asked).
+    pub fn whole_coat() -> Self {
+        LodPolicy {
+            by_screen_size: false,
+            ..LodPolicy::default()
+        }
+    }
+}
+
 /// One frame's strand level of detail, as the shaders read it (`FrameUniforms`'s `lod_*`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrandLod {
