@@ -305,7 +305,11 @@ fn measure_lod(ctx: &GpuContext, size: (u32, u32), frames: usize) -> Result<Vec<
             }
         }
         rows.push(LodRow {
-            adapter: format!("{} ({:?}), {strands} strands", ctx.info().name, ctx.info().backend),
+            adapter: format!(
+                "{} ({:?}), {strands} strands",
+                ctx.info().name,
+                ctx.info().backend
+            ),
             policy: name,
             drawn: renderer.last_lod().drawn,
             skin_level: renderer.skin_level(&camera, size),
@@ -324,7 +328,9 @@ fn measure_lod(ctx: &GpuContext, size: (u32, u32), frames: usize) -> Result<Vec<
 fn lod_table(instance: &wgpu::Instance, size: (u32, u32), frames: usize) {
     let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
     println!();
-    println!("| adapter | LOD policy | strands drawn | skin level | frame ms (wall) | shadow ms | surfaces ms | ribbons ms |");
+    println!(
+        "| adapter | LOD policy | strands drawn | skin level | frame ms (wall) | shadow ms | surfaces ms | ribbons ms |"
+    );
     println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for adapter in adapters {
         let Ok(ctx) = GpuContext::with_adapter(instance.clone(), adapter) else {

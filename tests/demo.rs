@@ -252,7 +252,10 @@ fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window(
     let mae = diff / n;
     eprintln!("half scale against full: 16×16 block means differ by {mae:.2}/255 per channel");
     assert!(mae < 4.0, "the half-scale picture differs by {mae:.2}/255");
-    assert!(mae > 0.0, "the half-scale picture is the full one: no scaling happened");
+    assert!(
+        mae > 0.0,
+        "the half-scale picture is the full one: no scaling happened"
+    );
 }
 
 #[test]

@@ -25,15 +25,51 @@ pub struct Level {
 /// panel), a part per pixel, and a part per drawn strand, which falls with both the scale
 /// and the density.
 pub const LEVELS: [Level; 9] = [
-    Level { scale: 1.0, strands_per_pixel: 1.0, cost: 1.0 },
-    Level { scale: 0.85, strands_per_pixel: 0.7, cost: 0.72 },
-    Level { scale: 0.71, strands_per_pixel: 0.5, cost: 0.5 },
-    Level { scale: 0.6, strands_per_pixel: 0.35, cost: 0.36 },
-    Level { scale: 0.5, strands_per_pixel: 0.25, cost: 0.26 },
-    Level { scale: 0.42, strands_per_pixel: 0.18, cost: 0.19 },
-    Level { scale: 0.35, strands_per_pixel: 0.13, cost: 0.145 },
-    Level { scale: 0.3, strands_per_pixel: 0.1, cost: 0.115 },
-    Level { scale: 0.25, strands_per_pixel: 0.08, cost: 0.095 },
+    Level {
+        scale: 1.0,
+        strands_per_pixel: 1.0,
+        cost: 1.0,
+    },
+    Level {
+        scale: 0.85,
+        strands_per_pixel: 0.7,
+        cost: 0.72,
+    },
+    Level {
+        scale: 0.71,
+        strands_per_pixel: 0.5,
+        cost: 0.5,
+    },
+    Level {
+        scale: 0.6,
+        strands_per_pixel: 0.35,
+        cost: 0.36,
+    },
+    Level {
+        scale: 0.5,
+        strands_per_pixel: 0.25,
+        cost: 0.26,
+    },
+    Level {
+        scale: 0.42,
+        strands_per_pixel: 0.18,
+        cost: 0.19,
+    },
+    Level {
+        scale: 0.35,
+        strands_per_pixel: 0.13,
+        cost: 0.145,
+    },
+    Level {
+        scale: 0.3,
+        strands_per_pixel: 0.1,
+        cost: 0.115,
+    },
+    Level {
+        scale: 0.25,
+        strands_per_pixel: 0.08,
+        cost: 0.095,
+    },
 ];
 
 /// Frames measured per decision.

@@ -8,20 +8,20 @@
 //! 5. [`IdsPass`]: sample 0 of the ID target, when the layout has one.
 
 use super::RenderError;
+use super::camera::{CREATURE_CENTER, Camera};
 use super::camera_targets::{CameraPass, CameraTargets};
 use super::capture::{Image, read_image};
 use super::debug::DebugMode;
 use super::frame::{FrameBinding, FrameInputs, frame_uniforms};
 use super::ids::IdsPass;
+use super::mesh_lod::skin_level;
 use super::overlay::OverlayPass;
 use super::ribbons::{RibbonStrand, RibbonsPass, StrandBinding};
 use super::scene::Scene;
 use super::settings::RenderSettings;
 use super::shadow::{ShadowHair, ShadowPass};
 use super::strand_cull::{StrandCullPass, cull_uniforms};
-use super::mesh_lod::skin_level;
 use super::strand_lod::{LodPolicy, StrandLod, coat_pixels};
-use super::camera::{CREATURE_CENTER, Camera};
 use super::surfaces::SurfacesPass;
 use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 use super::timing::{Pass, PassTimings, Span, Timestamps};

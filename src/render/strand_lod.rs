@@ -63,7 +63,11 @@ pub fn drawn_order(count: u32, seed: u64) -> Vec<u32> {
         // Rotate by the seeded offset (so different seeds start at different roots), then
         // reverse the index's bits: a prefix of the ranks is an even stride of indices.
         let j = ((u64::from(i) + u64::from(offset)) % u64::from(count)) as u32;
-        if bits == 0 { 0 } else { j.reverse_bits() >> (32 - bits) }
+        if bits == 0 {
+            0
+        } else {
+            j.reverse_bits() >> (32 - bits)
+        }
     };
     let mut order: Vec<u32> = (0..count).collect();
     // Ranks are distinct (bit reversal is a bijection on `bits` bits), so the order is too.
@@ -269,7 +273,10 @@ mod tests {
         let mut last = StrandLod::for_count(4096, 1.0, 4096, 1.0);
         for t in 2..=4200 {
             let lod = StrandLod::for_count(4096, t as f32, 4096, 1.0);
-            assert!((lod.effective(4096) - last.effective(4096)).abs() < 1.5, "{t}");
+            assert!(
+                (lod.effective(4096) - last.effective(4096)).abs() < 1.5,
+                "{t}"
+            );
             assert!((lod.width_scale - last.width_scale).abs() < 0.05, "{t}");
             last = lod;
         }

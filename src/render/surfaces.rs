@@ -230,7 +230,10 @@ impl SurfacesPass {
 
     /// Triangles of the skin at each level of detail, finest first.
     pub fn skin_triangles(&self) -> Vec<u32> {
-        self.skin_ranges.iter().map(|r| r.len() as u32 / 3).collect()
+        self.skin_ranges
+            .iter()
+            .map(|r| r.len() as u32 / 3)
+            .collect()
     }
 
     /// The skin's index range at `level` (the coarsest past the last).
