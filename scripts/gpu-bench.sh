@@ -28,7 +28,7 @@ die() {
 }
 
 usage() {
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -71,6 +71,7 @@ build() {
         echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "commit: $(cd "$root" && git rev-parse HEAD 2>/dev/null || echo unknown)"
         echo "host: $(uname -m)"
+        echo "root: $root"
         for b in "${BENCHES[@]}"; do echo "bench: $b"; done
     } >"$dir/MANIFEST"
     echo "gpu-bench: ready in $dir; on the GPU machine run: scripts/gpu-bench.sh --run $dir" >&2
@@ -123,6 +124,16 @@ run() {
     local libdir
     libdir=$(dirname "$(find "$loader" -name 'libvulkan.so.1' | head -n 1)")
     [ -n "$libdir" ] && [ -e "$libdir/libvulkan.so.1" ] || die "$deb holds no libvulkan.so.1"
+    # The frame bench opens the petting script by the crate's path where it was built
+    # (CARGO_MANIFEST_DIR); where that path is absent, the copied assets stand in for it.
+    local root
+    root=$(sed -n 's/^root: //p' "$dir/MANIFEST")
+    if [ -n "$root" ] && [ ! -e "$root/assets/pet_scratch.json" ]; then
+        [ -f "$dir/assets/pet_scratch.json" ] || die "$dir/assets/pet_scratch.json is missing: run --build again"
+        mkdir -p "$root" && ln -sfn "$(cd "$dir/assets" && pwd)" "$root/assets" ||
+            die "cannot place the assets at $root/assets, where the frame bench looks for them"
+        echo "gpu-bench: assets linked at $root/assets" >&2
+    fi
     local icd
     icd=$(find_icd)
     export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
