@@ -234,8 +234,8 @@ fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window(
         let mut sum = [0.0; 3];
         for y in by * 16..(by + 1) * 16 {
             for x in bx * 16..(bx + 1) * 16 {
-                for c in 0..3 {
-                    sum[c] += f64::from(img[y * w + x][c]);
+                for (total, &v) in sum.iter_mut().zip(&img[y * w + x]) {
+                    *total += f64::from(v);
                 }
             }
         }
