@@ -24,7 +24,9 @@
 //! the power 0.9 ([`WIDENING_EXPONENT`]), which [`widening`] uses. The same scale makes a
 //! reduced tier look like the full coat: its reference density is the full coat's
 //! ([`FULL_COAT_STRANDS`]). The scale is capped at [`MAX_WIDENING`], beyond which a ribbon
-//! would be a leaf.
+//! would be a leaf. At the README's front camera (640×360) the full coat covers 0.983 of
+//! the skin, 16,384 strands 0.515, and 16,384 widened toward the full coat (the cap, 8)
+//! 0.964: within 2%.
 //! The solver still steps every strand; only drawing is reduced.
 
 use crate::render::Camera;
