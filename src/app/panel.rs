@@ -132,6 +132,14 @@ impl Panel {
                     "{:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
                     stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
                 ));
+                ui.label(format!(
+                    "tier {} strands ({} drawn) · scale {:.2} · raster {} · budget {}",
+                    stats.strands,
+                    stats.drawn,
+                    stats.scale,
+                    stats.raster,
+                    if stats.budget { "on" } else { "off" }
+                ));
                 ui.separator();
 
                 let mut mode = fur.debug_mode();

@@ -45,6 +45,26 @@ pub struct DemoArgs {
     /// panel switches it too.
     #[arg(long, default_value = "auto")]
     pub raster: pelt::render::Raster,
+    /// The frame budget: a frame rate to hold (1 to 240) by choosing the render scale and
+    /// how densely strands are drawn from measured frame times, or `off` for the same work
+    /// every frame (the same pictures every run: use it when recording).
+    #[arg(long, default_value = "20")]
+    pub budget: String,
+    /// The render scale with `--budget off`: the scene is drawn at this share of the
+    /// window's size (0.1 to 1) and upscaled (Catmull-Rom).
+    #[arg(long)]
+    pub scale: Option<f32>,
+}
+
+/// The frame rate `--budget` asks for, or `None` for `off`.
+fn budget_fps(text: &str) -> anyhow::Result<Option<f64>> {
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(fps) if (1.0..=240.0).contains(&fps) => Ok(Some(fps)),
+        _ => bail!("--budget is {text:?}; give a frame rate from 1 to 240, or off"),
+    }
 }
 
 /// Runs `pelt demo`.
@@ -59,6 +79,15 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         && !(1..=MAX_FRAMES).contains(&frames)
     {
         bail!("--frames is {frames}; give 1 to {MAX_FRAMES}");
+    }
+    let budget = budget_fps(&args.budget)?;
+    if let Some(scale) = args.scale {
+        if budget.is_some() {
+            bail!("--scale fixes the render scale: give it with --budget off");
+        }
+        if !(0.1..=1.0).contains(&scale) {
+            bail!("--scale is {scale}; give 0.1 to 1");
+        }
     }
     if let Some(path) = &args.screenshot {
         let inputs: Vec<&std::path::Path> = args.script.iter().map(|p| p.as_path()).collect();
@@ -96,5 +125,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         size: (args.width, args.height),
         mode: args.mode,
         raster: args.raster,
+        budget_fps: budget,
+        scale: args.scale.unwrap_or(1.0),
     })
 }

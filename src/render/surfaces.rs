@@ -10,6 +10,7 @@ use super::descriptors::{
 };
 use super::frame::{FrameBinding, View};
 use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
+use super::mesh_lod::{DETAILS, SHADOW_LEVEL};
 use super::shapes::{DrawCapsule, capsule_mesh};
 use super::target::TargetLayout;
 use crate::creature::{Creature, FaceLayout};
@@ -93,9 +94,9 @@ impl DynamicMesh {
 pub struct SurfacesPass {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
-    /// Index ranges of `indices`: the creature and its face (cast shadows), the face alone
-    /// (glossy), the floor.
-    creature_range: std::ops::Range<u32>,
+    /// Index ranges of `indices`: the skin at each level of detail (`mesh_lod::DETAILS`),
+    /// the face (glossy; drawn with every level), the floor.
+    skin_ranges: Vec<std::ops::Range<u32>>,
     face_range: std::ops::Range<u32>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
@@ -116,7 +117,16 @@ impl SurfacesPass {
         shadow_inputs: &wgpu::BindGroupLayout,
         target: &TargetLayout,
     ) -> Self {
-        let mut mesh = creature_skin(creature, 1.0);
+        // Every level of the skin, then the face, then the floor, in one buffer.
+        let mut mesh = Mesh::default();
+        let skin_ranges = DETAILS
+            .iter()
+            .map(|&detail| {
+                let start = mesh.indices.len() as u32;
+                mesh.append(&creature_skin(creature, detail));
+                start..mesh.indices.len() as u32
+            })
+            .collect();
         let skin_end = mesh.indices.len() as u32;
         mesh.append(&face(creature, &FaceLayout::default()));
         let creature_end = mesh.indices.len() as u32;
@@ -178,7 +188,7 @@ impl SurfacesPass {
         SurfacesPass {
             vertices,
             indices,
-            creature_range: 0..creature_end,
+            skin_ranges,
             face_range: skin_end..creature_end,
             floor_range,
             hand: DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024),
@@ -218,18 +228,32 @@ impl SurfacesPass {
         pass.draw_indexed(range, 0, 0..1);
     }
 
+    /// Triangles of the skin at each level of detail, finest first.
+    pub fn skin_triangles(&self) -> Vec<u32> {
+        self.skin_ranges
+            .iter()
+            .map(|r| r.len() as u32 / 3)
+            .collect()
+    }
+
+    /// The skin's index range at `level` (the coarsest past the last).
+    fn skin(&self, level: usize) -> std::ops::Range<u32> {
+        self.skin_ranges[level.min(self.skin_ranges.len() - 1)].clone()
+    }
+
     /// Records the surfaces as the camera sees them into `pass`, lit with the shadow maps
-    /// (`shadow_inputs`).
+    /// (`shadow_inputs`), the skin at level of detail `skin_level` (`mesh_lod::DETAILS`).
     pub fn record(
         &self,
         pass: &mut wgpu::RenderPass,
         frame: &FrameBinding,
         shadow_inputs: &wgpu::BindGroup,
+        skin_level: usize,
     ) {
         pass.set_pipeline(&self.matte);
         frame.bind(pass, View::Camera);
         pass.set_bind_group(2, shadow_inputs, &[]);
-        self.draw_static(pass, 0..self.face_range.start);
+        self.draw_static(pass, self.skin(skin_level));
         self.draw_static(pass, self.floor_range.clone());
         self.hand.draw(pass, 0..self.hand.glossy_start);
         pass.set_pipeline(&self.glossy);
@@ -239,11 +263,12 @@ impl SurfacesPass {
     }
 
     /// Records the surfaces that cast the opaque shadow (creature, face, hand; not the
-    /// floor) as the key light sees them.
+    /// floor) as the key light sees them: the skin at the coarse `mesh_lod::SHADOW_LEVEL`.
     pub fn record_light_depth(&self, pass: &mut wgpu::RenderPass, frame: &FrameBinding) {
         pass.set_pipeline(&self.light_depth);
         frame.bind(pass, View::Light);
-        self.draw_static(pass, self.creature_range.clone());
+        self.draw_static(pass, self.skin(SHADOW_LEVEL));
+        self.draw_static(pass, self.face_range.clone());
         self.hand.draw(pass, 0..self.hand.index_count);
     }
 }
