@@ -44,6 +44,8 @@ pub struct DemoOptions {
     pub size: (u32, u32),
     /// The view to start in.
     pub mode: pelt::render::DebugMode,
+    /// Whether the coat starts as a volume (`--volume`).
+    pub volume: bool,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -166,6 +168,11 @@ impl App {
         };
         let mut fur = gpu.build_fur(strands, self.options.seed)?;
         fur.set_debug_mode(self.options.mode);
+        let volume = pelt::sim::FurParams {
+            volume: self.options.volume,
+            ..*fur.hair().params()
+        };
+        fur.hair_mut().set_params(volume)?;
         let panel = Panel::new(
             &gpu.gpu,
             &window,
@@ -435,7 +442,14 @@ impl Running {
     fn rebuild(&mut self, strands: usize, seed: u64) -> anyhow::Result<()> {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
+        let volume = self.fur.hair().params().volume;
         self.fur = self.gpu.build_fur(strands, seed)?;
+        // The volume grid's switch carries over to the new coat.
+        let params = pelt::sim::FurParams {
+            volume,
+            ..*self.fur.hair().params()
+        };
+        self.fur.hair_mut().set_params(params)?;
         self.fur.set_debug_mode(mode);
         *self.fur.lighting_mut() = lighting;
         self.panel.params = *self.fur.hair().params();

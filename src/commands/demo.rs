@@ -41,6 +41,10 @@ pub struct DemoArgs {
     /// The view to start in: final, skin, strands or contact.
     #[arg(long, default_value = "final")]
     pub mode: pelt::render::DebugMode,
+    /// Whether strands interact through the coat's density and velocity grid (the panel
+    /// switches it too).
+    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
+    pub volume: super::simulate::Volume,
 }
 
 /// Runs `pelt demo`.
@@ -91,5 +95,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         screenshot: args.screenshot.clone(),
         size: (args.width, args.height),
         mode: args.mode,
+        volume: args.volume == super::simulate::Volume::On,
     })
 }

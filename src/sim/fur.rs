@@ -8,6 +8,7 @@ use super::gpu_solver::GpuSolver;
 use super::layout::{GpuRoot, StepUniforms, gpu_roots};
 use super::params::FurParams;
 use super::reference::rest_positions;
+use super::volume::{self, VolumeSettings};
 use super::{SimError, StrandSolver};
 use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
@@ -92,6 +93,12 @@ pub struct FurSim {
     input: StepInput,
     /// The head's turn toward a petting hand, body-local axes.
     head_turn: glam::Quat,
+    /// The volume grid around the groomed coat, with its rest density (used when
+    /// `params.volume` is on).
+    volume: VolumeSettings,
+    /// The uniforms the groomed coat was laid out under (its rest density is measured
+    /// there again if the grid's resolution changes).
+    groomed_at: StepUniforms,
 }
 
 impl FurSim {
@@ -142,6 +149,7 @@ impl FurSim {
         let pose = idle.pose(&creature, config.start_time);
         let u = StepUniforms::new(&config.params, &pose, config.start_time, 0.0, None);
         let initial = rest_positions(&u, &roots);
+        let volume = measure_volume(&roots, &u, config.params.volume_resolution);
         let backend = make(&roots, initial)?;
         Ok(FurSim {
             creature,
@@ -153,6 +161,8 @@ impl FurSim {
             backend,
             input: StepInput::default(),
             head_turn: glam::Quat::IDENTITY,
+            volume,
+            groomed_at: u,
         })
     }
 
@@ -258,6 +268,8 @@ impl FurSim {
                 let step_input = input(clock.steps())?;
                 uniforms.push(self.uniforms_for(&step_input, clock.time(), step_seconds as f32));
             }
+            let volume = self.params.volume.then(|| self.volume_settings());
+            self.backend.solver().set_volume(volume)?;
             self.backend.solver().step(&uniforms)?;
             self.clock = clock;
             left -= batch;
@@ -381,8 +393,22 @@ impl FurSim {
     /// first: an invalid set is an error and the old one stays.
     pub fn set_params(&mut self, params: FurParams) -> Result<(), SimError> {
         params.validate()?;
+        if params.volume_resolution != self.volume.resolution {
+            self.volume = measure_volume(&self.roots, &self.groomed_at, params.volume_resolution);
+        }
         self.params = params;
         Ok(())
+    }
+
+    /// The volume grid as the steps use it while `params().volume` is on: its place
+    /// relative to the body's pivot, its resolution, the groomed coat's rest density and
+    /// the parameters' strengths. [`VolumeSettings::uniforms`] places it for a step.
+    pub fn volume_settings(&self) -> VolumeSettings {
+        VolumeSettings {
+            friction: self.params.volume_friction,
+            strength: self.params.volume_strength,
+            ..self.volume
+        }
     }
 
     /// The GPU solver, for binding its buffers in a renderer; `None` on the CPU solver.
@@ -400,6 +426,16 @@ impl FurSim {
             Backend::Cpu(s) => Some(s),
         }
     }
+}
+
+/// The grid around the groomed coat of `roots` laid out under `u`, `resolution` nodes a
+/// side, with the coat's rest density measured there once: the density an untouched coat
+/// has, so it feels no pressure.
+fn measure_volume(roots: &[GpuRoot], u: &StepUniforms, resolution: u32) -> VolumeSettings {
+    let rest = rest_positions(u, roots);
+    let mut settings = VolumeSettings::around(&rest, u, resolution);
+    settings.rest_density = volume::rest_density(&settings.uniforms(u), &rest);
+    settings
 }
 
 fn check_tail(tail: Option<&[Affine3A; TAIL_BONES]>) -> Result<(), SimError> {
