@@ -19,7 +19,7 @@ use pelt::hand::CapsuleScript;
 use pelt::sim::{
     ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
     StepUniforms, StrandSolver, StrandTier, VolumeSettings, dispatch_traffic_per_strand,
-    gpu_roots, rest_positions, volume,
+    gpu_roots, rest_positions,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -122,7 +122,7 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
 fn volume_settings(initial: &[glam::Vec4], u: &StepUniforms) -> VolumeSettings {
     let params = FurParams::default();
     let mut settings = VolumeSettings::around(initial, u, params.volume_resolution);
-    settings.rest_density = volume::rest_density(&settings.uniforms(u), initial);
+    settings.measure_rest(u, initial);
     settings.friction = params.volume_friction;
     settings.strength = params.volume_strength;
     settings

@@ -3,7 +3,8 @@
 // every simulated point's weight and weighted velocity to the eight nodes around it, and
 // the strand step, which reads the grid at each point between its forces and its
 // rest-length projection (`volume_correct`): friction blends the point's velocity toward
-// the grid's, and density above the coat's rest density pushes it down its gradient.
+// the grid's, and density above each node's groomed density (plus slack) pushes it down
+// its gradient.
 //
 // The sums are fixed-point integers (VOLUME_DENSITY_SCALE, VOLUME_MOMENTUM_SCALE), added
 // with atomics: integer addition does not care in which order threads add, so the grid is
@@ -18,7 +19,7 @@ struct VolumeUniforms {
     cell: f32,
     // Nodes along each axis.
     resolution: u32,
-    // The coat's rest density, points per node.
+    // The coat's typical density, points per node (pushes are measured against it).
     rest_density: f32,
     // Share of the difference to the grid's velocity a point takes each step.
     friction: f32,
@@ -29,6 +30,8 @@ struct VolumeUniforms {
 // Four integers per node: density, momentum x, y, z.
 @group(0) @binding(6) var<storage, read_write> grid: array<atomic<i32>>;
 @group(0) @binding(7) var<uniform> volume: VolumeUniforms;
+// Per node, the density above which it pushes: the groomed coat's own there, plus slack.
+@group(0) @binding(8) var<storage, read> rest_grid: array<f32>;
 
 // A point's place in the grid: its cell's lowest node and its fraction toward the next;
 // `inside` false when any of the eight nodes would fall outside the grid.
@@ -144,7 +147,7 @@ fn volume_correct(x: vec3<f32>, p: vec3<f32>, q: vec3<f32>) -> vec3<f32> {
         ) / VOLUME_MOMENTUM_SCALE;
         density = density + k.w * rho;
         momentum = momentum + m * k.w;
-        gradient = gradient + k.dw * max(rho - volume.rest_density, 0.0);
+        gradient = gradient + k.dw * max(rho - rest_grid[k.node], 0.0);
     }
     var out = x;
     if (density > 1e-6) {

@@ -11,7 +11,8 @@ use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::{CapsuleKey, CapsuleScript, ScriptedCapsule};
 use pelt::sim::{
-    ContactMode, FurConfig, FurParams, FurSim, HandContact, StepInput, StrandTier, volume,
+    ContactMode, FurConfig, FurParams, FurSim, HandContact, SETTLE_STEPS, StepInput, StrandTier,
+    VolumeSettings, volume,
 };
 use solver_common::{AGREE, bits, gpu, max_distance};
 
@@ -28,6 +29,8 @@ fn still_config(strands: usize, volume: bool) -> FurConfig {
         volume,
         ..FurParams::default()
     };
+    if let Ok(v) = std::env::var("TUNE_F") { config.params.volume_friction = v.parse().unwrap(); }
+    if let Ok(v) = std::env::var("TUNE_S") { config.params.volume_strength = v.parse().unwrap(); }
     config
 }
 
@@ -60,7 +63,9 @@ fn flank(sim: &mut FurSim) -> (Vec3, f32) {
 
 const PRESS_RADIUS: f32 = 0.04;
 const PRESS_DEPTH: f32 = 0.03;
-const PRESS_STEPS: u64 = 150;
+/// The press: the hand comes once the coat has settled and its grid has measured it.
+const PRESS_FROM: u64 = SETTLE_STEPS + 10;
+const PRESS_STEPS: u64 = PRESS_FROM + 150;
 
 /// A capsule along the body (z) coming in from 10 cm out over 30 steps until it reaches
 /// `PRESS_DEPTH` into the coat on the flank, then held.
@@ -75,7 +80,11 @@ fn press_script(root: Vec3, coat: f32) -> CapsuleScript {
         mode: ContactMode::Pet,
         capsules: vec![ScriptedCapsule {
             radius: PRESS_RADIUS,
-            keys: vec![key(0.0, 0.10), key(30.0, 0.0), key(PRESS_STEPS as f64, 0.0)],
+            keys: vec![
+                key(PRESS_FROM as f64, 0.10),
+                key(PRESS_FROM as f64 + 30.0, 0.0),
+                key(PRESS_STEPS as f64, 0.0),
+            ],
         }],
     }
 }
@@ -154,8 +163,9 @@ fn run(
 #[test]
 fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
     let ctx = gpu();
-    // Idle motion and the gust on: the coat sways, and must not inflate or drift.
-    let mut config = FurConfig::new(STRANDS, 5);
+    // No hand, no idle motion, no gust: the coat only settles, and must neither inflate
+    // nor drift.
+    let mut config = still_config(STRANDS, false);
     let mut sims = [false, true].map(|volume| {
         config.params.volume = volume;
         let mut sim = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
@@ -165,7 +175,7 @@ fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
     let off = sims[0].positions().unwrap();
     let on = sims[1].positions().unwrap();
     let d = max_distance(&off, &on);
-    let settings = sims[1].volume_settings();
+    let settings = sims[1].volume_settings().unwrap();
     eprintln!(
         "still coat after 600 steps: volume on vs off differ by at most {:.3} mm \
          (grid {}³, cell {:.1} mm, rest density {:.2} points per node)",
@@ -181,8 +191,12 @@ fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
 
 /// Densest node within 2 cm of the capsule's surface, over the rest density, with the
 /// grid placed as the last step placed it.
-fn density_near(sim: &FurSim, positions: &[Vec4], script: &CapsuleScript) -> f32 {
-    let settings = sim.volume_settings();
+fn density_near(
+    settings: &VolumeSettings,
+    sim: &FurSim,
+    positions: &[Vec4],
+    script: &CapsuleScript,
+) -> f32 {
     let u = settings.uniforms(&sim.uniforms_at(sim.time(), 1.0 / 60.0));
     let grid = volume::splat(&u, positions, positions);
     let contact = script.contact_at(sim.steps() as f64);
@@ -200,11 +214,16 @@ fn a_held_press_keeps_the_density_near_the_hand_bounded_and_pushes_neighbours_aw
     let capsule = script.contact_at(PRESS_STEPS as f64).capsules[0];
 
     let mut outcome = Vec::new();
-    for volume in [false, true] {
+    let mut settings = None;
+    for volume in [true, false] {
         let config = still_config(DENSE, volume);
         let (sim, pressed) = run(&ctx, &config, Some(&script), PRESS_STEPS, volume);
         let (_, alone) = run(&ctx, &config, None, PRESS_STEPS, false);
-        let ratio = density_near(&sim, &pressed.positions, &script);
+        // Both runs' densities on the grid the run with it on measured.
+        if volume {
+            settings = sim.volume_settings();
+        }
+        let ratio = density_near(settings.as_ref().unwrap(), &sim, &pressed.positions, &script);
         // Untouched strands with a point within 2 cm of the capsule in the coat without the
         // hand: how far they moved away from its axis.
         let (mut count, mut moved_max, mut away_sum) = (0usize, 0.0f32, 0.0f32);
@@ -240,8 +259,8 @@ fn a_held_press_keeps_the_density_near_the_hand_bounded_and_pushes_neighbours_aw
         assert!(count >= 10, "only {count} untouched strands near the hand");
         outcome.push((ratio, moved_max, away_mean));
     }
-    let (_, off_moved, _) = outcome[0];
-    let (on_ratio, _, on_away) = outcome[1];
+    let (on_ratio, _, on_away) = outcome[0];
+    let (_, off_moved, _) = outcome[1];
     assert_eq!(off_moved, 0.0, "volume off: untouched strands moved");
     assert!(on_ratio <= 1.5, "volume on: density near the hand {on_ratio}× rest");
     assert!(on_away > 0.0005, "volume on: neighbours moved {on_away} m away");
@@ -254,7 +273,7 @@ fn c_distance(c: &pelt::sim::Capsule, p: Vec3) -> f32 {
 #[test]
 fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
     let ctx = gpu();
-    let (from, to) = (20.0, 140.0);
+    let (from, to) = (SETTLE_STEPS as f64 + 20.0, SETTLE_STEPS as f64 + 140.0);
     let script = CapsuleScript::back_stroke(from, to);
     let keys = &script.capsules[0].keys;
     let mid = |k: &CapsuleKey| (k.a + k.b) * 0.5;
@@ -274,9 +293,13 @@ fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
             if !touched_roots.iter().any(|r| r.distance(roots[s]) < 0.03) {
                 continue;
             }
+            // In the skin's tangent plane: the grid's push out of the coat is no turn.
+            let normal = (alone.positions[s * 6 + 1].xyz() - roots[s]).normalize();
             let d = stroked.positions[s * 6 + 5].xyz() - alone.positions[s * 6 + 5].xyz();
+            let d = d - normal * d.dot(normal);
+            let along = (direction - normal * direction.dot(normal)).normalize_or_zero();
             let len = d.length();
-            sum += if len > 1e-9 { d.dot(direction) / len } else { 0.0 };
+            sum += if len > 1e-9 { d.dot(along) / len } else { 0.0 };
             count += 1;
         }
         let mean = sum / count.max(1) as f32;
@@ -304,14 +327,18 @@ fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
     let mut cpu = FurSim::new_cpu(&config, Creature::default()).unwrap();
     let mut gpu = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
     let mut worst = 0.0f32;
-    for step in 1..=90u64 {
+    for step in 1..=PRESS_FROM + 60 {
         cpu.step_with(1, input(&script)).unwrap();
         gpu.step_with(1, input(&script)).unwrap();
         let d = max_distance(&cpu.positions().unwrap(), &gpu.positions().unwrap());
         worst = worst.max(d);
         assert!(d <= TWIN, "step {step}: GPU and CPU twin differ by {d} m");
     }
-    eprintln!("GPU vs CPU twin, grid on, 90 steps of a press: largest difference {worst:.3e} m");
+    eprintln!(
+        "GPU vs CPU twin, grid on, {} steps (a press from step {PRESS_FROM}): largest \
+         difference {worst:.3e} m, tolerance {TWIN:.2e} m",
+        PRESS_FROM + 60
+    );
 }
 
 /// How far the GPU may drift from its CPU twin with the grid on, metres. Without the grid
@@ -321,7 +348,7 @@ fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
 /// (strength · cell · ∇ρ / ρ₀) and friction pass that on at most `1 + friction +
 /// 8 · strength · ρ_max/ρ₀` fold per step (≈ 10 with the defaults and ρ_max ≈ 2ρ₀). Over a
 /// press's contact that is bounded well inside 16 × AGREE.
-const TWIN: f32 = 16.0 * AGREE;
+const TWIN: f32 = 4.0 * AGREE;
 
 #[test]
 fn the_same_seed_gives_the_same_bits_with_the_grid_on() {
@@ -332,13 +359,13 @@ fn the_same_seed_gives_the_same_bits_with_the_grid_on() {
     let script = press_script(root, coat);
     let gpu_run = || {
         let mut sim = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
-        sim.step_with(60, input(&script)).unwrap();
+        sim.step_with(PRESS_FROM as u32 + 30, input(&script)).unwrap();
         sim.positions().unwrap()
     };
     assert_eq!(bits(&gpu_run()), bits(&gpu_run()), "GPU");
     let cpu_run = || {
         let mut sim = FurSim::new_cpu(&config, Creature::default()).unwrap();
-        sim.step_with(60, input(&script)).unwrap();
+        sim.step_with(PRESS_FROM as u32 + 30, input(&script)).unwrap();
         sim.positions().unwrap()
     };
     assert_eq!(bits(&cpu_run()), bits(&cpu_run()), "CPU twin");

@@ -80,6 +80,7 @@ impl CpuSolver {
         let grid = volume::splat(&uniforms, &self.latest, &self.older);
         let view = GridView {
             grid: &grid,
+            rest: &settings.rest,
             uniforms,
         };
         let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
@@ -116,7 +117,7 @@ impl StrandSolver for CpuSolver {
     }
 
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
-        if let Some(settings) = self.volume {
+        if let Some(settings) = self.volume.clone() {
             for u in steps {
                 self.step_in_volume(u, &settings);
             }

@@ -44,6 +44,8 @@ pub struct GpuSolver {
     grid: wgpu::Buffer,
     /// The grid's uniforms ([`VolumeUniforms`]); resolution 0 while it is off.
     volume_uniforms: wgpu::Buffer,
+    /// Per node, the density above which it pushes (`VolumeSettings::rest`).
+    rest_grid: wgpu::Buffer,
     volume: Option<VolumeSettings>,
     roots: wgpu::Buffer,
     positions: [wgpu::Buffer; 2],
@@ -129,6 +131,7 @@ impl GpuSolver {
                     },
                     count: None,
                 },
+                storage(8, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -196,6 +199,7 @@ impl GpuSolver {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let rest_grid = make_rest_grid(device, &[0.0; 4]);
         let buffers = Buffers {
             uniforms: &uniforms,
             roots: &roots_buffer,
@@ -204,6 +208,7 @@ impl GpuSolver {
             recovered: &recovered,
             grid: &grid,
             volume: &volume_uniforms,
+            rest: &rest_grid,
         };
         let bind_groups = buffers.bind_groups(device, &layout);
         let oom = pollster::block_on(oom_scope.pop());
@@ -221,6 +226,7 @@ impl GpuSolver {
             bind_groups,
             grid,
             volume_uniforms,
+            rest_grid,
             volume: None,
             roots: roots_buffer,
             positions,
@@ -272,6 +278,7 @@ impl GpuSolver {
         self.queue.write_buffer(&self.uniforms, 0, &bytes);
         let volume = self
             .volume
+            .as_ref()
             .map(|v| v.uniforms(&steps[0]))
             .unwrap_or_default();
         let bytes = encase::UniformBuffer::<Vec<u8>>::content_of::<VolumeUniforms, Vec<u8>>(&volume)
@@ -385,8 +392,20 @@ impl StrandSolver for GpuSolver {
                     expected: "a grid that fits one storage buffer on this device",
                 });
             }
-            if bytes != self.grid.size() {
+            let same_rest = self
+                .volume
+                .as_ref()
+                .is_some_and(|old| std::sync::Arc::ptr_eq(&old.rest, &v.rest));
+            if v.rest.len() != (v.resolution as usize).pow(3) {
+                return Err(SimError::Parameter {
+                    name: "volume rest densities",
+                    value: v.rest.len() as f32,
+                    expected: "one per grid node (VolumeSettings::measure_rest)",
+                });
+            }
+            if bytes != self.grid.size() || !same_rest {
                 self.grid = make_grid(&self.device, bytes);
+                self.rest_grid = make_rest_grid(&self.device, &v.rest);
                 let buffers = Buffers {
                     uniforms: &self.uniforms,
                     roots: &self.roots,
@@ -395,6 +414,7 @@ impl StrandSolver for GpuSolver {
                     recovered: &self.recovered,
                     grid: &self.grid,
                     volume: &self.volume_uniforms,
+                    rest: &self.rest_grid,
                 };
                 self.bind_groups = buffers.bind_groups(&self.device, &self.layout);
             }
@@ -446,6 +466,17 @@ fn make_grid(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
     })
 }
 
+/// The per-node rest densities' buffer.
+fn make_rest_grid(device: &wgpu::Device, rest: &[f32]) -> wgpu::Buffer {
+    let placeholder = [0.0f32; 4];
+    let contents = if rest.is_empty() { &placeholder[..] } else { rest };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("volume rest densities"),
+        contents: bytemuck::cast_slice(contents),
+        usage: wgpu::BufferUsages::STORAGE,
+    })
+}
+
 /// The buffers the step's bind group holds.
 struct Buffers<'a> {
     uniforms: &'a wgpu::Buffer,
@@ -455,6 +486,7 @@ struct Buffers<'a> {
     recovered: &'a wgpu::Buffer,
     grid: &'a wgpu::Buffer,
     volume: &'a wgpu::Buffer,
+    rest: &'a wgpu::Buffer,
 }
 
 impl Buffers<'_> {
@@ -490,6 +522,7 @@ impl Buffers<'_> {
                     },
                     whole(6, self.grid),
                     whole(7, self.volume),
+                    whole(8, self.rest),
                 ],
             })
         };

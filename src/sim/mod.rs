@@ -18,7 +18,7 @@ pub mod volume;
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub use contact::{Capsule, ContactMode, HandContact};
 pub use cpu::{CpuPath, CpuSolver};
-pub use fur::{FurConfig, FurSim, SolverKind, StepInput};
+pub use fur::{FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
 pub use gpu_solver::{
     GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, WORKGROUP_SIZE, max_strands,
 };

@@ -63,8 +63,8 @@ impl Default for FurParams {
             capsule_step_max: 0.08,
             volume: false,
             volume_friction: 0.4,
-            volume_strength: 0.5,
-            volume_resolution: 64,
+            volume_strength: 1.0,
+            volume_resolution: 96,
         }
     }
 }

@@ -198,6 +198,8 @@ pub fn step_strand(
 pub struct GridView<'a> {
     /// The grid's integers (see [`super::volume`]).
     pub grid: &'a [i32],
+    /// Per node, the density above which it pushes.
+    pub rest: &'a [f32],
     /// Where it lies and how strongly it acts.
     pub uniforms: super::volume::VolumeUniforms,
 }
@@ -326,7 +328,7 @@ pub fn step_strand_in(
             touches += touched;
 
             if let Some(grid) = volume {
-                x = super::volume::correct(grid.grid, &grid.uniforms, x, p, q);
+                x = super::volume::correct(grid.grid, grid.rest, &grid.uniforms, x, p, q);
             }
 
             let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;

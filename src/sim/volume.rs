@@ -12,6 +12,7 @@
 use super::layout::{POINTS_PER_STRAND, StepUniforms};
 use encase::ShaderType;
 use glam::{Vec3, Vec4, Vec4Swizzles};
+use std::sync::Arc;
 
 /// One unit of splat weight (a whole point in one grid node) as an integer (WGSL
 /// `VOLUME_DENSITY_SCALE`).
@@ -28,10 +29,12 @@ pub const VELOCITY_LIMIT: f32 = crate::shaders::VOLUME_VELOCITY_LIMIT;
 pub const PUSH_LIMIT: f32 = crate::shaders::VOLUME_PUSH_LIMIT;
 /// Integers per grid node: density, then momentum x, y, z.
 pub const WORDS_PER_NODE: usize = 4;
-/// Share of the rest coat's points that see a density at or below the rest density: the
-/// rest density is this quantile of the densities the groomed coat's points sample, so an
-/// untouched coat sits (almost everywhere) below it and feels no pressure.
-pub const REST_QUANTILE: f32 = 1.0;
+/// The coat's typical density (what pushes are measured against) is this quantile of the
+/// densities the groomed coat's points read.
+pub const REST_QUANTILE: f32 = 0.9;
+/// Share of the typical density a node may gain over its own groomed density before it
+/// pushes: the groomed coat, settling under gravity, feels no pressure.
+pub const REST_SLACK: f32 = 0.25;
 /// Room around the groomed coat's bounds, metres, so the head's turn and the tail's swing
 /// stay inside the grid.
 pub const GRID_MARGIN: f32 = 0.15;
@@ -54,9 +57,9 @@ pub struct VolumeUniforms {
     pub strength: f32,
 }
 
-/// The grid's placement and strengths, fixed for a run (the origin follows the body's
-/// pivot step by step).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The grid's placement, rest densities and strengths, fixed for a run (the origin follows
+/// the body's pivot step by step).
+#[derive(Clone, Debug, PartialEq)]
 pub struct VolumeSettings {
     /// Node (0, 0, 0) relative to the body's pivot, metres.
     pub offset: Vec3,
@@ -64,8 +67,11 @@ pub struct VolumeSettings {
     pub cell: f32,
     /// Nodes along each axis.
     pub resolution: u32,
-    /// The coat's rest density, points per node.
+    /// The coat's typical density, points per node (see [`REST_QUANTILE`]).
     pub rest_density: f32,
+    /// Per node, the density above which it pushes: the groomed coat's own density there
+    /// plus [`REST_SLACK`] of the typical density. Empty until measured.
+    pub rest: Arc<[f32]>,
     /// See [`VolumeUniforms::friction`].
     pub friction: f32,
     /// See [`VolumeUniforms::strength`].
@@ -109,9 +115,33 @@ impl VolumeSettings {
             cell: side / (resolution.max(2) - 1) as f32,
             resolution,
             rest_density: 1.0,
+            rest: Arc::from(Vec::new()),
             friction: 0.0,
             strength: 0.0,
         }
+    }
+
+    /// Measures the rest densities from the groomed coat at `rest` (six points per strand)
+    /// laid out under `u`: the typical density, and each node's own.
+    pub fn measure_rest(&mut self, u: &StepUniforms, rest: &[Vec4]) {
+        let v = self.uniforms(u);
+        let grid = splat(&v, rest, rest);
+        let empty: Vec<f32> = vec![v.rest_density; (v.resolution as usize).pow(3)];
+        let mut seen: Vec<f32> = rest
+            .chunks(POINTS_PER_STRAND)
+            .flat_map(|s| s.iter().skip(1))
+            .filter_map(|p| sample(&grid, &empty, &v, p.xyz()).map(|s| s.density))
+            .collect();
+        seen.sort_by(f32::total_cmp);
+        self.rest_density = match seen.len() {
+            0 => 1.0,
+            n => seen[((n - 1) as f32 * REST_QUANTILE).round() as usize].max(1.0),
+        };
+        let slack = REST_SLACK * self.rest_density;
+        self.rest = grid
+            .chunks(WORDS_PER_NODE)
+            .map(|node| node[0] as f32 / DENSITY_SCALE + slack)
+            .collect();
     }
 }
 
@@ -196,12 +226,13 @@ pub struct GridSample {
     pub density: f32,
     /// Interpolated momentum over density (zero where the grid is empty).
     pub velocity: Vec3,
-    /// Gradient of `max(density − rest, 0)` per cell.
+    /// Gradient of the density above each node's rest, per cell.
     pub excess_gradient: Vec3,
 }
 
-/// Reads `grid` at `p` (WGSL `sample_grid`); `None` outside it.
-pub fn sample(grid: &[i32], v: &VolumeUniforms, p: Vec3) -> Option<GridSample> {
+/// Reads `grid` at `p`, with `rest` the density above which each node pushes (WGSL
+/// `volume_correct`); `None` outside it.
+pub fn sample(grid: &[i32], rest: &[f32], v: &VolumeUniforms, p: Vec3) -> Option<GridSample> {
     let (base, f) = grid_cell(v, p)?;
     let mut density = 0.0f32;
     let mut momentum = Vec3::ZERO;
@@ -214,7 +245,7 @@ pub fn sample(grid: &[i32], v: &VolumeUniforms, p: Vec3) -> Option<GridSample> {
             / MOMENTUM_SCALE;
         density += w * rho;
         momentum += m * w;
-        gradient += dw * (rho - v.rest_density).max(0.0);
+        gradient += dw * (rho - rest[node]).max(0.0);
     }
     let velocity = if density > 1e-6 {
         momentum / density
@@ -232,8 +263,8 @@ pub fn sample(grid: &[i32], v: &VolumeUniforms, p: Vec3) -> Option<GridSample> {
 /// `volume_correct`): its velocity (`p − q`, latest minus older) blended toward the grid's
 /// by the friction, and pushed down the gradient of the density above rest, at most
 /// [`PUSH_LIMIT`] cells. The grid was splatted at `p`, so it is read there.
-pub fn correct(grid: &[i32], v: &VolumeUniforms, x: Vec3, p: Vec3, q: Vec3) -> Vec3 {
-    let Some(s) = sample(grid, v, p) else {
+pub fn correct(grid: &[i32], rest: &[f32], v: &VolumeUniforms, x: Vec3, p: Vec3, q: Vec3) -> Vec3 {
+    let Some(s) = sample(grid, rest, v, p) else {
         return x;
     };
     let mut out = x;
@@ -249,23 +280,6 @@ pub fn correct(grid: &[i32], v: &VolumeUniforms, x: Vec3, p: Vec3, q: Vec3) -> V
         out += push;
     }
     out
-}
-
-/// The rest density of a coat at `rest` (six points per strand, at rest) in grid `v`:
-/// the [`REST_QUANTILE`] of the densities its points read, at least one point's worth.
-pub fn rest_density(v: &VolumeUniforms, rest: &[Vec4]) -> f32 {
-    let grid = splat(v, rest, rest);
-    let mut seen: Vec<f32> = rest
-        .chunks(POINTS_PER_STRAND)
-        .flat_map(|s| s.iter().skip(1))
-        .filter_map(|p| sample(&grid, v, p.xyz()).map(|s| s.density))
-        .collect();
-    if seen.is_empty() {
-        return 1.0;
-    }
-    seen.sort_by(f32::total_cmp);
-    let k = ((seen.len() - 1) as f32 * REST_QUANTILE).round() as usize;
-    seen[k].max(1.0)
 }
 
 /// The largest density any node of `grid` holds within `reach` metres of segment `a`–`b`
