@@ -18,8 +18,8 @@ use pelt::groom::Groom;
 use pelt::hand::CapsuleScript;
 use pelt::sim::{
     ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
-    StepUniforms, StrandSolver, StrandTier, VolumeSettings, dispatch_traffic_per_strand,
-    gpu_roots, rest_positions,
+    StepUniforms, StrandSolver, StrandTier, VolumeSettings, dispatch_traffic_per_strand, gpu_roots,
+    rest_positions,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;

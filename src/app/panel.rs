@@ -181,7 +181,7 @@ impl Panel {
                 // neighbours through the density and velocity grid.
                 ui.checkbox(&mut p.volume, "volume grid");
                 ui.add(egui::Slider::new(&mut p.volume_friction, 0.0..=1.0).text("friction"));
-                ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=2.0).text("volume"));
+                ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
                 if p != self.params {
                     self.params = p;
                     self.pending.push(PanelAction::Params(p));

@@ -172,12 +172,19 @@ fn simulate(
                 .strands
                 .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
             eprintln!("adapter: {} ({strands} strands)", ctx.info().name);
-            FurSim::new_gpu(&args.volume.apply(FurConfig::new(strands, args.seed)), creature, &ctx)?
+            FurSim::new_gpu(
+                &args.volume.apply(FurConfig::new(strands, args.seed)),
+                creature,
+                &ctx,
+            )?
         }
         SolverArg::Cpu => {
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
             eprintln!("solver: CPU ({strands} strands)");
-            FurSim::new_cpu(&args.volume.apply(FurConfig::new(strands, args.seed)), creature)?
+            FurSim::new_cpu(
+                &args.volume.apply(FurConfig::new(strands, args.seed)),
+                creature,
+            )?
         }
     };
     let built = started.elapsed();

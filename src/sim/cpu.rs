@@ -5,8 +5,8 @@
 
 use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
 use super::reference::{GridView, step_strand, step_strand_in};
-use super::volume::{self, VolumeSettings};
 use super::simd::{LANES, StepCapsules, step_lanes};
+use super::volume::{self, VolumeSettings};
 use super::{SimError, StrandSolver};
 use glam::Vec4;
 use rayon::prelude::*;

@@ -281,8 +281,9 @@ impl GpuSolver {
             .as_ref()
             .map(|v| v.uniforms(&steps[0]))
             .unwrap_or_default();
-        let bytes = encase::UniformBuffer::<Vec<u8>>::content_of::<VolumeUniforms, Vec<u8>>(&volume)
-            .map_err(|e| SimError::Gpu(format!("volume uniform layout: {e}")))?;
+        let bytes =
+            encase::UniformBuffer::<Vec<u8>>::content_of::<VolumeUniforms, Vec<u8>>(&volume)
+                .map_err(|e| SimError::Gpu(format!("volume uniform layout: {e}")))?;
         self.queue.write_buffer(&self.volume_uniforms, 0, &bytes);
         let workgroups = self.strand_count.div_ceil(WORKGROUP_SIZE);
         if self.volume.is_some() {
@@ -385,7 +386,11 @@ impl StrandSolver for GpuSolver {
         if let Some(v) = &volume {
             let bytes = (v.words() * 4) as u64;
             let limits = self.device.limits();
-            if bytes > limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) {
+            if bytes
+                > limits
+                    .max_storage_buffer_binding_size
+                    .min(limits.max_buffer_size)
+            {
                 return Err(SimError::Parameter {
                     name: "volume_resolution",
                     value: v.resolution as f32,
@@ -469,7 +474,11 @@ fn make_grid(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
 /// The per-node rest densities' buffer.
 fn make_rest_grid(device: &wgpu::Device, rest: &[f32]) -> wgpu::Buffer {
     let placeholder = [0.0f32; 4];
-    let contents = if rest.is_empty() { &placeholder[..] } else { rest };
+    let contents = if rest.is_empty() {
+        &placeholder[..]
+    } else {
+        rest
+    };
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("volume rest densities"),
         contents: bytemuck::cast_slice(contents),

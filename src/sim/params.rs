@@ -62,8 +62,8 @@ impl Default for FurParams {
             skin_offset: 0.0015,
             capsule_step_max: 0.08,
             volume: false,
-            volume_friction: 0.4,
-            volume_strength: 1.0,
+            volume_friction: 0.9,
+            volume_strength: 1.5,
             volume_resolution: 96,
         }
     }

@@ -34,7 +34,7 @@ pub const WORDS_PER_NODE: usize = 4;
 pub const REST_QUANTILE: f32 = 0.9;
 /// Share of the typical density a node may gain over its own groomed density before it
 /// pushes: the groomed coat, settling under gravity, feels no pressure.
-pub const REST_SLACK: f32 = 0.25;
+pub const REST_SLACK: f32 = 0.05;
 /// Room around the groomed coat's bounds, metres, so the head's turn and the tail's swing
 /// stay inside the grid.
 pub const GRID_MARGIN: f32 = 0.15;
@@ -241,8 +241,11 @@ pub fn sample(grid: &[i32], rest: &[f32], v: &VolumeUniforms, p: Vec3) -> Option
         let (node, w, dw) = corner(v, base, f, c);
         let at = node * WORDS_PER_NODE;
         let rho = grid[at] as f32 / DENSITY_SCALE;
-        let m = Vec3::new(grid[at + 1] as f32, grid[at + 2] as f32, grid[at + 3] as f32)
-            / MOMENTUM_SCALE;
+        let m = Vec3::new(
+            grid[at + 1] as f32,
+            grid[at + 2] as f32,
+            grid[at + 3] as f32,
+        ) / MOMENTUM_SCALE;
         density += w * rho;
         momentum += m * w;
         gradient += dw * (rho - rest[node]).max(0.0);
