@@ -246,7 +246,7 @@ fn a_held_press_keeps_the_density_near_the_hand_bounded_and_pushes_neighbours_aw
                 &pressed.positions[s * 6..s * 6 + 6],
                 &alone.positions[s * 6..s * 6 + 6],
             );
-            let near = q[1..].iter().any(|x| c_distance(&capsule, x.xyz()) <= 0.02);
+            let near = q[1..].iter().any(|x| capsule.distance(x.xyz()) <= 0.02);
             if pressed.touched[s] || !near {
                 continue;
             }
@@ -288,10 +288,6 @@ fn a_held_press_keeps_the_density_near_the_hand_bounded_and_pushes_neighbours_aw
     );
 }
 
-fn c_distance(c: &pelt::sim::Capsule, p: Vec3) -> f32 {
-    c.distance(p)
-}
-
 #[test]
 fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
     let ctx = gpu();
@@ -303,7 +299,7 @@ fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
     let mut cosines = Vec::new();
     for volume in [false, true] {
         let config = still_config(DENSE, volume);
-        let (sim, stroked) = run(&ctx, &config, Some(&script), to as u64, volume);
+        let (_, stroked) = run(&ctx, &config, Some(&script), to as u64, volume);
         let (_, alone) = run(&ctx, &config, None, to as u64, false);
         let roots: Vec<Vec3> = stroked.positions.chunks(6).map(|s| s[0].xyz()).collect();
         // The strands under the hand now, and the untouched ones around them.
@@ -337,7 +333,6 @@ fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
             touched_roots.len()
         );
         assert!(count >= 10, "only {count} neighbours");
-        let _ = sim;
         cosines.push(mean);
     }
     assert_eq!(cosines[0], 0.0, "volume off: neighbours moved");
