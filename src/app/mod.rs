@@ -56,6 +56,8 @@ pub struct DemoOptions {
     pub budget_fps: Option<f64>,
     /// The render scale while the budget is off (1: the window's own size).
     pub scale: f32,
+    /// Whether the coat starts as a volume (`--volume`).
+    pub volume: bool,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -203,6 +205,11 @@ impl App {
             },
         };
         apply_level(&mut gpu, &mut fur, level);
+        let volume = pelt::sim::FurParams {
+            volume: self.options.volume,
+            ..*fur.hair().params()
+        };
+        fur.hair_mut().set_params(volume)?;
         let panel = Panel::new(
             &gpu.gpu,
             &window,
@@ -504,8 +511,15 @@ impl Running {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
         let raster = self.fur.raster();
+        let volume = self.fur.hair().params().volume;
         self.fur = self.gpu.build_fur(strands, seed)?;
         self.fur.renderer_mut().set_raster(raster);
+        // The volume grid's switch carries over to the new coat.
+        let params = pelt::sim::FurParams {
+            volume,
+            ..*self.fur.hair().params()
+        };
+        self.fur.hair_mut().set_params(params)?;
         self.fur.set_debug_mode(mode);
         let level = match &self.budget {
             Some(b) => b.level(),

@@ -194,6 +194,11 @@ impl Panel {
                 ui.add(egui::Slider::new(&mut p.wind, 0.0..=0.002).text("wind"));
                 ui.add(egui::Slider::new(&mut p.comb_gain, 0.0..=4.0).text("comb gain"));
                 ui.add(egui::Slider::new(&mut p.comb_decay, 0.9..=1.0).text("comb decay"));
+                // The coat as a volume: strands drag (friction) and push (volume) their
+                // neighbours through the density and velocity grid.
+                ui.checkbox(&mut p.volume, "volume grid");
+                ui.add(egui::Slider::new(&mut p.volume_friction, 0.0..=1.0).text("friction"));
+                ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
                 if p != self.params {
                     self.params = p;
                     self.pending.push(PanelAction::Params(p));

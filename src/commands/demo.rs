@@ -54,6 +54,10 @@ pub struct DemoArgs {
     /// window's size (0.1 to 1) and upscaled (Catmull-Rom).
     #[arg(long)]
     pub scale: Option<f32>,
+    /// Whether strands interact through the coat's density and velocity grid (the panel
+    /// switches it too).
+    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
+    pub volume: super::simulate::Volume,
 }
 
 /// The frame rate `--budget` asks for, or `None` for `off`.
@@ -127,5 +131,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         raster: args.raster,
         budget_fps: budget,
         scale: args.scale.unwrap_or(1.0),
+        volume: args.volume == super::simulate::Volume::On,
     })
 }

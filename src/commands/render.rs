@@ -64,6 +64,9 @@ pub struct RenderArgs {
     /// (the one measured faster on this kind of adapter; hardware so far).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
+    /// Whether strands interact through the coat's density and velocity grid.
+    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
+    pub volume: super::simulate::Volume,
 }
 
 /// Parses `x,y,z` into finite coordinates.
@@ -143,7 +146,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
     let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)?;
+    let mut sim = FurSim::new_gpu(
+        &args.volume.apply(FurConfig::new(strands, args.seed)),
+        creature.clone(),
+        &ctx,
+    )?;
     let mut renderer = FurRenderer::new(
         &ctx.device,
         &ctx.queue,
