@@ -4,11 +4,15 @@
 //! The window, the surface, the camera and the controls live here; the creature, its coat,
 //! the hand and the renderer are the library's [`SimulatedFur`].
 
+mod clip;
 mod input;
 mod orbit;
 mod panel;
+mod record;
 mod surface;
 mod tier_search;
+
+pub use record::{RecordOptions, record};
 
 use anyhow::Context;
 use input::PointerInput;
@@ -44,6 +48,8 @@ pub struct DemoOptions {
     pub size: (u32, u32),
     /// The view to start in.
     pub mode: pelt::render::DebugMode,
+    /// The environment map, if any.
+    pub environment: Option<pelt::render::EnvironmentMap>,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -136,6 +142,8 @@ struct Running {
     shown_frames: Vec<FrameTiming>,
     last_frame: Instant,
     stats: FrameStats,
+    /// The environment map each coat (re)built is lit by.
+    environment: Option<pelt::render::EnvironmentMap>,
 }
 
 impl App {
@@ -165,6 +173,8 @@ impl App {
             }
         };
         let mut fur = gpu.build_fur(strands, self.options.seed)?;
+        fur.renderer_mut()
+            .set_environment(self.options.environment.as_ref());
         fur.set_debug_mode(self.options.mode);
         let panel = Panel::new(
             &gpu.gpu,
@@ -198,6 +208,7 @@ impl App {
                 max_strands: max,
                 ..Default::default()
             },
+            environment: self.options.environment.clone(),
         })
     }
 }
@@ -436,6 +447,7 @@ impl Running {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
         self.fur = self.gpu.build_fur(strands, seed)?;
+        self.fur.renderer_mut().set_environment(self.environment.as_ref());
         self.fur.set_debug_mode(mode);
         *self.fur.lighting_mut() = lighting;
         self.panel.params = *self.fur.hair().params();

@@ -60,6 +60,11 @@ pub struct RenderArgs {
     /// capsules drawn.
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
+    /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
+    /// and 16,777,216 pixels) that the eyes and nose reflect and that lights the surfaces'
+    /// ambient term; the strands never see it.
+    #[arg(long)]
+    pub env: Option<PathBuf>,
 }
 
 /// Parses `x,y,z` into finite coordinates.
@@ -115,7 +120,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if args.steps > MAX_STEPS {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
-    let inputs: Vec<&std::path::Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
+    let inputs: Vec<&std::path::Path> = args
+        .capsule_script
+        .iter()
+        .chain(&args.env)
+        .map(|p| p.as_path())
+        .collect();
     pelt::files::check_output(&args.out, "the picture", &["png"], &inputs)?;
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
@@ -124,6 +134,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(path) => Some(super::read_capsule_script(path)?),
         None => None,
     };
+    let environment = args
+        .env
+        .as_deref()
+        .map(pelt::render::EnvironmentMap::from_path)
+        .transpose()?;
     let ctx = GpuContext::new()?;
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
     super::picture_size::check(
@@ -148,7 +163,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         RenderSettings::default(),
     )?;
     renderer.set_strands_from_sim(&sim)?;
+    renderer.set_environment(environment.as_ref());
     let mut contact = None;
+    // A bar on a terminal only, as `pelt simulate` draws (nothing when stderr is piped).
+    let bar = indicatif::ProgressBar::new(u64::from(args.steps));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, {eta} left")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
     for step in 0..args.steps {
         if let Some(s) = &script {
             let c = s.contact_at(f64::from(step) + 1.0);
@@ -156,7 +178,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             contact = Some(c);
         }
         sim.step(1)?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     let hand: Vec<DrawCapsule> = contact
         .iter()
         .flat_map(|c| &c.capsules)
