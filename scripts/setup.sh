@@ -22,8 +22,9 @@ if ((${#need[@]})); then
 fi
 # The USD export's test opens Pelt's files with Pixar's own library (usd-core from PyPI) in
 # a virtual environment of its own at target/usd-venv (tests/usd_export.rs runs its python;
-# PELT_USD_PYTHON names another interpreter that has `pxr`).
-USD_CORE_VERSION=26.11
+# PELT_USD_PYTHON names another interpreter that has `pxr`). 24.11: later wheels (26.x) no
+# longer carry the Python UsdUtils.ComplianceChecker the test runs.
+USD_CORE_VERSION=24.11
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/target/usd-venv"
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
