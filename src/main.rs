@@ -42,7 +42,7 @@ enum Command {
     )]
     Export(commands::export::ExportArgs),
     /// Read the springs of a GLB or VRM file and print them, per joint.
-    #[command(after_help = "Example: pelt export --out creature.vrm && pelt import creature.vrm")]
+    #[command(after_help = "Example: pelt import creature.vrm")]
     Import(commands::import::ImportArgs),
     /// Drive springs with a motion of the scene root at 60 fps and write every joint's world
     /// position per frame as CSV (to compare Pelt with other VRM tools).

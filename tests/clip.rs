@@ -15,8 +15,17 @@ fn record(out: &Path) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
     let o = pelt()
         .args([
-            "demo", "--strands", "2048", "--script", s(&script), "--frames", "30",
-            "--record-size", "160x90", "--record", s(out),
+            "demo",
+            "--strands",
+            "2048",
+            "--script",
+            s(&script),
+            "--frames",
+            "30",
+            "--record-size",
+            "160x90",
+            "--record",
+            s(out),
         ])
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
@@ -108,7 +117,10 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
     }
     let near = near / near_n as f64;
     let all = all / (w * h) as f64;
-    assert!(near > 3.0 * all && near > 5.0, "change near the hand {near}, everywhere {all}");
+    assert!(
+        near > 3.0 * all && near > 5.0,
+        "change near the hand {near}, everywhere {all}"
+    );
     assert!(frames[0] != frames[FRAMES - 1], "the clip does not move");
 }
 
@@ -116,14 +128,33 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
 fn a_record_needs_a_script_and_a_png_name_and_a_matching_shape() {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
-    let err = cli_common::fails(&["demo", "--frames", "2", "--record", s(&dir.path().join("a.png"))]);
+    let err = cli_common::fails(&[
+        "demo",
+        "--frames",
+        "2",
+        "--record",
+        s(&dir.path().join("a.png")),
+    ]);
     assert!(err.contains("--script"), "{err}");
     let err = cli_common::fails(&[
-        "demo", "--script", s(&script), "--frames", "2", "--record", s(&dir.path().join("a.gif")),
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record",
+        s(&dir.path().join("a.gif")),
     ]);
     assert!(err.contains(".png"), "{err}");
     let err = cli_common::fails(&[
-        "demo", "--script", s(&script), "--frames", "2", "--record-size", "100x100", "--record",
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record-size",
+        "100x100",
+        "--record",
         s(&dir.path().join("a.png")),
     ]);
     assert!(err.contains("shape"), "{err}");

@@ -33,12 +33,7 @@ fn uniform_hdr(w: usize, h: usize, c: [f32; 3]) -> Vec<u8> {
     bytes
 }
 
-fn render(
-    ctx: &GpuContext,
-    sim: &FurSim,
-    map: Option<&EnvironmentMap>,
-    mode: DebugMode,
-) -> Image {
+fn render(ctx: &GpuContext, sim: &FurSim, map: Option<&EnvironmentMap>, mode: DebugMode) -> Image {
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
     let mut renderer = FurRenderer::new(
         &ctx.device,
@@ -86,17 +81,27 @@ fn a_bright_map_lights_the_face_and_skin_and_never_the_strands() {
     let ctx = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
     let mut sim = FurSim::new_gpu(&FurConfig::new(2048, 4), Creature::default(), &ctx).unwrap();
     sim.step(10).unwrap();
-    let bright = EnvironmentMap::from_bytes(&uniform_hdr(64, 32, [6.0, 6.0, 6.0]), "bright").unwrap();
+    let bright =
+        EnvironmentMap::from_bytes(&uniform_hdr(64, 32, [6.0, 6.0, 6.0]), "bright").unwrap();
 
     let plain = render(&ctx, &sim, None, DebugMode::Final);
     let lit = render(&ctx, &sim, Some(&bright), DebugMode::Final);
     let (face, face_pixels) = change_where(&plain, &lit, &[ids::FACE]);
-    assert!(face_pixels > 50, "the close-up shows {face_pixels} eye and nose pixels");
-    assert!(face > 8.0, "the eyes and nose changed by {face} levels on average");
+    assert!(
+        face_pixels > 50,
+        "the close-up shows {face_pixels} eye and nose pixels"
+    );
+    assert!(
+        face > 8.0,
+        "the eyes and nose changed by {face} levels on average"
+    );
     let bare = render(&ctx, &sim, None, DebugMode::Skin);
     let bare_lit = render(&ctx, &sim, Some(&bright), DebugMode::Skin);
     let (skin, skin_pixels) = change_where(&bare, &bare_lit, &[ids::SKIN]);
-    assert!(skin_pixels > 0 && skin > 2.0, "skin changed by {skin} over {skin_pixels} pixels");
+    assert!(
+        skin_pixels > 0 && skin > 2.0,
+        "skin changed by {skin} over {skin_pixels} pixels"
+    );
 
     let strands = render(&ctx, &sim, None, DebugMode::Strands);
     let strands_lit = render(&ctx, &sim, Some(&bright), DebugMode::Strands);
@@ -119,7 +124,11 @@ fn missing_huge_and_corrupt_maps_are_clear_errors() {
 
     // A header claiming 100,000 × 50,000 pixels: refused from the header, before decoding.
     let huge = dir.path().join("huge.hdr");
-    std::fs::write(&huge, b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 50000 +X 100000\n").unwrap();
+    std::fs::write(
+        &huge,
+        b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 50000 +X 100000\n",
+    )
+    .unwrap();
     let err = EnvironmentMap::from_path(&huge).unwrap_err();
     assert!(matches!(err, EnvironmentError::TooLarge { .. }), "{err}");
     assert!(err.to_string().contains("100000×50000"), "{err}");

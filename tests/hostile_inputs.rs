@@ -514,7 +514,13 @@ fn a_hostile_environment_map_is_refused_before_any_work() {
     let err = fails(&["render", "--env", s(dir.path()), "--out", s(&out)]);
     assert!(err.contains("folder"), "{err}");
     let fifo = dir.path().join("pipe.hdr");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let err = fails_within_a_minute(&["render", "--env", s(&fifo), "--out", s(&out)]);
     assert!(err.contains("named pipe"), "{err}");
     // Not a picture: refused before the GPU is asked for anything (a strand count no
@@ -522,7 +528,13 @@ fn a_hostile_environment_map_is_refused_before_any_work() {
     let junk = dir.path().join("junk.exr");
     std::fs::write(&junk, [0u8; 64]).unwrap();
     let err = fails(&[
-        "render", "--env", s(&junk), "--strands", "999999999999", "--out", s(&out),
+        "render",
+        "--env",
+        s(&junk),
+        "--strands",
+        "999999999999",
+        "--out",
+        s(&out),
     ]);
     assert!(err.contains("junk.exr") && err.contains("OpenEXR"), "{err}");
     let err = fails(&["demo", "--env", s(&junk), "--frames", "1"]);

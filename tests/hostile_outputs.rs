@@ -379,14 +379,31 @@ fn a_hostile_usd_or_clip_output_is_refused_before_any_work() {
     let err = fails(&["export", "--out", "/dev/null"]);
     assert!(err.contains(".usda"), "{err}");
     let err = fails(&[
-        "demo", "--strands", "999999999999", "--script", s(&script), "--frames", "2", "--record",
+        "demo",
+        "--strands",
+        "999999999999",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record",
         s(&png_link),
     ]);
     assert!(err.contains("symbolic link"), "{err}");
     let err = fails(&[
-        "demo", "--script", s(&script), "--frames", "2", "--record", s(&script),
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record",
+        s(&script),
     ]);
     assert!(err.contains(".png"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
-    assert_eq!(listing(dir.path()), before, "a temporary file was left behind");
+    assert_eq!(
+        listing(dir.path()),
+        before,
+        "a temporary file was left behind"
+    );
 }

@@ -76,7 +76,12 @@ fn read_stage(file: &Path) -> Value {
         .arg(file)
         .output()
         .unwrap();
-    assert!(o.status.success(), "pxr could not read {}: {}", file.display(), stderr(&o));
+    assert!(
+        o.status.success(),
+        "pxr could not read {}: {}",
+        file.display(),
+        stderr(&o)
+    );
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
@@ -124,7 +129,10 @@ fn expected_color(p: &Pattern) -> Vec3 {
 
 fn max_difference(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 const STRANDS: usize = 300;
@@ -136,19 +144,38 @@ fn the_coat_opens_in_pixars_library_and_matches_simulate() {
     let coat = dir.path().join("coat.usda");
     let state = dir.path().join("state.npz");
     let common = [
-        "--strands", "300", "--steps", "40", "--seed", "7", "--capsule-script", s(&script),
+        "--strands",
+        "300",
+        "--steps",
+        "40",
+        "--seed",
+        "7",
+        "--capsule-script",
+        s(&script),
     ];
     run(&[&["export"][..], &common, &["--out", s(&coat)]].concat());
     run(&[&["simulate"][..], &common, &["--out", s(&state)]].concat());
     let stage = read_stage(&coat);
 
-    assert_eq!(stage["errors"], Value::Array(vec![]), "ComplianceChecker: {stage}");
-    assert_eq!(stage["failed"], Value::Array(vec![]), "ComplianceChecker: {stage}");
+    assert_eq!(
+        stage["errors"],
+        Value::Array(vec![]),
+        "ComplianceChecker: {stage}"
+    );
+    assert_eq!(
+        stage["failed"],
+        Value::Array(vec![]),
+        "ComplianceChecker: {stage}"
+    );
     assert_eq!(stage["default_prim"], "/Pelt");
     assert_eq!(stage["up_axis"], "Y");
     assert_eq!(stage["meters_per_unit"], 1.0);
     assert_eq!(stage["type"], "linear");
-    assert_eq!(stage["times"], Value::Array(vec![]), "a still export has no time samples");
+    assert_eq!(
+        stage["times"],
+        Value::Array(vec![]),
+        "a still export has no time samples"
+    );
 
     let counts = stage["counts"].as_array().unwrap();
     assert_eq!(counts.len(), STRANDS, "one curve a strand");
@@ -166,7 +193,10 @@ fn the_coat_opens_in_pixars_library_and_matches_simulate() {
     for w in widths.chunks(6) {
         assert!((w[0] - 0.0034).abs() < 1e-7, "root width {}", w[0]);
         assert!((w[5] - 0.0034 * 0.15).abs() < 1e-7, "tip width {}", w[5]);
-        assert!(w.windows(2).all(|p| p[1] < p[0]), "widths do not taper: {w:?}");
+        assert!(
+            w.windows(2).all(|p| p[1] < p[0]),
+            "widths do not taper: {w:?}"
+        );
     }
 
     // Colours and random values: the groom's, strand by strand.
@@ -184,7 +214,11 @@ fn the_coat_opens_in_pixars_library_and_matches_simulate() {
         .chunks(3)
         .map(|c| format!("{c:?}"))
         .collect::<std::collections::HashSet<_>>();
-    assert!(distinct.len() > 10, "the pattern shows in the colours: {}", distinct.len());
+    assert!(
+        distinct.len() > 10,
+        "the pattern shows in the colours: {}",
+        distinct.len()
+    );
     let random: Vec<f32> = groom.roots.iter().map(|r| r.random).collect();
     assert_eq!(max_difference(&floats(&stage["random"]), &random), 0.0);
 
@@ -198,7 +232,10 @@ fn the_coat_opens_in_pixars_library_and_matches_simulate() {
         let first = Vec3::from_slice(&p[3..6]) - Vec3::from_slice(&p[0..3]);
         outward += usize::from(n.dot(first) > 0.0);
     }
-    assert!(outward * 10 >= STRANDS * 9, "only {outward} strands leave along their normal");
+    assert!(
+        outward * 10 >= STRANDS * 9,
+        "only {outward} strands leave along their normal"
+    );
 
     let skin = stage["skin_points"].as_u64().unwrap();
     assert!(skin > 1000, "skin has {skin} points");
@@ -212,23 +249,55 @@ fn frames_write_time_samples_over_the_stroke() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/back_stroke.json");
     let coat = dir.path().join("stroke.usda");
     let state = dir.path().join("state.npz");
-    let common = ["--strands", "300", "--seed", "2", "--capsule-script", s(&script)];
+    let common = [
+        "--strands",
+        "300",
+        "--seed",
+        "2",
+        "--capsule-script",
+        s(&script),
+    ];
     run(&[
         &["export"][..],
         &common,
-        &["--steps", "20", "--frames", "4", "--every", "10", "--out", s(&coat)],
+        &[
+            "--steps",
+            "20",
+            "--frames",
+            "4",
+            "--every",
+            "10",
+            "--out",
+            s(&coat),
+        ],
     ]
     .concat());
     // The last sample is step 20 + 3 × 10.
-    run(&[&["simulate"][..], &common, &["--steps", "50", "--out", s(&state)]].concat());
+    run(&[
+        &["simulate"][..],
+        &common,
+        &["--steps", "50", "--out", s(&state)],
+    ]
+    .concat());
     let stage = read_stage(&coat);
-    assert_eq!(stage["errors"], Value::Array(vec![]), "ComplianceChecker: {stage}");
-    assert_eq!(stage["failed"], Value::Array(vec![]), "ComplianceChecker: {stage}");
+    assert_eq!(
+        stage["errors"],
+        Value::Array(vec![]),
+        "ComplianceChecker: {stage}"
+    );
+    assert_eq!(
+        stage["failed"],
+        Value::Array(vec![]),
+        "ComplianceChecker: {stage}"
+    );
     let times: Vec<f32> = floats(&stage["times"]);
     assert_eq!(times, [20.0, 30.0, 40.0, 50.0]);
     let last = floats(&stage["last_points"]);
     let off = max_difference(&last, &npz_positions(&state));
-    assert!(off <= 1e-5, "last sample differs from simulate's by {off} m");
+    assert!(
+        off <= 1e-5,
+        "last sample differs from simulate's by {off} m"
+    );
     let moved = max_difference(&floats(&stage["points"]), &last);
     assert!(moved > 1e-3, "the hand moved the coat only {moved} m");
 }
@@ -240,6 +309,12 @@ fn usdc_is_refused_with_the_reason_and_the_way_to_get_one() {
     let err = fails(&["export", "--strands", "64", "--out", s(&out)]);
     assert!(err.contains(".usda") && err.contains("usdcat"), "{err}");
     assert!(!out.exists());
-    let err = fails(&["export", "--frames", "2", "--out", s(&dir.path().join("a.glb"))]);
+    let err = fails(&[
+        "export",
+        "--frames",
+        "2",
+        "--out",
+        s(&dir.path().join("a.glb")),
+    ]);
     assert!(err.contains("--frames") && err.contains(".usda"), "{err}");
 }

@@ -20,7 +20,9 @@ pub struct ClipWriter<W: Write> {
 
 /// Whether pixel `new` differs from `shown` by more than `tolerance` in any channel.
 fn differs(new: &[u8], shown: &[u8], tolerance: u8) -> bool {
-    new.iter().zip(shown).any(|(a, b)| a.abs_diff(*b) > tolerance)
+    new.iter()
+        .zip(shown)
+        .any(|(a, b)| a.abs_diff(*b) > tolerance)
 }
 
 /// The smallest rectangle `(x, y, w, h)` holding every pixel where `a` and `b` differ, or

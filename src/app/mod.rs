@@ -447,7 +447,9 @@ impl Running {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
         self.fur = self.gpu.build_fur(strands, seed)?;
-        self.fur.renderer_mut().set_environment(self.environment.as_ref());
+        self.fur
+            .renderer_mut()
+            .set_environment(self.environment.as_ref());
         self.fur.set_debug_mode(mode);
         *self.fur.lighting_mut() = lighting;
         self.panel.params = *self.fur.hair().params();

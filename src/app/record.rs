@@ -68,7 +68,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let mut fur_options = SimulatedFurOptions::new(strands, options.seed, layout);
     fur_options.environment = options.environment.clone();
     let mut fur = SimulatedFur::new(&gpu, &fur_options)
-    .with_context(|| format!("growing a coat of {strands} strands"))?;
+        .with_context(|| format!("growing a coat of {strands} strands"))?;
     fur.set_debug_mode(options.mode);
     let mut orbit = OrbitControls::new(Camera::preset(CameraPreset::Front));
     let mut input = PointerInput::default();
@@ -85,11 +85,13 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         CLIP_FPS,
         options.tolerance,
     )
-        .context("starting the clip")?;
+    .context("starting the clip")?;
     let bar = indicatif::ProgressBar::new(u64::from(options.frames));
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} frames, {per_sec}, {eta} left")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} frames, {per_sec}, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let mut time = 0.0;
     for frame in 0..options.frames {

@@ -95,8 +95,12 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         pelt::files::check_output(path, "the screenshot", &["png"], &inputs)?;
     }
     if let Some(path) = &args.record {
-        let inputs: Vec<&std::path::Path> =
-            args.script.iter().chain(&args.env).map(|p| p.as_path()).collect();
+        let inputs: Vec<&std::path::Path> = args
+            .script
+            .iter()
+            .chain(&args.env)
+            .map(|p| p.as_path())
+            .collect();
         pelt::files::check_output(path, "the clip", &["png"], &inputs)?;
         let (w, h) = args.record_size;
         // Same shape within a pixel, so the script's pointer lands where it was aimed.

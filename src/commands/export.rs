@@ -97,7 +97,9 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
         ("--frames", args.frames.is_some()),
     ];
     if let Some((flag, _)) = coat_only.iter().find(|(_, given)| *given) {
-        bail!("{flag} applies to the coat's USD export only (--out NAME.usda), not to a .glb or .vrm rig");
+        bail!(
+            "{flag} applies to the coat's USD export only (--out NAME.usda), not to a .glb or .vrm rig"
+        );
     }
     // A .vrm without VRMC_vrm is refused by full VRM loaders, so the name asks for it.
     let vrm = args.vrm
@@ -188,7 +190,11 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         } else {
             String::new()
         },
-        if script.is_some() { ", under a capsule script" } else { "" }
+        if script.is_some() {
+            ", under a capsule script"
+        } else {
+            ""
+        }
     );
     let mut writing = std::time::Duration::ZERO;
     let write_error = || format!("cannot save the coat to {}", args.out.display());

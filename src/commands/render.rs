@@ -168,8 +168,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     // A bar on a terminal only, as `pelt simulate` draws (nothing when stderr is piped).
     let bar = indicatif::ProgressBar::new(u64::from(args.steps));
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, {eta} left")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} steps, {per_sec}, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     for step in 0..args.steps {
         if let Some(s) = &script {

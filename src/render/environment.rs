@@ -35,9 +35,7 @@ pub enum EnvironmentError {
     #[error(transparent)]
     File(#[from] FileError),
     /// The bytes are not a picture Pelt reads.
-    #[error(
-        "environment map {path}: not a Radiance .hdr, OpenEXR or PNG picture ({reason})"
-    )]
+    #[error("environment map {path}: not a Radiance .hdr, OpenEXR or PNG picture ({reason})")]
     Format {
         /// The file.
         path: String,
@@ -122,7 +120,11 @@ fn direction(x: usize, y: usize, w: usize, h: usize) -> Vec3 {
     let v = (y as f32 + 0.5) / h as f32;
     let phi = (u - 0.5) * std::f32::consts::TAU;
     let theta = v * std::f32::consts::PI;
-    Vec3::new(theta.sin() * phi.sin(), theta.cos(), -theta.sin() * phi.cos())
+    Vec3::new(
+        theta.sin() * phi.sin(),
+        theta.cos(),
+        -theta.sin() * phi.cos(),
+    )
 }
 
 impl EnvironmentMap {

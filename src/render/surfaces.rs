@@ -4,11 +4,11 @@
 //! nose, the hand's capsules and the floor. The user-facing `skin` view shows this pass
 //! without the hair. The same geometry casts the opaque shadow ([`SurfacesPass::record_light_depth`]).
 
-use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout};
 use super::descriptors::{
     RenderPipelineSpec, camera_depth, camera_multisample, camera_targets, front_faces, light_depth,
     pipeline_layout, render_pipeline,
 };
+use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout};
 use super::frame::{FrameBinding, View};
 use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
 use super::shapes::{DrawCapsule, capsule_mesh};

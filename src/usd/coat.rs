@@ -15,7 +15,8 @@ use glam::Vec3;
 /// The coat's linear colour for pattern channels as the GPU reads them (each a byte, so
 /// quantised to 1/255), mixed as the renderer's `coat_color` in `shaders/frame.wgsl`.
 pub fn coat_color(pattern: &Pattern) -> Vec3 {
-    let [cream, stripe, ear_tip, blush] = pattern.pack().to_le_bytes().map(|b| f32::from(b) / 255.0);
+    let [cream, stripe, ear_tip, blush] =
+        pattern.pack().to_le_bytes().map(|b| f32::from(b) / 255.0);
     let mut c = Srgb::MAIN.linear();
     c = c.lerp(Srgb::CREAM.linear(), cream);
     c = c.lerp(Srgb::STRIPE.linear(), stripe);
@@ -27,7 +28,11 @@ pub fn coat_color(pattern: &Pattern) -> Vec3 {
 /// Each strand's colour, world root normal under `pose`, and random value, with the
 /// renderer's widths (`settings.root_width` at the root, tapering linearly to
 /// `settings.tip_width` of it at the tip).
-pub fn coat_curves(roots: &[StrandRoot], pose: &CreaturePose, settings: &RenderSettings) -> CoatCurves {
+pub fn coat_curves(
+    roots: &[StrandRoot],
+    pose: &CreaturePose,
+    settings: &RenderSettings,
+) -> CoatCurves {
     let gpu_pose = GpuCreaturePose::from(pose);
     let last = (POINTS_PER_STRAND - 1) as f32;
     let widths = std::array::from_fn(|i| {

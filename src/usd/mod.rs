@@ -11,7 +11,7 @@ pub mod coat;
 pub mod stage;
 pub mod text;
 
-pub use coat::{coat_curves, coat_color, skin_mesh};
+pub use coat::{coat_color, coat_curves, skin_mesh};
 pub use stage::{CoatStageWriter, StageTiming};
 
 use glam::Vec3;

@@ -102,7 +102,15 @@ mod tests {
 
     #[test]
     fn floats_read_back_exactly() {
-        for v in [0.1f32, -0.0034, 1.0 / 3.0, 123456.79, 1e-7, f32::MIN_POSITIVE, 0.6] {
+        for v in [
+            0.1f32,
+            -0.0034,
+            1.0 / 3.0,
+            123456.79,
+            1e-7,
+            f32::MIN_POSITIVE,
+            0.6,
+        ] {
             let s = text(|o| write_f32(o, v));
             assert_eq!(s.parse::<f32>().unwrap(), v, "{s}");
             // USD parses text numbers as doubles and then rounds to float.
