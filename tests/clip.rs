@@ -75,8 +75,8 @@ fn pointer_at(t: f64) -> (f64, f64) {
     let events: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     let last = events
         .iter()
-        .filter(|e| e["t"].as_f64().unwrap() <= t && e.get("x").is_some())
-        .last()
+        .rev()
+        .find(|e| e["t"].as_f64().unwrap() <= t && e.get("x").is_some())
         .unwrap();
     (last["x"].as_f64().unwrap(), last["y"].as_f64().unwrap())
 }
