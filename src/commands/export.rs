@@ -73,7 +73,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         .map(str::to_ascii_lowercase);
     if let Some(e @ ("usdc" | "usd" | "usdz")) = ext.as_deref() {
         bail!(
-            "cannot save the coat to {}: Pelt writes USD as text, .usda, with a small writer of its own (no maintained Rust crate writes the binary .{e} that Pelt could check against Pixar's library); write coat.usda and convert it with Pixar's tools (usdcat coat.usda -o coat.usdc, or in Python with usd-core: Usd.Stage.Open('coat.usda').Export('coat.usdc'))",
+            "cannot save the coat to {}: Pelt writes USD as text (.usda) with a small writer of its own and does not write the binary .{e} (docs/usd.md says why); write coat.usda and convert it with Pixar's tools (usdcat coat.usda -o coat.usdc, or in Python with usd-core: Usd.Stage.Open('coat.usda').Export('coat.usdc'))",
             args.out.display()
         );
     }
