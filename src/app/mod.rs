@@ -5,12 +5,16 @@
 //! the hand and the renderer are the library's [`SimulatedFur`].
 
 mod budget;
+mod clip;
 mod input;
 mod orbit;
 mod panel;
+mod record;
 mod surface;
 mod tier_search;
 mod upscale;
+
+pub use record::{RecordOptions, record};
 
 use anyhow::Context;
 use budget::{FrameBudget, LEVELS, Level};
@@ -58,6 +62,8 @@ pub struct DemoOptions {
     pub scale: f32,
     /// Whether the coat starts as a volume (`--volume`).
     pub volume: bool,
+    /// The environment map, if any.
+    pub environment: Option<pelt::render::EnvironmentMap>,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -160,6 +166,8 @@ struct Running {
     shown_frames: Vec<FrameTiming>,
     last_frame: Instant,
     stats: FrameStats,
+    /// The environment map each coat (re)built is lit by.
+    environment: Option<pelt::render::EnvironmentMap>,
 }
 
 impl App {
@@ -190,6 +198,8 @@ impl App {
             }
         };
         let mut fur = gpu.build_fur(strands, self.options.seed)?;
+        fur.renderer_mut()
+            .set_environment(self.options.environment.as_ref());
         fur.set_debug_mode(self.options.mode);
         fur.renderer_mut().set_raster(self.options.raster);
         // A software rasteriser starts the budget halfway down; a GPU at the top.
@@ -245,6 +255,7 @@ impl App {
                 budget: self.options.budget_fps.is_some(),
                 ..Default::default()
             },
+            environment: self.options.environment.clone(),
         })
     }
 }
@@ -520,6 +531,9 @@ impl Running {
             ..*self.fur.hair().params()
         };
         self.fur.hair_mut().set_params(params)?;
+        self.fur
+            .renderer_mut()
+            .set_environment(self.environment.as_ref());
         self.fur.set_debug_mode(mode);
         let level = match &self.budget {
             Some(b) => b.level(),

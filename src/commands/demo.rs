@@ -58,6 +58,40 @@ pub struct DemoArgs {
     /// switches it too).
     #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
     pub volume: super::simulate::Volume,
+    /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
+    /// and 16,777,216 pixels) for the eyes, nose and ambient light (never the strands).
+    #[arg(long)]
+    pub env: Option<PathBuf>,
+    /// Record every frame of the --script replay (needs --frames) as an animated PNG here
+    /// (the name must end in .png; written whole or not at all). Drawn offscreen, without
+    /// a window or the panel, at --record-size and a fixed strand count, so the same script
+    /// gives the same bytes.
+    #[arg(long, requires_all = ["script", "frames"], conflicts_with = "screenshot")]
+    pub record: Option<PathBuf>,
+    /// The clip's size in pixels, WIDTHxHEIGHT, the same shape as --width × --height (the
+    /// script's pointer positions are scaled from the window to the clip).
+    #[arg(long, default_value = "640x360", value_parser = parse_size)]
+    pub record_size: (u32, u32),
+    /// Levels (of 255) a clip's shown pixel may stay off the rendered one before it is
+    /// stored again: the coat's shimmer is then not stored every frame and the clip is
+    /// several times smaller (0: every frame exact).
+    #[arg(long, default_value_t = 0)]
+    pub record_tolerance: u8,
+}
+
+/// Parses `WIDTHxHEIGHT`.
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X', '×'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, like 640x360, got {s:?}"))?;
+    let side = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(|| format!("{t:?} is not a whole number of pixels from 1 up"))
+    };
+    Ok((side(w)?, side(h)?))
 }
 
 /// The frame rate `--budget` asks for, or `None` for `off`.
@@ -97,6 +131,25 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         let inputs: Vec<&std::path::Path> = args.script.iter().map(|p| p.as_path()).collect();
         pelt::files::check_output(path, "the screenshot", &["png"], &inputs)?;
     }
+    if let Some(path) = &args.record {
+        let inputs: Vec<&std::path::Path> = args
+            .script
+            .iter()
+            .chain(&args.env)
+            .map(|p| p.as_path())
+            .collect();
+        pelt::files::check_output(path, "the clip", &["png"], &inputs)?;
+        let (w, h) = args.record_size;
+        // Same shape within a pixel, so the script's pointer lands where it was aimed.
+        let scaled_height = f64::from(args.height) * f64::from(w) / f64::from(args.width);
+        if (scaled_height - f64::from(h)).abs() > 1.0 {
+            bail!(
+                "--record-size {w}x{h} is not the shape of the {}×{} window the script is written for; give a size of the same shape",
+                args.width,
+                args.height
+            );
+        }
+    }
     let script = match &args.script {
         // A read error names the file already; a content error gets it added.
         Some(path) => Some(PointerScript::from_path(path).or_else(|e| match e {
@@ -120,6 +173,25 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             args.height
         );
     }
+    let environment = args
+        .env
+        .as_deref()
+        .map(pelt::render::EnvironmentMap::from_path)
+        .transpose()?;
+    if let (Some(out), Some(script), Some(frames)) = (&args.record, &script, args.frames) {
+        return crate::app::record(&crate::app::RecordOptions {
+            strands: args.strands,
+            seed: args.seed,
+            script: script.clone(),
+            frames,
+            window: (args.width, args.height),
+            size: args.record_size,
+            mode: args.mode,
+            out: out.clone(),
+            environment,
+            tolerance: args.record_tolerance,
+        });
+    }
     run_app(DemoOptions {
         strands: args.strands,
         seed: args.seed,
@@ -132,5 +204,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         budget_fps: budget,
         scale: args.scale.unwrap_or(1.0),
         volume: args.volume == super::simulate::Volume::On,
+        environment,
     })
 }

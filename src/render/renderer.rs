@@ -109,6 +109,7 @@ impl FurRenderer {
         );
         let surfaces = SurfacesPass::new(
             device,
+            queue,
             creature,
             settings.floor,
             &frame.layout,
@@ -215,6 +216,13 @@ impl FurRenderer {
         self.strands = Some(binding?);
         self.culled_last_frame = false;
         Ok(())
+    }
+
+    /// Lights the surfaces with the environment map `map` (the eyes and nose reflect it, the
+    /// ambient term reads it; the strands never do), or with the built-in sky for `None`.
+    pub fn set_environment(&mut self, map: Option<&super::EnvironmentMap>) {
+        self.surfaces
+            .set_environment(&self.device, &self.queue, map);
     }
 
     /// Binds the strands of a GPU-stepped [`FurSim`]. Errors for a CPU-stepped one (its

@@ -8,6 +8,7 @@ use super::descriptors::{
     RenderPipelineSpec, camera_depth, camera_multisample, camera_targets, front_faces, light_depth,
     pipeline_layout, render_pipeline,
 };
+use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout};
 use super::frame::{FrameBinding, View};
 use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
 use super::mesh_lod::{DETAILS, SHADOW_LEVEL};
@@ -103,6 +104,9 @@ pub struct SurfacesPass {
     matte: wgpu::RenderPipeline,
     glossy: wgpu::RenderPipeline,
     light_depth: wgpu::RenderPipeline,
+    /// The environment map's layout and binding (group 1; the built-in sky without one).
+    environment_layout: wgpu::BindGroupLayout,
+    environment: EnvironmentBinding,
 }
 
 impl SurfacesPass {
@@ -111,6 +115,7 @@ impl SurfacesPass {
     /// (`shadow_inputs`, group 2).
     pub fn new(
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         creature: &Creature,
         floor_height: f32,
         frame: &wgpu::BindGroupLayout,
@@ -149,10 +154,12 @@ impl SurfacesPass {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &SurfaceVertex::ATTRIBUTES,
         })];
+        let environment_layout = environment_layout(device);
+        let environment = EnvironmentBinding::new(device, queue, &environment_layout, None);
         let layout = pipeline_layout(
             device,
             "surfaces",
-            &[Some(frame), None, Some(shadow_inputs)],
+            &[Some(frame), Some(&environment_layout), Some(shadow_inputs)],
         );
         let targets = camera_targets(target, None);
         let shaded = |label, fragment| {
@@ -195,7 +202,20 @@ impl SurfacesPass {
             matte: shaded("surfaces: matte", "fs_matte"),
             glossy: shaded("surfaces: glossy", "fs_glossy"),
             light_depth,
+            environment_layout,
+            environment,
         }
+    }
+
+    /// Lights the surfaces with `map` (eyes and nose reflect it, the ambient term reads
+    /// it), or with the built-in sky and ground for `None`.
+    pub fn set_environment(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        map: Option<&EnvironmentMap>,
+    ) {
+        self.environment = EnvironmentBinding::new(device, queue, &self.environment_layout, map);
     }
 
     /// Rebuilds the hand's mesh from `capsules` (world space): its matte capsules first,
@@ -220,6 +240,7 @@ impl SurfacesPass {
             + self.indices.size()
             + self.hand.vertices.size()
             + self.hand.indices.size()
+            + self.environment.bytes
     }
 
     fn draw_static(&self, pass: &mut wgpu::RenderPass, range: std::ops::Range<u32>) {
@@ -252,6 +273,7 @@ impl SurfacesPass {
     ) {
         pass.set_pipeline(&self.matte);
         frame.bind(pass, View::Camera);
+        pass.set_bind_group(1, &self.environment.bind_group, &[]);
         pass.set_bind_group(2, shadow_inputs, &[]);
         self.draw_static(pass, self.skin(skin_level));
         self.draw_static(pass, self.floor_range.clone());
