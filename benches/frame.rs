@@ -214,6 +214,160 @@ fn measure_demo(
     Ok(median(times))
 }
 
+// ---- Strand and mesh level of detail (a separate block: one tier at each LOD policy) ----
+
+/// One row of the LOD table: the policy's name, strands drawn, skin level, median wall
+/// frame and pass timings.
+struct LodRow {
+    adapter: String,
+    policy: &'static str,
+    drawn: u32,
+    skin_level: usize,
+    frame_ms: f64,
+    passes: Option<PassTimings>,
+}
+
+/// Frames of one coat (`PELT_BENCH_LOD_TIER`, default 32768) at `size` under each LOD
+/// policy: the whole coat at full mesh detail, then by screen size at falling densities.
+fn measure_lod(ctx: &GpuContext, size: (u32, u32), frames: usize) -> Result<Vec<LodRow>, String> {
+    use pelt::render::strand_lod::LodPolicy;
+    let strands = std::env::var("PELT_BENCH_LOD_TIER")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(32_768);
+    let creature = Creature::default();
+    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 1), creature.clone(), ctx)
+        .map_err(|e| e.to_string())?;
+    sim.step(10).map_err(|e| e.to_string())?;
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    let mut renderer = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        layout,
+        &creature,
+        RenderSettings::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    renderer
+        .set_strands_from_sim(&sim)
+        .map_err(|e| e.to_string())?;
+    let timed = renderer.enable_timing();
+    let target =
+        OffscreenTarget::new(&ctx.device, &layout, size.0, size.1).map_err(|e| e.to_string())?;
+    let policies: [(&'static str, LodPolicy, Option<usize>); 4] = [
+        (
+            "whole coat, full mesh",
+            LodPolicy {
+                by_screen_size: false,
+                ..LodPolicy::default()
+            },
+            Some(0),
+        ),
+        ("1 strand/px, skin by size", LodPolicy::default(), None),
+        (
+            "0.25 strand/px, skin by size",
+            LodPolicy {
+                strands_per_pixel: 0.25,
+                ..LodPolicy::default()
+            },
+            None,
+        ),
+        (
+            "0.1 strand/px, skin by size",
+            LodPolicy {
+                strands_per_pixel: 0.1,
+                ..LodPolicy::default()
+            },
+            None,
+        ),
+    ];
+    let camera = Camera::preset(CameraPreset::Front);
+    let mut rows = Vec::new();
+    for (name, policy, skin) in policies {
+        renderer.set_lod_policy(policy);
+        renderer.set_skin_level(skin);
+        let mut frame_ms = Vec::new();
+        let mut passes = Vec::new();
+        for i in 0..frames + 2 {
+            let mut scene = Scene::new(camera, sim.pose_at(sim.time() as f32));
+            scene.positions_index = sim.gpu().map_or(0, |g| g.current_index());
+            let started = Instant::now();
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            renderer
+                .render(&mut encoder, &target.frame, &target.view, &scene)
+                .map_err(|e| e.to_string())?;
+            ctx.queue.submit(Some(encoder.finish()));
+            let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+            if i >= 2 {
+                frame_ms.push(started.elapsed().as_secs_f64() * 1e3);
+                if timed {
+                    passes.push(
+                        renderer
+                            .read_timings()
+                            .map_err(|e| e.to_string())?
+                            .unwrap_or_default(),
+                    );
+                }
+            }
+        }
+        rows.push(LodRow {
+            adapter: format!(
+                "{} ({:?}), {strands} strands",
+                ctx.info().name,
+                ctx.info().backend
+            ),
+            policy: name,
+            drawn: renderer.last_lod().drawn,
+            skin_level: renderer.skin_level(&camera, size),
+            frame_ms: median(frame_ms),
+            passes: (!passes.is_empty()).then(|| PassTimings {
+                shadow_ms: median(passes.iter().map(|p| p.shadow_ms).collect()),
+                surfaces_ms: median(passes.iter().map(|p| p.surfaces_ms).collect()),
+                ribbons_ms: median(passes.iter().map(|p| p.ribbons_ms).collect()),
+            }),
+        });
+    }
+    Ok(rows)
+}
+
+/// Prints the LOD table for every adapter at the first bench size.
+fn lod_table(instance: &wgpu::Instance, size: (u32, u32), frames: usize) {
+    let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+    println!();
+    println!(
+        "| adapter | LOD policy | strands drawn | skin level | frame ms (wall) | shadow ms | surfaces ms | ribbons ms |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for adapter in adapters {
+        let Ok(ctx) = GpuContext::with_adapter(instance.clone(), adapter) else {
+            continue;
+        };
+        match measure_lod(&ctx, size, frames) {
+            Ok(rows) => {
+                for r in rows {
+                    let p = |f: fn(&PassTimings) -> f64| {
+                        r.passes
+                            .as_ref()
+                            .map_or("–".to_string(), |t| format!("{:.2}", f(t)))
+                    };
+                    println!(
+                        "| {} | {} | {} | {} | {:.2} | {} | {} | {} |",
+                        r.adapter,
+                        r.policy,
+                        r.drawn,
+                        r.skin_level,
+                        r.frame_ms,
+                        p(|t| t.shadow_ms),
+                        p(|t| t.surfaces_ms),
+                        p(|t| t.ribbons_ms)
+                    );
+                }
+            }
+            Err(e) => eprintln!("LOD {}: {e}", ctx.info().name),
+        }
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is accepted.
     let load_at_start = std::fs::read_to_string("/proc/loadavg").ok();
@@ -313,5 +467,8 @@ fn main() {
             size.1,
             1000.0 / ms
         );
+    }
+    if let Some(&size) = sizes.first() {
+        lod_table(&instance, size, frames);
     }
 }

@@ -1,7 +1,9 @@
-//! Strand-solver throughput at the full tier, in three cases (idle; a moving hand touching
-//! about 2% of the strands; the tail whipping), on every adapter found and on `CpuSolver`
-//! (SIMD and the scalar reference), each against its floor: a copy of the same bytes on
-//! the same device with the same threads, in the same run.
+//! Strand-solver throughput at the full tier, in four cases (idle; a moving hand touching
+//! about 2% of the strands; the tail whipping; the hand with the volume grid on), on every
+//! adapter found and on `CpuSolver` (SIMD and the scalar reference; the grid's case on the
+//! GPU only), each against its floor: a copy of the same bytes on the same device with the
+//! same threads, in the same run. The grid's cost is the "volume" case over the "hand"
+//! case, measured in the same run.
 //!
 //! Steps run in dispatches of [`MAX_STEPS_PER_DISPATCH`]: a dispatch reads and writes each
 //! strand's bytes once ([`dispatch_traffic_per_strand`], counted from the layout), so the
@@ -16,7 +18,8 @@ use pelt::groom::Groom;
 use pelt::hand::CapsuleScript;
 use pelt::sim::{
     ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
-    StepUniforms, StrandSolver, StrandTier, dispatch_traffic_per_strand, gpu_roots, rest_positions,
+    StepUniforms, StrandSolver, StrandTier, VolumeSettings, dispatch_traffic_per_strand, gpu_roots,
+    rest_positions,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -51,6 +54,8 @@ fn strands() -> usize {
 struct Case {
     name: &'static str,
     batches: Vec<Vec<StepUniforms>>,
+    /// Whether the volume grid is on (then each step is a splat and a step).
+    volume: bool,
 }
 
 /// Three capsules (palm and two fingers) stroking down the back and back up, forever.
@@ -81,7 +86,7 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
     let idle = IdleMotion::from_seed(1);
     let script = hand_script();
     let dt = 1.0 / 60.0;
-    let make = |name, hand: bool, whip: bool| {
+    let make = |name, hand: bool, whip: bool, volume: bool| {
         let batches = (0..15)
             .map(|b| {
                 (0..MAX_STEPS_PER_DISPATCH)
@@ -99,13 +104,28 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
                     .collect()
             })
             .collect();
-        Case { name, batches }
+        Case {
+            name,
+            batches,
+            volume,
+        }
     };
     vec![
-        make("idle", false, false),
-        make("hand", true, false),
-        make("tail whip", false, true),
+        make("idle", false, false, false),
+        make("hand", true, false, false),
+        make("tail whip", false, true, false),
+        make("volume", true, false, true),
     ]
+}
+
+/// The grid the library places around the groomed coat, with the default strengths.
+fn volume_settings(initial: &[glam::Vec4], u: &StepUniforms) -> VolumeSettings {
+    let params = FurParams::default();
+    let mut settings = VolumeSettings::around(initial, u, params.volume_resolution);
+    settings.measure_rest(u, initial);
+    settings.friction = params.volume_friction;
+    settings.strength = params.volume_strength;
+    settings
 }
 
 fn bench_solver(
@@ -158,6 +178,13 @@ fn bench_gpu(c: &mut Criterion, ctx: &GpuContext, label: &str, roots: &[GpuRoot]
                 return;
             }
         };
+        if case.volume {
+            let settings = volume_settings(&initial, &case.batches[0][0]);
+            if let Err(e) = solver.set_volume(Some(settings)) {
+                eprintln!("{label}: volume skipped ({e})");
+                continue;
+            }
+        }
         bench_solver(c, label, &mut solver, case, &wait);
     }
     let copy_bytes = (dispatch_traffic_per_strand() / 2 * roots.len()) as u64;
@@ -199,7 +226,8 @@ fn bench_cpu(c: &mut Criterion, roots: &[GpuRoot], cases: &[Case]) {
         ("CpuSolver SIMD", CpuPath::Simd),
         ("CpuSolver reference", CpuPath::Reference),
     ] {
-        for case in cases {
+        // The grid's CPU twin steps through the scalar reference: not a fast path.
+        for case in cases.iter().filter(|c| !c.volume) {
             let Ok(mut solver) = CpuSolver::new(roots.to_vec(), initial.clone()) else {
                 return;
             };
@@ -287,6 +315,20 @@ fn summary(strands: usize, hand_share: f64) {
             floor.map_or("-".into(), |f| format!("{:.3}", f * 1e3)),
             floor.map_or("-".into(), |f| format!("{:.2}x", step / f)),
         );
+    }
+    for ((backend, case), times) in results.iter() {
+        if case != "volume" {
+            continue;
+        }
+        if let Some(hand) = results.get(&(backend.clone(), "hand".to_string())) {
+            let (v, h) = (median(times), median(hand));
+            println!(
+                "{backend}: the volume grid costs {:.3} ms a step on top of the hand case's                  {:.3} ms ({:+.0}%; one splat and one undivided step a dispatch)",
+                (v - h) * 1e3,
+                h * 1e3,
+                (v / h - 1.0) * 100.0
+            );
+        }
     }
 }
 

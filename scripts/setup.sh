@@ -20,3 +20,21 @@ if ((${#need[@]})); then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
+# The USD export's test opens Pelt's files with Pixar's own library (usd-core from PyPI) in
+# a virtual environment of its own at target/usd-venv (tests/usd_export.rs runs its python;
+# PELT_USD_PYTHON names another interpreter that has `pxr`). 24.11: later wheels (26.x) no
+# longer carry the Python UsdUtils.ComplianceChecker the test runs.
+USD_CORE_VERSION=24.11
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/target/usd-venv"
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends python3-venv
+fi
+if ! "$venv/bin/python" -c "import pxr.Usd, sys; from importlib.metadata import version; sys.exit(version('usd-core') != '$USD_CORE_VERSION')" >/dev/null 2>&1; then
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "usd-core==$USD_CORE_VERSION"
+fi

@@ -71,6 +71,14 @@ struct FrameUniforms {
     // pass marked.
     hair_casts_shadows: u32,
     cull_hidden_strands: u32,
+    // Strand level of detail (`render::strand_lod`): strands drawn (a prefix of the drawn
+    // order), where their fade ends and over how many strands it falls (strand k of the
+    // order is drawn with weight clamp((lod_end − k) / lod_fade, 0, 1)), and the width
+    // scale that keeps the coat's coverage with fewer strands.
+    lod_drawn: u32,
+    lod_end: f32,
+    lod_fade: f32,
+    lod_width_scale: f32,
 }
 
 // Rust twin: `render::frame::PassView` (encase). One per pass: the camera's, the light's.

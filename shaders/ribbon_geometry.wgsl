@@ -14,6 +14,9 @@
 // y: random value (f32 bits), z: part-space normal (octahedral, snorm16×2),
 // w: space (low 8 bits) | tail parameter (unorm16, high 16 bits).
 @group(1) @binding(1) var<storage, read> strands: array<vec4<u32>>;
+// The strands in the order they are drawn (`render::strand_lod::drawn_order`): every prefix
+// spread evenly over the body.
+@group(1) @binding(3) var<storage, read> drawn_order: array<u32>;
 
 struct RibbonPoint {
     clip: vec4<f32>,
@@ -67,17 +70,18 @@ fn strand_normal(s: u32) -> vec3<f32> {
 // drawn one is, and how opaque it is drawn. Every pass that draws strands (the ribbons,
 // the shadows, the compute rasteriser) numbers its work by k below `drawn_count()` and asks
 // the other two, so a subset of the coat can be drawn without the passes knowing how it
-// is chosen. (For now every strand, fully.)
+// is chosen: a prefix of the drawn order, sized by the coat on screen, its last strands
+// fading so a changing count never pops (`render::strand_lod`).
 fn drawn_count() -> u32 {
-    return frame.strand_count;
+    return min(frame.lod_drawn, frame.strand_count);
 }
 
 fn drawn_strand(k: u32) -> u32 {
-    return k;
+    return drawn_order[k];
 }
 
 fn drawn_weight(k: u32) -> f32 {
-    return 1.0;
+    return clamp((frame.lod_end - f32(k)) / frame.lod_fade, 0.0, 1.0);
 }
 
 // A strand point as every way of drawing the hair sees it (the ribbons' vertices and the
@@ -127,7 +131,7 @@ fn strand_point(s: u32, nth: u32, i: u32) -> StrandPoint {
     out.tangent = tangent;
     out.across = side;
     out.along = f32(i) / f32(POINTS - 1u);
-    let width = frame.root_width * mix(1.0, frame.tip_width, out.along);
+    let width = frame.root_width * frame.lod_width_scale * mix(1.0, frame.tip_width, out.along);
     out.drawn = max(width, frame.min_pixels * pixel_size(p));
     out.coverage = width / out.drawn * drawn_weight(nth);
     out.touched = point.w;

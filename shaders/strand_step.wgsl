@@ -7,8 +7,9 @@
 // counted, so one bad strand never spreads and is never silent.
 //
 // Composed after the prelude (`src/shaders.rs`: POINTS, SEGMENTS, MAX_CAPSULES, MAX_STEPS,
-// CONTACT_ITERATIONS, STEP_WORKGROUP, SPACE_*) and `creature_pose.wgsl` (CreaturePose,
-// root_transform, place_*).
+// CONTACT_ITERATIONS, STEP_WORKGROUP, SPACE_*), `creature_pose.wgsl` (CreaturePose,
+// root_transform, place_*) and `volume_grid.wgsl` (the volume grid, bindings 6 and 7,
+// `volume_correct`; a dispatch with the grid on takes one step).
 // The CPU mirror is `src/sim/reference.rs` (the plain scalar step, the one definition
 // both fast paths are tested against) and `src/sim/simd.rs`; keep them in step.
 
@@ -322,6 +323,13 @@ fn advance_point(
         }
     }
     let touches = touches_in + touched;
+
+    // The coat as a volume (`volume_grid.wgsl`, off when its resolution is 0): toward the
+    // grid's velocity and out of density above rest, before the projection below keeps the
+    // segment exact, clear of skin and floor, and out of the capsules.
+    if (volume.resolution > 0u) {
+        x = volume_correct(x, p, q);
+    }
 
     // Inextensible: exactly one rest segment from the parent, then turned (length kept)
     // back above the skin plane and the floor if the projection crossed them.

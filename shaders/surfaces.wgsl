@@ -5,6 +5,45 @@
 // `shadow_lookup.wgsl`; the shadow pass draws the same vertices from the key light through
 // `vs_surface_depth`.
 
+// The user's environment map (group 1; `src/render/environment.rs`): with one, the ambient
+// term reads its irradiance and the eyes and nose reflect its radiance; without one
+// (`enabled` 0) the built-in sky and ground light them. The strands never read it.
+struct Environment {
+    enabled: u32,
+    strength: f32,
+    pad: vec2<f32>,
+}
+@group(1) @binding(0) var<uniform> environment: Environment;
+@group(1) @binding(1) var environment_radiance: texture_2d<f32>;
+@group(1) @binding(2) var environment_irradiance: texture_2d<f32>;
+@group(1) @binding(3) var environment_sampler: sampler;
+
+// Where direction `d` lands on an equirectangular map: u around the vertical axis from −Z,
+// v from straight up (0) to straight down (1). Rust twin: `direction` in environment.rs.
+fn equirect_uv(d: vec3<f32>) -> vec2<f32> {
+    let u = atan2(d.x, -d.z) / (2.0 * PI) + 0.5;
+    let v = acos(clamp(d.y, -1.0, 1.0)) / PI;
+    return vec2<f32>(u, v);
+}
+
+// Ambient light on a surface facing `n`.
+fn ambient_light(n: vec3<f32>) -> vec3<f32> {
+    if (environment.enabled == 1u) {
+        let e = textureSampleLevel(environment_irradiance, environment_sampler, equirect_uv(n), 0.0);
+        return e.rgb * environment.strength;
+    }
+    return mix(frame.ground, frame.sky, 0.5 + 0.5 * n.y);
+}
+
+// Light reflected toward the eye along the mirror direction `r`.
+fn reflected_light(r: vec3<f32>) -> vec3<f32> {
+    if (environment.enabled == 1u) {
+        let e = textureSampleLevel(environment_radiance, environment_sampler, equirect_uv(r), 0.0);
+        return e.rgb * environment.strength;
+    }
+    return mix(frame.ground, frame.sky * 1.6, smoothstep(-0.2, 0.6, r.y));
+}
+
 struct SurfaceVertex {
     // In its space (part-local for the creature, world for the hand and the floor).
     @location(0) position: vec3<f32>,
@@ -113,7 +152,7 @@ fn vs_surface(v: SurfaceVertex) -> SkinVarying {
     let albedo = albedo_of(p.material, v.pattern);
     let occlusion = surface_occlusion(p.material, p.world);
     let fill = max(dot(n, frame.fill_dir), 0.0) * frame.fill_irradiance;
-    let ambient = mix(frame.ground, frame.sky, 0.5 + 0.5 * n.y);
+    let ambient = ambient_light(n);
     out.soft = (albedo / PI * fill + albedo * ambient) * occlusion;
     out.key = albedo / PI * frame.light_color * frame.light_irradiance * occlusion;
     return out;
@@ -130,7 +169,7 @@ fn gloss(n: vec3<f32>, to_eye: vec3<f32>, visible: f32, power: f32) -> vec3<f32>
     let h = normalize(frame.light_dir + to_eye);
     let spec = pow(max(dot(n, h), 0.0), power) * (power + 8.0) / (8.0 * PI);
     let r = reflect(-to_eye, n);
-    let env = mix(frame.ground, frame.sky * 1.6, smoothstep(-0.2, 0.6, r.y));
+    let env = reflected_light(r);
     let fresnel = 0.04 + 0.96 * pow(1.0 - max(dot(n, to_eye), 0.0), 5.0);
     return frame.light_color * frame.light_irradiance * spec * visible * 0.08 + env * fresnel;
 }

@@ -46,6 +46,7 @@ pub mod shaders;
 pub mod sim;
 pub mod simulated_fur;
 pub mod spring;
+pub mod usd;
 pub mod vrm;
 
 pub use simulated_fur::{Interaction, SimulatedFur, SimulatedFurError, SimulatedFurOptions};

@@ -89,6 +89,16 @@ pub const HAIR_F0: f32 = 0.0465;
 /// scattered inside even by the palest fibre).
 pub const HAIR_TT_SHARE: f32 = 0.8;
 
+// The volume grid (`sim::volume`, `shaders/volume_grid.wgsl`).
+/// One unit of splat weight as an integer in the volume grid (2¹⁶).
+pub const VOLUME_DENSITY_SCALE: f32 = 65536.0;
+/// One unit of weighted velocity (metres per step) as an integer in the volume grid (2²⁰).
+pub const VOLUME_MOMENTUM_SCALE: f32 = 1_048_576.0;
+/// Largest velocity component a point splats into the volume grid, metres per step.
+pub const VOLUME_VELOCITY_LIMIT: f32 = 0.05;
+/// Largest push the volume term gives a point in one step, in grid cells.
+pub const VOLUME_PUSH_LIMIT: f32 = 0.1;
+
 /// The creature's pose and where a root sits on it (`shaders/creature_pose.wgsl`), shared
 /// by the solver and every render pass that places roots or skin.
 pub const CREATURE_POSE_WGSL: &str = include_str!("../shaders/creature_pose.wgsl");
@@ -104,6 +114,8 @@ pub const SHADOW_LOOKUP_WGSL: &str = include_str!("../shaders/shadow_lookup.wgsl
 pub const RIBBONS_WGSL: &str = include_str!("../shaders/ribbons.wgsl");
 /// A strand segment on screen as the hardware draws it (`shaders/strand_segments.wgsl`).
 pub const STRAND_SEGMENTS_WGSL: &str = include_str!("../shaders/strand_segments.wgsl");
+/// The volume grid's splat and read (the solver's module only).
+pub const VOLUME_GRID_WGSL: &str = include_str!("../shaders/volume_grid.wgsl");
 
 /// One `u32` constant the WGSL gets from Rust: its name and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,13 +180,18 @@ const fn float(name: &'static str, value: f32) -> SharedFloat {
 }
 
 /// Every `f32` constant of the prelude: π and the hair fibre's constants.
-pub const SHARED_FLOATS: [SharedFloat; 6] = [
+pub const SHARED_FLOATS: [SharedFloat; 10] = [
     float("PI", std::f32::consts::PI),
     float("HAIR_ALPHA", HAIR_ALPHA),
     float("HAIR_BETA_R", HAIR_BETA_R),
     float("HAIR_GAMMA_TT", HAIR_GAMMA_TT),
     float("HAIR_F0", HAIR_F0),
     float("HAIR_TT_SHARE", HAIR_TT_SHARE),
+    // The volume grid.
+    float("VOLUME_DENSITY_SCALE", VOLUME_DENSITY_SCALE),
+    float("VOLUME_MOMENTUM_SCALE", VOLUME_MOMENTUM_SCALE),
+    float("VOLUME_VELOCITY_LIMIT", VOLUME_VELOCITY_LIMIT),
+    float("VOLUME_PUSH_LIMIT", VOLUME_PUSH_LIMIT),
 ];
 
 /// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] and
@@ -275,7 +292,7 @@ impl ShaderModule {
     /// The shared snippets placed between the prelude and the module's own file, in order.
     pub fn snippets(self) -> &'static [&'static str] {
         match self {
-            ShaderModule::StrandStep => &[CREATURE_POSE_WGSL],
+            ShaderModule::StrandStep => &[CREATURE_POSE_WGSL, VOLUME_GRID_WGSL],
             ShaderModule::StrandCull | ShaderModule::Ids => &[],
             ShaderModule::Shadow => &[CREATURE_POSE_WGSL, FRAME_WGSL, RIBBON_GEOMETRY_WGSL],
             ShaderModule::Surfaces => &[CREATURE_POSE_WGSL, FRAME_WGSL, SHADOW_LOOKUP_WGSL],

@@ -78,6 +78,9 @@ pub struct SimulatedFurOptions {
     /// of a big cat (its head is 0.5 m across), so the default 1.6 keeps the hand in
     /// proportion and easy to see from the default camera.
     pub hand_scale: f32,
+    /// An environment map the eyes and nose reflect and the surfaces' ambient term reads
+    /// (never the strands); `None` keeps the built-in sky and ground.
+    pub environment: Option<crate::render::EnvironmentMap>,
 }
 
 impl SimulatedFurOptions {
@@ -90,6 +93,7 @@ impl SimulatedFurOptions {
             render: RenderSettings::default(),
             params: FurParams::default(),
             hand_scale: 1.6,
+            environment: None,
         }
     }
 }
@@ -153,6 +157,7 @@ impl SimulatedFur {
         let mut renderer =
             FurRenderer::new(&gpu.device, &gpu.queue, options.layout, &creature, render)?;
         renderer.set_strands_from_sim(&sim)?;
+        renderer.set_environment(options.environment.as_ref());
         let tail = CreatureTail::new(&creature, TailSettings::default())?;
         Ok(SimulatedFur {
             hand: Hand::with_dimensions(

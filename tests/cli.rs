@@ -376,3 +376,39 @@ fn render_writes_the_same_png_twice_and_refuses_bad_arguments_at_once() {
         eprintln!("{args:?}: refused in {:?}", started.elapsed());
     }
 }
+
+#[test]
+fn every_command_s_help_ends_with_an_example_using_only_its_own_options() {
+    let commands = [
+        "run",
+        "info",
+        "simulate",
+        "export",
+        "import",
+        "tail-trace",
+        "render",
+        "demo",
+    ];
+    for command in commands {
+        let o = pelt().args([command, "--help"]).output().unwrap();
+        assert!(o.status.success(), "{command} --help failed");
+        let help = String::from_utf8(o.stdout).unwrap();
+        let last = help.trim_end().lines().last().unwrap();
+        let example = last
+            .strip_prefix("Example: pelt ")
+            .unwrap_or_else(|| panic!("{command} --help ends with {last:?}"));
+        assert!(example.starts_with(command), "{command}: {last}");
+        // Every option the example uses is one the help lists (a renamed flag would leave
+        // the example stale).
+        for flag in example.split_whitespace().filter(|w| w.starts_with("--")) {
+            let listed = help
+                .lines()
+                .filter(|l| !l.starts_with("Example:"))
+                .any(|l| l.contains(&format!("{flag} ")) || l.trim_end().ends_with(flag));
+            assert!(
+                listed,
+                "{command}: the example's {flag} is not an option: {last}"
+            );
+        }
+    }
+}

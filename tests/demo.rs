@@ -53,6 +53,9 @@ fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
             "4096",
             "--frames",
             FRAMES,
+            // The same work every frame, so the petted and idle pictures compare.
+            "--budget",
+            "off",
             "--screenshot",
         ])
         .arg(&out);
@@ -179,4 +182,91 @@ fn a_run_too_short_to_time_says_so_without_nan() {
     assert!(output.status.success(), "{err}");
     assert!(err.contains("no frame timed"), "{err}");
     assert!(!err.contains("NaN"), "{err}");
+}
+
+/// Runs `pelt demo` with `args` under Xvfb; returns whether it succeeded and its stderr.
+fn demo_with(args: &[&str]) -> (bool, String) {
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1400x900x24"])
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .arg("demo")
+        .args(args)
+        .output()
+        .expect("xvfb-run runs the demo headless");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str, scale: &str| {
+        let out = dir.path().join(name);
+        let (ok, err) = demo_with(&[
+            "--strands",
+            "1024",
+            "--frames",
+            "4",
+            "--budget",
+            "off",
+            "--scale",
+            scale,
+            "--screenshot",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{err}");
+        assert!(
+            err.contains(&format!("render scale {scale}")) && err.contains("budget off"),
+            "{err}"
+        );
+        read_png(&out)
+    };
+    let (w, h, full) = shot("full.png", "1.00");
+    let (w2, h2, half) = shot("half.png", "0.50");
+    assert_eq!((w2, h2), (w, h), "the upscaled frame fills the window");
+    // Past the panel, the half-scale picture is the full one, softened: compared as means
+    // of 16×16 blocks (strand-level detail differs between the two), a small difference,
+    // where a misplaced, mis-sized or missing scene would differ a lot.
+    let (w, h) = (w as usize, h as usize);
+    let block = |img: &[[u8; 3]], bx: usize, by: usize| -> [f64; 3] {
+        let mut sum = [0.0; 3];
+        for y in by * 16..(by + 1) * 16 {
+            for x in bx * 16..(bx + 1) * 16 {
+                for (total, &v) in sum.iter_mut().zip(&img[y * w + x]) {
+                    *total += f64::from(v);
+                }
+            }
+        }
+        sum.map(|v| v / 256.0)
+    };
+    let (mut diff, mut n) = (0.0, 0.0);
+    for by in 0..h / 16 {
+        for bx in (w * 3 / 10).div_ceil(16)..w / 16 {
+            let (a, b) = (block(&full, bx, by), block(&half, bx, by));
+            diff += (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f64>();
+            n += 3.0;
+        }
+    }
+    let mae = diff / n;
+    eprintln!("half scale against full: 16×16 block means differ by {mae:.2}/255 per channel");
+    assert!(mae < 4.0, "the half-scale picture differs by {mae:.2}/255");
+    assert!(
+        mae > 0.0,
+        "the half-scale picture is the full one: no scaling happened"
+    );
+}
+
+#[test]
+fn bad_budget_flags_are_refused_before_any_window() {
+    for (args, wanted) in [
+        (&["--scale", "0.5"][..], "--budget off"),
+        (&["--budget", "off", "--scale", "0"][..], "--scale is 0"),
+        (&["--budget", "0"][..], "--budget is \"0\""),
+        (&["--budget", "fast"][..], "give a frame rate"),
+    ] {
+        let (ok, err) = demo_with(args);
+        assert!(!ok && err.contains(wanted), "{args:?}: {err}");
+    }
 }

@@ -502,3 +502,42 @@ fn an_oversized_demo_window_is_refused_before_any_gpu_allocation() {
     );
     assert!(!shot.exists());
 }
+
+#[test]
+fn a_hostile_environment_map_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    // An endless device: read up to the cap, then refused.
+    let err = fails(&["render", "--env", "/dev/zero", "--out", s(&out)]);
+    assert!(err.contains("larger than 134217728 bytes"), "{err}");
+    // A folder, and a named pipe (refused without waiting for a writer).
+    let err = fails(&["render", "--env", s(dir.path()), "--out", s(&out)]);
+    assert!(err.contains("folder"), "{err}");
+    let fifo = dir.path().join("pipe.hdr");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let err = fails_within_a_minute(&["render", "--env", s(&fifo), "--out", s(&out)]);
+    assert!(err.contains("named pipe"), "{err}");
+    // Not a picture: refused before the GPU is asked for anything (a strand count no
+    // adapter holds would otherwise be the error).
+    let junk = dir.path().join("junk.exr");
+    std::fs::write(&junk, [0u8; 64]).unwrap();
+    let err = fails(&[
+        "render",
+        "--env",
+        s(&junk),
+        "--strands",
+        "999999999999",
+        "--out",
+        s(&out),
+    ]);
+    assert!(err.contains("junk.exr") && err.contains("OpenEXR"), "{err}");
+    let err = fails(&["demo", "--env", s(&junk), "--frames", "1"]);
+    assert!(err.contains("junk.exr"), "{err}");
+    assert!(!out.exists());
+}

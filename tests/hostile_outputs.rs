@@ -352,3 +352,58 @@ fn a_write_protected_output_is_refused_and_left_alone() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep");
     assert_eq!(listing(dir.path()), ["m.json", "ro.csv"]);
 }
+
+#[test]
+fn a_hostile_usd_or_clip_output_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("precious.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let usda_link = dir.path().join("link.usda");
+    std::os::unix::fs::symlink(&target, &usda_link).unwrap();
+    let png_link = dir.path().join("link.png");
+    std::os::unix::fs::symlink(&target, &png_link).unwrap();
+    let folder = dir.path().join("folder.usda");
+    std::fs::create_dir(&folder).unwrap();
+    let missing = dir.path().join("no/such/coat.usda");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
+    let before = listing(dir.path());
+    // A strand count no adapter holds: were the output checked after the GPU work began,
+    // that would be the error instead.
+    let export = |out: &Path| fails(&["export", "--strands", "999999999999", "--out", s(out)]);
+    let err = export(&usda_link);
+    assert!(err.contains("symbolic link"), "{err}");
+    let err = export(&folder);
+    assert!(err.contains("folder"), "{err}");
+    let err = export(&missing);
+    assert!(err.contains("no such folder"), "{err}");
+    let err = fails(&["export", "--out", "/dev/null"]);
+    assert!(err.contains(".usda"), "{err}");
+    let err = fails(&[
+        "demo",
+        "--strands",
+        "999999999999",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record",
+        s(&png_link),
+    ]);
+    assert!(err.contains("symbolic link"), "{err}");
+    let err = fails(&[
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record",
+        s(&script),
+    ]);
+    assert!(err.contains(".png"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert_eq!(
+        listing(dir.path()),
+        before,
+        "a temporary file was left behind"
+    );
+}

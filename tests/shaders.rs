@@ -374,6 +374,10 @@ fn render_uniforms_match_their_wgsl_twins() {
         msaa_samples: bits(33.0),
         hair_casts_shadows: bits(34.0),
         cull_hidden_strands: bits(35.0),
+        lod_drawn: bits(36.0),
+        lod_end: 37.0,
+        lod_fade: 38.0,
+        lod_width_scale: 39.0,
     };
     let names_values = [
         ("view_proj", 1.0),
@@ -412,6 +416,10 @@ fn render_uniforms_match_their_wgsl_twins() {
         ("msaa_samples", 33.0),
         ("hair_casts_shadows", 34.0),
         ("cull_hidden_strands", 35.0),
+        ("lod_drawn", 36.0),
+        ("lod_end", 37.0),
+        ("lod_fade", 38.0),
+        ("lod_width_scale", 39.0),
     ];
     check_encased(
         &module,

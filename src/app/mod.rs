@@ -4,18 +4,26 @@
 //! The window, the surface, the camera and the controls live here; the creature, its coat,
 //! the hand and the renderer are the library's [`SimulatedFur`].
 
+mod budget;
+mod clip;
 mod input;
 mod orbit;
 mod panel;
+mod record;
 mod surface;
 mod tier_search;
+mod upscale;
+
+pub use record::{RecordOptions, record};
 
 use anyhow::Context;
+use budget::{FrameBudget, LEVELS, Level};
 use input::PointerInput;
 use orbit::OrbitControls;
 use panel::{Panel, PanelAction};
 use pelt::SimulatedFur;
 use pelt::hand::PointerScript;
+use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
 use pelt::render::{Camera, CameraPreset};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -46,6 +54,16 @@ pub struct DemoOptions {
     pub mode: pelt::render::DebugMode,
     /// How the hair is drawn.
     pub raster: pelt::render::Raster,
+    /// The frame budget: `Some(fps)` to hold that frame rate by render scale and strand
+    /// density, `None` for a fixed level (the same work every frame, so a recorded clip is
+    /// the same bytes every run).
+    pub budget_fps: Option<f64>,
+    /// The render scale while the budget is off (1: the window's own size).
+    pub scale: f32,
+    /// Whether the coat starts as a volume (`--volume`).
+    pub volume: bool,
+    /// The environment map, if any.
+    pub environment: Option<pelt::render::EnvironmentMap>,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -115,6 +133,14 @@ pub struct FrameStats {
     pub strands: usize,
     /// The most strands the device holds.
     pub max_strands: usize,
+    /// Strands drawn last frame (the strand level of detail's prefix).
+    pub drawn: u32,
+    /// Share of the window's size the scene is drawn at.
+    pub scale: f32,
+    /// Which rasteriser draws the strands.
+    pub raster: &'static str,
+    /// Whether the frame budget is choosing the level.
+    pub budget: bool,
 }
 
 struct Running {
@@ -125,6 +151,8 @@ struct Running {
     input: PointerInput,
     panel: Panel,
     tiers: Option<TierChooser>,
+    /// The frame budget, when on.
+    budget: Option<FrameBudget>,
     replay: Option<Replay>,
     frames: u32,
     /// Frames after the first two that did not reach the window.
@@ -138,6 +166,8 @@ struct Running {
     shown_frames: Vec<FrameTiming>,
     last_frame: Instant,
     stats: FrameStats,
+    /// The environment map each coat (re)built is lit by.
+    environment: Option<pelt::render::EnvironmentMap>,
 }
 
 impl App {
@@ -151,13 +181,14 @@ impl App {
             )?,
         );
         // Refuses a window too large to draw before allocating anything for it.
-        let gpu = WindowGpu::new(event_loop, window.clone())?;
+        let mut gpu = WindowGpu::new(event_loop, window.clone())?;
+        let software = gpu.gpu.info().device_type == wgpu::DeviceType::Cpu;
         let max = pelt::sim::max_strands(&gpu.gpu.device.limits());
         let (strands, tiers) = match self.options.strands {
             Some(n) => (n, None),
             None => {
                 // Probe with a coat the adapter can surely draw, then climb or descend.
-                let first = if gpu.gpu.info().device_type == wgpu::DeviceType::Cpu {
+                let first = if software {
                     16_384
                 } else {
                     tier_search::CANDIDATES[0]
@@ -167,8 +198,28 @@ impl App {
             }
         };
         let mut fur = gpu.build_fur(strands, self.options.seed)?;
+        fur.renderer_mut()
+            .set_environment(self.options.environment.as_ref());
         fur.set_debug_mode(self.options.mode);
         fur.renderer_mut().set_raster(self.options.raster);
+        // A software rasteriser starts the budget halfway down; a GPU at the top.
+        let budget = self
+            .options
+            .budget_fps
+            .map(|fps| FrameBudget::new(1000.0 / fps, if software { 4 } else { 0 }));
+        let level = match &budget {
+            Some(b) => b.level(),
+            None => Level {
+                scale: self.options.scale,
+                ..LEVELS[0]
+            },
+        };
+        apply_level(&mut gpu, &mut fur, level);
+        let volume = pelt::sim::FurParams {
+            volume: self.options.volume,
+            ..*fur.hair().params()
+        };
+        fur.hair_mut().set_params(volume)?;
         let panel = Panel::new(
             &gpu.gpu,
             &window,
@@ -189,6 +240,7 @@ impl App {
             fur,
             panel,
             tiers: if replay.is_some() { None } else { tiers },
+            budget,
             replay,
             frames: 0,
             skipped: 0,
@@ -199,8 +251,11 @@ impl App {
             stats: FrameStats {
                 strands,
                 max_strands: max,
+                raster: "hardware",
+                budget: self.options.budget_fps.is_some(),
                 ..Default::default()
             },
+            environment: self.options.environment.clone(),
         })
     }
 }
@@ -268,6 +323,17 @@ impl ApplicationHandler for App {
             r.window.request_redraw();
         }
     }
+}
+
+/// Draws the scene at `level`'s render scale and strand density, the strands widened to
+/// look like the full coat whatever the tier.
+fn apply_level(gpu: &mut WindowGpu, fur: &mut SimulatedFur, level: Level) {
+    gpu.set_scale(level.scale);
+    fur.renderer_mut().set_lod_policy(LodPolicy {
+        strands_per_pixel: level.strands_per_pixel,
+        reference_strands: Some(FULL_COAT_STRANDS),
+        ..LodPolicy::default()
+    });
 }
 
 impl Running {
@@ -358,6 +424,17 @@ impl Running {
         for action in actions {
             self.act(action)?;
         }
+        self.stats.drawn = self.fur.renderer_mut().last_lod().drawn;
+        self.stats.scale = self.gpu.scale();
+        self.stats.raster = self.fur.raster().name();
+        // The budget takes over once the tier is chosen; only shown frames count.
+        if shown
+            && self.tiers.is_none()
+            && let Some(budget) = &mut self.budget
+            && let Some(level) = budget.record(now.elapsed().as_secs_f64() * 1e3)
+        {
+            apply_level(&mut self.gpu, &mut self.fur, level);
+        }
         // Only frames that reached the screen count: a minimised or hidden window skips
         // its frames almost for free and would look fast.
         if shown && let Some(chooser) = &mut self.tiers {
@@ -422,10 +499,16 @@ impl Running {
             v.get(v.len() / 2).copied().unwrap_or_default()
         };
         eprintln!(
-            "{} frames timed after the two that build pipelines ({} skipped) of {} strands on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
+            "{} frames timed after the two that build pipelines ({} skipped) of {} strands ({} drawn at render scale {:.2} at the end; budget {}) on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
             self.shown_frames.len(),
             self.skipped,
             self.stats.strands,
+            self.stats.drawn,
+            self.stats.scale,
+            match &self.budget {
+                Some(b) => format!("on at level {}, {} switches", b.index(), b.switches),
+                None => "off".to_string(),
+            },
             info.name,
             info.backend,
             median(|t| t.frame_ms),
@@ -439,9 +522,27 @@ impl Running {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
         let raster = self.fur.raster();
+        let volume = self.fur.hair().params().volume;
         self.fur = self.gpu.build_fur(strands, seed)?;
         self.fur.renderer_mut().set_raster(raster);
+        // The volume grid's switch carries over to the new coat.
+        let params = pelt::sim::FurParams {
+            volume,
+            ..*self.fur.hair().params()
+        };
+        self.fur.hair_mut().set_params(params)?;
+        self.fur
+            .renderer_mut()
+            .set_environment(self.environment.as_ref());
         self.fur.set_debug_mode(mode);
+        let level = match &self.budget {
+            Some(b) => b.level(),
+            None => Level {
+                scale: self.gpu.scale(),
+                ..LEVELS[0]
+            },
+        };
+        apply_level(&mut self.gpu, &mut self.fur, level);
         *self.fur.lighting_mut() = lighting;
         self.panel.params = *self.fur.hair().params();
         self.stats.strands = strands;

@@ -132,6 +132,14 @@ impl Panel {
                     "{:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
                     stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
                 ));
+                ui.label(format!(
+                    "tier {} strands ({} drawn) · scale {:.2} · raster {} · budget {}",
+                    stats.strands,
+                    stats.drawn,
+                    stats.scale,
+                    stats.raster,
+                    if stats.budget { "on" } else { "off" }
+                ));
                 ui.separator();
 
                 let mut mode = fur.debug_mode();
@@ -186,6 +194,11 @@ impl Panel {
                 ui.add(egui::Slider::new(&mut p.wind, 0.0..=0.002).text("wind"));
                 ui.add(egui::Slider::new(&mut p.comb_gain, 0.0..=4.0).text("comb gain"));
                 ui.add(egui::Slider::new(&mut p.comb_decay, 0.9..=1.0).text("comb decay"));
+                // The coat as a volume: strands drag (friction) and push (volume) their
+                // neighbours through the density and velocity grid.
+                ui.checkbox(&mut p.volume, "volume grid");
+                ui.add(egui::Slider::new(&mut p.volume_friction, 0.0..=1.0).text("friction"));
+                ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
                 if p != self.params {
                     self.params = p;
                     self.pending.push(PanelAction::Params(p));

@@ -4,6 +4,7 @@
 
 use super::FrameStats;
 use super::panel::{Panel, PanelAction};
+use super::upscale::{ScaledTarget, Upscaler, scaled_size};
 use anyhow::Context;
 use glam::Vec2;
 use pelt::gpu::GpuContext;
@@ -27,6 +28,11 @@ pub struct WindowGpu {
     layout: TargetLayout,
     /// `None` while the window has no area (minimised).
     targets: Option<FrameTargets>,
+    /// Share of the window's width and height the scene is drawn at (dynamic resolution).
+    scale: f32,
+    /// The scene's targets at that scale, when it is below 1 and the window has an area.
+    scaled: Option<ScaledTarget>,
+    upscaler: Upscaler,
     /// Faults already reported, so a repeating one is logged once.
     reported: Option<String>,
     /// Milliseconds the last frame's panel took on the CPU (egui's layout and
@@ -83,7 +89,11 @@ impl WindowGpu {
         // Before the surface is configured or any target made: an oversized window would
         // otherwise log wgpu's out-of-memory and invalid-texture errors before the refusal.
         check_size(&gpu.device.limits(), &layout, &config, size)?;
+        let upscaler = Upscaler::new(&gpu.device, view_format);
         let mut this = WindowGpu {
+            upscaler,
+            scale: 1.0,
+            scaled: None,
             gpu,
             window,
             surface,
@@ -103,6 +113,7 @@ impl WindowGpu {
     pub fn resize(&mut self, width: u32, height: u32) {
         if width == 0 || height == 0 {
             self.targets = None;
+            self.scaled = None;
             return;
         }
         let max = self.gpu.device.limits().max_texture_dimension_2d;
@@ -116,6 +127,38 @@ impl WindowGpu {
             width,
             height,
         ));
+        self.make_scaled();
+    }
+
+    /// Draws the scene at `scale` (0 … 1) of the window's size from the next frame on,
+    /// upscaled into the window.
+    pub fn set_scale(&mut self, scale: f32) {
+        let scale = if scale.is_finite() {
+            scale.clamp(0.05, 1.0)
+        } else {
+            1.0
+        };
+        if scale != self.scale {
+            self.scale = scale;
+            self.make_scaled();
+        }
+    }
+
+    /// The render scale in use.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// The size the scene is drawn at.
+    pub fn scene_size(&self) -> (u32, u32) {
+        scaled_size(self.size(), self.scale)
+    }
+
+    /// (Re)makes the scaled targets for the window's size and the scale.
+    fn make_scaled(&mut self) {
+        let size = self.scene_size();
+        self.scaled = (self.targets.is_some() && size != self.size())
+            .then(|| self.upscaler.target(&self.gpu.device, &self.layout, size));
     }
 
     /// Milliseconds the last drawn frame's panel took on the CPU.
@@ -213,7 +256,15 @@ impl WindowGpu {
                 label: Some("demo frame"),
             });
         let targets = self.targets.as_ref().context("frame targets")?;
-        if let Err(e) = fur.render(&mut encoder, targets, &view, camera) {
+        let drawn = match &self.scaled {
+            Some(scaled) => {
+                let drawn = fur.render(&mut encoder, &scaled.targets, &scaled.view, camera);
+                self.upscaler.record(&mut encoder, scaled, &view);
+                drawn
+            }
+            None => fur.render(&mut encoder, targets, &view, camera),
+        };
+        if let Err(e) = drawn {
             self.report(format!("frame not drawn: {e}"));
         }
         let size = self.size();

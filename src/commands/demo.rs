@@ -45,6 +45,64 @@ pub struct DemoArgs {
     /// panel switches it too.
     #[arg(long, default_value = "auto")]
     pub raster: pelt::render::Raster,
+    /// The frame budget: a frame rate to hold (1 to 240) by choosing the render scale and
+    /// how densely strands are drawn from measured frame times, or `off` for the same work
+    /// every frame (the same pictures every run: use it when recording).
+    #[arg(long, default_value = "20")]
+    pub budget: String,
+    /// The render scale with `--budget off`: the scene is drawn at this share of the
+    /// window's size (0.1 to 1) and upscaled (Catmull-Rom).
+    #[arg(long)]
+    pub scale: Option<f32>,
+    /// Whether strands interact through the coat's density and velocity grid (the panel
+    /// switches it too).
+    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
+    pub volume: super::simulate::Volume,
+    /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
+    /// and 16,777,216 pixels) for the eyes, nose and ambient light (never the strands).
+    #[arg(long)]
+    pub env: Option<PathBuf>,
+    /// Record every frame of the --script replay (needs --frames) as an animated PNG here
+    /// (the name must end in .png; written whole or not at all). Drawn offscreen, without
+    /// a window or the panel, at --record-size and a fixed strand count, so the same script
+    /// gives the same bytes.
+    #[arg(long, requires_all = ["script", "frames"], conflicts_with = "screenshot")]
+    pub record: Option<PathBuf>,
+    /// The clip's size in pixels, WIDTHxHEIGHT, the same shape as --width × --height (the
+    /// script's pointer positions are scaled from the window to the clip).
+    #[arg(long, default_value = "640x360", value_parser = parse_size)]
+    pub record_size: (u32, u32),
+    /// Levels (of 255) a clip's shown pixel may stay off the rendered one before it is
+    /// stored again: the coat's shimmer is then not stored every frame and the clip is
+    /// several times smaller (0: every frame exact).
+    #[arg(long, default_value_t = 0)]
+    pub record_tolerance: u8,
+}
+
+/// Parses `WIDTHxHEIGHT`.
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X', '×'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, like 640x360, got {s:?}"))?;
+    let side = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(|| format!("{t:?} is not a whole number of pixels from 1 up"))
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+/// The frame rate `--budget` asks for, or `None` for `off`.
+fn budget_fps(text: &str) -> anyhow::Result<Option<f64>> {
+    if text.eq_ignore_ascii_case("off") {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(fps) if (1.0..=240.0).contains(&fps) => Ok(Some(fps)),
+        _ => bail!("--budget is {text:?}; give a frame rate from 1 to 240, or off"),
+    }
 }
 
 /// Runs `pelt demo`.
@@ -60,9 +118,37 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
     {
         bail!("--frames is {frames}; give 1 to {MAX_FRAMES}");
     }
+    let budget = budget_fps(&args.budget)?;
+    if let Some(scale) = args.scale {
+        if budget.is_some() {
+            bail!("--scale fixes the render scale: give it with --budget off");
+        }
+        if !(0.1..=1.0).contains(&scale) {
+            bail!("--scale is {scale}; give 0.1 to 1");
+        }
+    }
     if let Some(path) = &args.screenshot {
         let inputs: Vec<&std::path::Path> = args.script.iter().map(|p| p.as_path()).collect();
         pelt::files::check_output(path, "the screenshot", &["png"], &inputs)?;
+    }
+    if let Some(path) = &args.record {
+        let inputs: Vec<&std::path::Path> = args
+            .script
+            .iter()
+            .chain(&args.env)
+            .map(|p| p.as_path())
+            .collect();
+        pelt::files::check_output(path, "the clip", &["png"], &inputs)?;
+        let (w, h) = args.record_size;
+        // Same shape within a pixel, so the script's pointer lands where it was aimed.
+        let scaled_height = f64::from(args.height) * f64::from(w) / f64::from(args.width);
+        if (scaled_height - f64::from(h)).abs() > 1.0 {
+            bail!(
+                "--record-size {w}x{h} is not the shape of the {}×{} window the script is written for; give a size of the same shape",
+                args.width,
+                args.height
+            );
+        }
     }
     let script = match &args.script {
         // A read error names the file already; a content error gets it added.
@@ -87,6 +173,25 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             args.height
         );
     }
+    let environment = args
+        .env
+        .as_deref()
+        .map(pelt::render::EnvironmentMap::from_path)
+        .transpose()?;
+    if let (Some(out), Some(script), Some(frames)) = (&args.record, &script, args.frames) {
+        return crate::app::record(&crate::app::RecordOptions {
+            strands: args.strands,
+            seed: args.seed,
+            script: script.clone(),
+            frames,
+            window: (args.width, args.height),
+            size: args.record_size,
+            mode: args.mode,
+            out: out.clone(),
+            environment,
+            tolerance: args.record_tolerance,
+        });
+    }
     run_app(DemoOptions {
         strands: args.strands,
         seed: args.seed,
@@ -96,5 +201,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         size: (args.width, args.height),
         mode: args.mode,
         raster: args.raster,
+        budget_fps: budget,
+        scale: args.scale.unwrap_or(1.0),
+        volume: args.volume == super::simulate::Volume::On,
+        environment,
     })
 }

@@ -1,20 +1,34 @@
 //! `pelt export`: writes the creature's rig with its tail spring as a GLB (or, with
-//! `--vrm`, a full VRM 1.0 avatar).
+//! `--vrm`, a full VRM 1.0 avatar), or the simulated coat as USD curves (`.usda`).
 
-use anyhow::Context;
-
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
 use pelt::creature::{Creature, CreatureExport};
+use pelt::gpu::GpuContext;
+use pelt::hand::CapsuleScript;
+use pelt::render::RenderSettings;
+use pelt::sim::{FIXED_STEP_HZ, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
+use pelt::usd::{CoatStageWriter, StageTiming};
 use pelt::vrm::creature_glb;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The most solver steps one export takes in all (over four hours at 60 Hz).
+pub const MAX_STEPS: u32 = 1_000_000;
+/// The most time samples one USD export writes.
+pub const MAX_FRAMES: u32 = 10_000;
 
 /// Arguments of `pelt export`.
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
-    /// Where to write the file: a name ending in .glb or .vrm (a .vrm name implies --vrm; an
-    /// existing regular file is replaced only once the new one is complete; anything else is
-    /// refused).
+    /// Where to write the file: a name ending in .glb or .vrm (the creature's rig; a .vrm
+    /// name implies --vrm) or .usda (the simulated coat as USD curves and the skin as a
+    /// mesh). An existing regular file is replaced only once the new one is complete;
+    /// anything else is refused.
     #[arg(long)]
-    pub out: std::path::PathBuf,
-    /// Seed recorded in the file's generator string (the rig itself has no random part).
+    pub out: PathBuf,
+    /// Seed of the groom and the idle motion (.usda); for .glb/.vrm only recorded in the
+    /// file's generator string (the rig has no random part).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Also write VRMC_vrm (meta with license fields and a humanoid map over the creature's
@@ -22,10 +36,71 @@ pub struct ExportArgs {
     /// by a name ending in .vrm.
     #[arg(long)]
     pub vrm: bool,
+    /// .usda: strands in the coat (default: the adapter's tier; at most what it holds,
+    /// `pelt info`).
+    #[arg(long)]
+    pub strands: Option<usize>,
+    /// .usda: fixed 60 Hz solver steps before the (first) sample, as `pelt simulate
+    /// --steps` (default 90).
+    #[arg(long)]
+    pub steps: Option<u32>,
+    /// .usda: a JSON capsule script (at most 16 MiB) moving a hand through the fur, so the
+    /// coat is exported mid-stroke.
+    #[arg(long)]
+    pub capsule_script: Option<PathBuf>,
+    /// .usda: write this many time samples of the points (1 to 10,000; an animated groom),
+    /// the first after --steps, then one every --every steps.
+    #[arg(long)]
+    pub frames: Option<u32>,
+    /// .usda: solver steps between time samples (default 1; needs --frames).
+    #[arg(long, requires = "frames")]
+    pub every: Option<u32>,
+}
+
+/// What `--out` names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Rig,
+    Usda,
 }
 
 /// Runs `pelt export`.
 pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
+    let ext = args
+        .out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if let Some(e @ ("usdc" | "usd" | "usdz")) = ext.as_deref() {
+        bail!(
+            "cannot save the coat to {}: Pelt writes USD as text (.usda) with a small writer of its own and does not write the binary .{e} (docs/usd.md says why); write coat.usda and convert it with Pixar's tools (usdcat coat.usda -o coat.usdc, or in Python with usd-core: Usd.Stage.Open('coat.usda').Export('coat.usdc'))",
+            args.out.display()
+        );
+    }
+    let format = if ext.as_deref() == Some("usda") {
+        Format::Usda
+    } else {
+        Format::Rig
+    };
+    match format {
+        Format::Rig => export_rig(args),
+        Format::Usda => export_usda(args),
+    }
+}
+
+/// Writes the rig (.glb or .vrm).
+fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
+    let coat_only = [
+        ("--strands", args.strands.is_some()),
+        ("--steps", args.steps.is_some()),
+        ("--capsule-script", args.capsule_script.is_some()),
+        ("--frames", args.frames.is_some()),
+    ];
+    if let Some((flag, _)) = coat_only.iter().find(|(_, given)| *given) {
+        bail!(
+            "{flag} applies to the coat's USD export only (--out NAME.usda), not to a .glb or .vrm rig"
+        );
+    }
     // A .vrm without VRMC_vrm is refused by full VRM loaders, so the name asks for it.
     let vrm = args.vrm
         || args
@@ -37,7 +112,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         vrm,
         ..Default::default()
     };
-    pelt::files::check_output(&args.out, "the creature", &["glb", "vrm"], &[])?;
+    pelt::files::check_output(&args.out, "the creature", &["glb", "vrm", "usda"], &[])?;
     let bytes = creature_glb(&Creature::default(), &options).context("exporting the creature")?;
     pelt::files::write_atomic(&args.out, "the creature", &bytes)?;
     let size = bytes.len();
@@ -46,5 +121,144 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
         super::printable::printable_path(&args.out),
         if vrm { " + VRMC_vrm" } else { "" }
     );
+    Ok(())
+}
+
+/// Simulates the coat and writes it as USD text.
+fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
+    if args.vrm {
+        bail!("--vrm applies to a .glb or .vrm rig, not to the coat's USD export");
+    }
+    // Everything that can be wrong with the input is found before any work is done.
+    let inputs: Vec<&Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
+    pelt::files::check_output(&args.out, "the coat", &["usda"], &inputs)?;
+    let steps = args.steps.unwrap_or(90);
+    let frames = args.frames.unwrap_or(1);
+    let every = args.every.unwrap_or(1);
+    if !(1..=MAX_FRAMES).contains(&frames) {
+        bail!("--frames {frames}: give 1 to {MAX_FRAMES} time samples");
+    }
+    if every == 0 {
+        bail!("--every must be at least 1 step");
+    }
+    let total = u64::from(steps) + u64::from(frames - 1) * u64::from(every);
+    if total > u64::from(MAX_STEPS) {
+        bail!(
+            "--steps {steps} --frames {frames} --every {every}: {total} steps in all, at most {MAX_STEPS}"
+        );
+    }
+    if args.strands == Some(0) {
+        bail!("--strands must be at least 1");
+    }
+    let script = args
+        .capsule_script
+        .as_deref()
+        .map(super::read_capsule_script)
+        .transpose()?;
+    // Opened now, beside the output, so an unwritable folder fails before the simulation.
+    let file = pelt::files::AtomicFile::create(&args.out, "the coat")?;
+
+    let started = std::time::Instant::now();
+    let ctx = GpuContext::new()?;
+    super::check_strands(args.strands, &ctx)?;
+    let strands = args
+        .strands
+        .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
+    let creature = Creature::default();
+    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)?;
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    advance(&mut sim, script.as_ref(), steps, &bar)?;
+
+    let pose = sim.pose_at(sim.time());
+    let skin = pelt::usd::skin_mesh(&creature, &pose, 1.0);
+    let curves = pelt::usd::coat_curves(&sim.groom().roots, &pose, &RenderSettings::default());
+    let timing = StageTiming {
+        start: f64::from(steps),
+        end: total as f64,
+        per_second: FIXED_STEP_HZ,
+    };
+    let doc = format!(
+        "Pelt {}: {strands} strands, seed {}, {steps} steps{}{}",
+        env!("CARGO_PKG_VERSION"),
+        args.seed,
+        if frames > 1 {
+            format!(", {frames} samples every {every} steps")
+        } else {
+            String::new()
+        },
+        if script.is_some() {
+            ", under a capsule script"
+        } else {
+            ""
+        }
+    );
+    let mut writing = std::time::Duration::ZERO;
+    let write_error = || format!("cannot save the coat to {}", args.out.display());
+    let clock = std::time::Instant::now();
+    let mut stage = CoatStageWriter::begin(
+        std::io::BufWriter::with_capacity(1 << 20, file),
+        timing,
+        &skin,
+        &curves,
+        frames > 1,
+        &doc,
+    )
+    .with_context(write_error)?;
+    writing += clock.elapsed();
+    for frame in 0..frames {
+        if frame > 0 {
+            advance(&mut sim, script.as_ref(), every, &bar)?;
+        }
+        let positions = sim.positions()?;
+        let clock = std::time::Instant::now();
+        stage
+            .points(sim.steps() as f64, &positions)
+            .with_context(write_error)?;
+        writing += clock.elapsed();
+    }
+    bar.finish_and_clear();
+    let clock = std::time::Instant::now();
+    let mut out = stage.finish().with_context(write_error)?;
+    out.flush().with_context(write_error)?;
+    let file = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(write_error)?;
+    file.commit()?;
+    writing += clock.elapsed();
+    let size = std::fs::metadata(&args.out).map_or(0, |m| m.len());
+    eprintln!(
+        "{strands} strands, {total} steps, {frames} sample{} on {}: wrote {} ({:.1} MB) in {:.2} s, {:.2} s of it writing",
+        if frames == 1 { "" } else { "s" },
+        ctx.info().name,
+        super::printable::printable_path(&args.out),
+        size as f64 / 1e6,
+        started.elapsed().as_secs_f64(),
+        writing.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Takes `n` solver steps, under `script` when there is one, in dispatch-sized runs.
+fn advance(
+    sim: &mut FurSim,
+    script: Option<&CapsuleScript>,
+    n: u32,
+    bar: &ProgressBar,
+) -> anyhow::Result<()> {
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(MAX_STEPS_PER_DISPATCH as u32);
+        match script {
+            Some(s) => s.step(sim, k)?,
+            None => sim.step(k)?,
+        }
+        bar.inc(u64::from(k));
+        left -= k;
+    }
     Ok(())
 }

@@ -65,6 +65,14 @@ pub struct RenderArgs {
     /// hardware elsewhere so far).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
+    /// Whether strands interact through the coat's density and velocity grid.
+    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
+    pub volume: super::simulate::Volume,
+    /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
+    /// and 16,777,216 pixels) that the eyes and nose reflect and that lights the surfaces'
+    /// ambient term; the strands never see it.
+    #[arg(long)]
+    pub env: Option<PathBuf>,
 }
 
 /// Parses `x,y,z` into finite coordinates.
@@ -120,7 +128,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if args.steps > MAX_STEPS {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
-    let inputs: Vec<&std::path::Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
+    let inputs: Vec<&std::path::Path> = args
+        .capsule_script
+        .iter()
+        .chain(&args.env)
+        .map(|p| p.as_path())
+        .collect();
     pelt::files::check_output(&args.out, "the picture", &["png"], &inputs)?;
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
@@ -129,6 +142,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(path) => Some(super::read_capsule_script(path)?),
         None => None,
     };
+    let environment = args
+        .env
+        .as_deref()
+        .map(pelt::render::EnvironmentMap::from_path)
+        .transpose()?;
     let ctx = GpuContext::new()?;
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
     super::picture_size::check(
@@ -144,7 +162,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
     let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)?;
+    let mut sim = FurSim::new_gpu(
+        &args.volume.apply(FurConfig::new(strands, args.seed)),
+        creature.clone(),
+        &ctx,
+    )?;
     let mut renderer = FurRenderer::new(
         &ctx.device,
         &ctx.queue,
@@ -156,7 +178,16 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         },
     )?;
     renderer.set_strands_from_sim(&sim)?;
+    renderer.set_environment(environment.as_ref());
     let mut contact = None;
+    // A bar on a terminal only, as `pelt simulate` draws (nothing when stderr is piped).
+    let bar = indicatif::ProgressBar::new(u64::from(args.steps));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} steps, {per_sec}, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
     for step in 0..args.steps {
         if let Some(s) = &script {
             let c = s.contact_at(f64::from(step) + 1.0);
@@ -164,7 +195,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             contact = Some(c);
         }
         sim.step(1)?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     let hand: Vec<DrawCapsule> = contact
         .iter()
         .flat_map(|c| &c.capsules)

@@ -44,6 +44,28 @@ pub struct SimulateArgs {
     /// Which solver steps the strands.
     #[arg(long, value_enum, default_value_t = SolverArg::Gpu)]
     pub solver: SolverArg,
+    /// Whether strands interact through the coat's density and velocity grid.
+    #[arg(long, value_enum, default_value_t = Volume::Off)]
+    pub volume: Volume,
+}
+
+/// `--volume on|off`: the coat as a volume (strands push and drag their neighbours through
+/// a density and velocity grid), or every strand alone as before.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Volume {
+    /// The grid on.
+    On,
+    /// Each strand alone.
+    #[default]
+    Off,
+}
+
+impl Volume {
+    /// A configuration with the grid switched as this says.
+    pub fn apply(self, mut config: FurConfig) -> FurConfig {
+        config.params.volume = self == Volume::On;
+        config
+    }
 }
 
 /// The most steps one run takes (over four hours of simulated time at 60 Hz).
@@ -150,12 +172,19 @@ fn simulate(
                 .strands
                 .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
             eprintln!("adapter: {} ({strands} strands)", ctx.info().name);
-            FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature, &ctx)?
+            FurSim::new_gpu(
+                &args.volume.apply(FurConfig::new(strands, args.seed)),
+                creature,
+                &ctx,
+            )?
         }
         SolverArg::Cpu => {
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
             eprintln!("solver: CPU ({strands} strands)");
-            FurSim::new_cpu(&FurConfig::new(strands, args.seed), creature)?
+            FurSim::new_cpu(
+                &args.volume.apply(FurConfig::new(strands, args.seed)),
+                creature,
+            )?
         }
     };
     let built = started.elapsed();

@@ -11,6 +11,7 @@ use super::renderer::BACKGROUND;
 use super::scene::Scene;
 use super::settings::RenderSettings;
 use super::shadow::{SLAB_ENDS, light_frame};
+use super::strand_lod::StrandLod;
 use encase::ShaderType;
 use glam::{Mat4, Vec3, Vec4};
 
@@ -107,6 +108,14 @@ pub struct FrameUniforms {
     pub hair_casts_shadows: u32,
     /// 1 when the camera's ribbons skip the strands the cull pass marked.
     pub cull_hidden_strands: u32,
+    /// Strands drawn this frame: a prefix of the drawn order ([`StrandLod::drawn`]).
+    pub lod_drawn: u32,
+    /// Where the drawn strands' fade ends ([`StrandLod::end`]).
+    pub lod_end: f32,
+    /// Strands over which the weight falls from 1 to 0 ([`StrandLod::fade`]).
+    pub lod_fade: f32,
+    /// Every drawn ribbon's width is multiplied by this ([`StrandLod::width_scale`]).
+    pub lod_width_scale: f32,
 }
 
 /// The view one pass draws from: the camera's or the key light's. WGSL twin: `PassView`.
@@ -149,6 +158,8 @@ pub struct FrameInputs<'a> {
     pub shadow_map_size: u32,
     /// Whether the camera's ribbons skip the strands the cull pass marks.
     pub cull: bool,
+    /// Which strands are drawn, how opaque and how wide.
+    pub lod: StrandLod,
 }
 
 /// The frame's uniforms for `scene`, and the camera's and the key light's views.
@@ -212,6 +223,10 @@ pub fn frame_uniforms(scene: &Scene, inputs: &FrameInputs) -> (FrameUniforms, Pa
         msaa_samples: inputs.samples,
         hair_casts_shadows: u32::from(s.hair_casts_shadows),
         cull_hidden_strands: u32::from(inputs.cull),
+        lod_drawn: inputs.lod.drawn.min(inputs.strands),
+        lod_end: inputs.lod.end,
+        lod_fade: inputs.lod.fade.max(1.0),
+        lod_width_scale: inputs.lod.width_scale,
     };
     let camera_view = PassView {
         view_proj,

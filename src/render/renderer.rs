@@ -9,12 +9,14 @@
 //! 5. [`IdsPass`]: sample 0 of the ID target, when the layout has one.
 
 use super::RenderError;
+use super::camera::{CREATURE_CENTER, Camera};
 use super::camera_targets::{CameraPass, CameraTargets};
 use super::capture::{Image, read_image};
 use super::compute_raster::ComputeRaster;
 use super::debug::DebugMode;
 use super::frame::{FrameBinding, FrameInputs, frame_uniforms};
 use super::ids::IdsPass;
+use super::mesh_lod::skin_level;
 use super::overlay::OverlayPass;
 use super::ribbons::{RibbonStrand, RibbonsPass, StrandBinding};
 use super::scene::Scene;
@@ -22,6 +24,7 @@ use super::settings::{Raster, RenderSettings};
 use super::shadow::{ShadowHair, ShadowPass};
 use super::shadow_raster::ShadowRaster;
 use super::strand_cull::{StrandCullPass, cull_uniforms};
+use super::strand_lod::{LodPolicy, StrandLod, coat_pixels};
 use super::surfaces::SurfacesPass;
 use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 use super::timing::{Pass, PassTimings, Span, Timestamps};
@@ -63,6 +66,12 @@ pub struct FurRenderer {
     raster_wide_atomics: bool,
     /// The hair's shadow maps by compute, built the first time a frame needs them.
     shadow_compute: Option<ShadowRaster>,
+    /// How each frame chooses its strands (`strand_lod`).
+    lod_policy: LodPolicy,
+    /// The last frame's strand level of detail.
+    last_lod: StrandLod,
+    /// The skin's level of detail when fixed; `None` to follow its size on screen.
+    fixed_skin_level: Option<usize>,
 }
 
 impl FurRenderer {
@@ -101,6 +110,7 @@ impl FurRenderer {
         );
         let surfaces = SurfacesPass::new(
             device,
+            queue,
             creature,
             settings.floor,
             &frame.layout,
@@ -135,6 +145,9 @@ impl FurRenderer {
             queue_capacity: super::compute_raster::DEFAULT_QUEUE_CAPACITY,
             raster_wide_atomics: true,
             shadow_compute: None,
+            lod_policy: LodPolicy::whole_coat(),
+            last_lod: StrandLod::all(0),
+            fixed_skin_level: None,
         })
     }
 
@@ -217,6 +230,13 @@ impl FurRenderer {
         Ok(())
     }
 
+    /// Lights the surfaces with the environment map `map` (the eyes and nose reflect it, the
+    /// ambient term reads it; the strands never do), or with the built-in sky for `None`.
+    pub fn set_environment(&mut self, map: Option<&super::EnvironmentMap>) {
+        self.surfaces
+            .set_environment(&self.device, &self.queue, map);
+    }
+
     /// Binds the strands of a GPU-stepped [`FurSim`]. Errors for a CPU-stepped one (its
     /// positions live on the host).
     pub fn set_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
@@ -228,6 +248,57 @@ impl FurRenderer {
         let [a, b] = gpu.position_buffers();
         let strands = RibbonStrand::from_roots(&sim.groom().roots);
         self.set_strands([a, b], &strands)
+    }
+
+    /// How frames choose their strands: by the coat's size on screen, widened toward a
+    /// reference density (see [`LodPolicy`]). Until this is called, every strand is drawn
+    /// at its own width ([`LodPolicy::whole_coat`]).
+    pub fn set_lod_policy(&mut self, policy: LodPolicy) {
+        self.lod_policy = policy;
+    }
+
+    /// How frames choose their strands.
+    pub fn lod_policy(&self) -> LodPolicy {
+        self.lod_policy
+    }
+
+    /// The strand level of detail of a frame seen by `camera` in a target of `size` pixels:
+    /// `drawn` is how many strands every strand pass draws (the prefix of the drawn order
+    /// that `drawn_count()` in `ribbon_geometry.wgsl` bounds).
+    pub fn strand_lod(&self, camera: &Camera, size: (u32, u32)) -> StrandLod {
+        let bound = self.strands.as_ref().map_or(0, |s| s.count);
+        StrandLod::choose(
+            bound,
+            coat_pixels(camera, CREATURE_CENTER, size.1),
+            &self.lod_policy,
+        )
+    }
+
+    /// The skin's level of detail (`mesh_lod::DETAILS`, 0 the finest) for a frame seen by
+    /// `camera` in a target of `size` pixels.
+    pub fn skin_level(&self, camera: &Camera, size: (u32, u32)) -> usize {
+        self.fixed_skin_level.unwrap_or_else(|| {
+            skin_level(
+                coat_pixels(camera, CREATURE_CENTER, size.1),
+                &self.surfaces.skin_triangles(),
+            )
+        })
+    }
+
+    /// Draws the skin at a fixed level of detail (`Some(0)`: always the full mesh), or
+    /// by its size on screen (`None`, the default).
+    pub fn set_skin_level(&mut self, level: Option<usize>) {
+        self.fixed_skin_level = level;
+    }
+
+    /// Triangles of the skin at each level of detail, finest first.
+    pub fn skin_triangles(&self) -> Vec<u32> {
+        self.surfaces.skin_triangles()
+    }
+
+    /// The strand level of detail of the last frame drawn.
+    pub fn last_lod(&self) -> StrandLod {
+        self.last_lod
     }
 
     /// Bytes of GPU memory the renderer holds besides the solver's buffers (targets not
@@ -330,6 +401,8 @@ impl FurRenderer {
             && mode.draws_surfaces()
             && mode.draws_hair()
             && self.strands.is_some();
+        let lod = self.strand_lod(&scene.camera, targets.size);
+        self.last_lod = lod;
         let (frame, camera_view, light_view) = frame_uniforms(
             scene,
             &FrameInputs {
@@ -339,6 +412,7 @@ impl FurRenderer {
                 strands: self.strands.as_ref().map_or(0, |s| s.count),
                 shadow_map_size: self.shadow.maps.size,
                 cull,
+                lod,
             },
         );
         self.culled_last_frame = cull;
@@ -375,7 +449,7 @@ impl FurRenderer {
             .map(|(s, group)| ShadowHair {
                 ribbons: &self.ribbons,
                 group,
-                count: s.count,
+                count: lod.drawn.min(s.count),
                 compute: self.shadow_compute.as_ref().filter(|_| compute_shadow),
             });
         self.shadow.record(
@@ -391,8 +465,12 @@ impl FurRenderer {
             let timed = timestamps.map(|t| t.render(Pass::Surfaces, Span::Whole));
             let mut pass = camera.begin(encoder, "surfaces", CameraPass::First, timed);
             if mode.draws_surfaces() {
-                self.surfaces
-                    .record(&mut pass, &self.frame, &self.shadow.inputs);
+                self.surfaces.record(
+                    &mut pass,
+                    &self.frame,
+                    &self.shadow.inputs,
+                    self.skin_level(&scene.camera, targets.size),
+                );
             }
         }
         // Which strands the camera cannot see; timed with the ribbons it spares.
@@ -459,7 +537,7 @@ impl FurRenderer {
                     &self.frame,
                     &self.shadow.inputs,
                     group,
-                    strands.count,
+                    lod.drawn.min(strands.count),
                     contact,
                 );
             }

@@ -13,6 +13,7 @@ use super::descriptors::{
 use super::frame::{FrameBinding, View};
 use super::mesh::VertexSpace;
 use super::strand_cull::{CULL_FLAG_BYTES, StrandCullPass};
+use super::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
 use super::target::TargetLayout;
 use crate::creature::Space;
 use crate::groom::StrandRoot;
@@ -115,6 +116,8 @@ pub struct StrandBinding {
     /// The cull pass's groups, one per position buffer.
     pub cull_groups: [wgpu::BindGroup; 2],
     records: wgpu::Buffer,
+    /// The strands in the order they are drawn (`strand_lod::drawn_order`), 4 B each.
+    order: wgpu::Buffer,
     /// One flag per strand: hidden from the camera this frame (the cull pass writes it).
     pub culled: wgpu::Buffer,
 }
@@ -122,7 +125,7 @@ pub struct StrandBinding {
 impl StrandBinding {
     /// Bytes of GPU memory the binding holds (the solver's buffers not counted).
     pub fn bytes(&self) -> u64 {
-        self.records.size() + self.culled.size()
+        self.records.size() + self.order.size() + self.culled.size()
     }
 }
 
@@ -130,7 +133,7 @@ impl StrandBinding {
 /// shadow passes included), the batch index buffer and the camera's two ribbon pipelines.
 #[derive(Debug)]
 pub struct RibbonsPass {
-    /// Group 1: positions, packed strands and the camera's cull flags.
+    /// Group 1: positions, packed strands, the camera's cull flags and the drawn order.
     pub strands_layout: wgpu::BindGroupLayout,
     batch_indices: wgpu::Buffer,
     shaded: wgpu::RenderPipeline,
@@ -147,7 +150,11 @@ impl RibbonsPass {
             e.visibility |= wgpu::ShaderStages::COMPUTE;
             e
         };
-        bind_group_layout(device, "render: strands", &[entry(0), entry(1), entry(2)])
+        bind_group_layout(
+            device,
+            "render: strands",
+            &[entry(0), entry(1), entry(2), entry(3)],
+        )
     }
 
     /// Compiles the camera's ribbon pipelines for `target`, reading the frame (group 0),
@@ -235,6 +242,12 @@ impl RibbonsPass {
             contents: bytemuck::cast_slice(strands),
             usage: wgpu::BufferUsages::STORAGE,
         });
+        // Uploaded once: every frame draws a prefix of it.
+        let order = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("ribbons: drawn order"),
+            contents: bytemuck::cast_slice(&drawn_order(strands.len() as u32, DRAWN_ORDER_SEED)),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
         let culled = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("ribbons: culled for the camera"),
             size: strands.len() as u64 * CULL_FLAG_BYTES,
@@ -250,6 +263,7 @@ impl RibbonsPass {
                     p.as_entire_binding(),
                     records.as_entire_binding(),
                     culled.as_entire_binding(),
+                    order.as_entire_binding(),
                 ],
             )
         });
@@ -258,6 +272,7 @@ impl RibbonsPass {
             groups,
             cull_groups: cull.bind(device, positions, &culled),
             records,
+            order,
             culled,
         })
     }
@@ -267,8 +282,9 @@ impl RibbonsPass {
         self.batch_indices.size()
     }
 
-    /// Draws `count` strands' ribbons bound by `group` (group 1) with the pipeline and
-    /// groups 0 and 2 already set: for the camera and for the shadow maps alike.
+    /// Draws the first `count` strands of the drawn order (the frame's drawn count) bound
+    /// by `group` (group 1) with the pipeline and groups 0 and 2 already set: for the
+    /// camera and for the shadow maps alike.
     pub fn draw(&self, pass: &mut wgpu::RenderPass, group: &wgpu::BindGroup, count: u32) {
         pass.set_bind_group(1, group, &[]);
         pass.set_index_buffer(self.batch_indices.slice(..), wgpu::IndexFormat::Uint16);

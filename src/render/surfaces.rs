@@ -8,8 +8,10 @@ use super::descriptors::{
     RenderPipelineSpec, camera_depth, camera_multisample, camera_targets, front_faces, light_depth,
     pipeline_layout, render_pipeline,
 };
+use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout};
 use super::frame::{FrameBinding, View};
 use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
+use super::mesh_lod::{DETAILS, SHADOW_LEVEL};
 use super::shapes::{DrawCapsule, capsule_mesh};
 use super::target::TargetLayout;
 use crate::creature::{Creature, FaceLayout};
@@ -93,15 +95,18 @@ impl DynamicMesh {
 pub struct SurfacesPass {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
-    /// Index ranges of `indices`: the creature and its face (cast shadows), the face alone
-    /// (glossy), the floor.
-    creature_range: std::ops::Range<u32>,
+    /// Index ranges of `indices`: the skin at each level of detail (`mesh_lod::DETAILS`),
+    /// the face (glossy; drawn with every level), the floor.
+    skin_ranges: Vec<std::ops::Range<u32>>,
     face_range: std::ops::Range<u32>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
     matte: wgpu::RenderPipeline,
     glossy: wgpu::RenderPipeline,
     light_depth: wgpu::RenderPipeline,
+    /// The environment map's layout and binding (group 1; the built-in sky without one).
+    environment_layout: wgpu::BindGroupLayout,
+    environment: EnvironmentBinding,
 }
 
 impl SurfacesPass {
@@ -110,13 +115,23 @@ impl SurfacesPass {
     /// (`shadow_inputs`, group 2).
     pub fn new(
         device: &wgpu::Device,
+        queue: &wgpu::Queue,
         creature: &Creature,
         floor_height: f32,
         frame: &wgpu::BindGroupLayout,
         shadow_inputs: &wgpu::BindGroupLayout,
         target: &TargetLayout,
     ) -> Self {
-        let mut mesh = creature_skin(creature, 1.0);
+        // Every level of the skin, then the face, then the floor, in one buffer.
+        let mut mesh = Mesh::default();
+        let skin_ranges = DETAILS
+            .iter()
+            .map(|&detail| {
+                let start = mesh.indices.len() as u32;
+                mesh.append(&creature_skin(creature, detail));
+                start..mesh.indices.len() as u32
+            })
+            .collect();
         let skin_end = mesh.indices.len() as u32;
         mesh.append(&face(creature, &FaceLayout::default()));
         let creature_end = mesh.indices.len() as u32;
@@ -139,10 +154,12 @@ impl SurfacesPass {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &SurfaceVertex::ATTRIBUTES,
         })];
+        let environment_layout = environment_layout(device);
+        let environment = EnvironmentBinding::new(device, queue, &environment_layout, None);
         let layout = pipeline_layout(
             device,
             "surfaces",
-            &[Some(frame), None, Some(shadow_inputs)],
+            &[Some(frame), Some(&environment_layout), Some(shadow_inputs)],
         );
         let targets = camera_targets(target, None);
         let shaded = |label, fragment| {
@@ -178,14 +195,27 @@ impl SurfacesPass {
         SurfacesPass {
             vertices,
             indices,
-            creature_range: 0..creature_end,
+            skin_ranges,
             face_range: skin_end..creature_end,
             floor_range,
             hand: DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024),
             matte: shaded("surfaces: matte", "fs_matte"),
             glossy: shaded("surfaces: glossy", "fs_glossy"),
             light_depth,
+            environment_layout,
+            environment,
         }
+    }
+
+    /// Lights the surfaces with `map` (eyes and nose reflect it, the ambient term reads
+    /// it), or with the built-in sky and ground for `None`.
+    pub fn set_environment(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        map: Option<&EnvironmentMap>,
+    ) {
+        self.environment = EnvironmentBinding::new(device, queue, &self.environment_layout, map);
     }
 
     /// Rebuilds the hand's mesh from `capsules` (world space): its matte capsules first,
@@ -210,6 +240,7 @@ impl SurfacesPass {
             + self.indices.size()
             + self.hand.vertices.size()
             + self.hand.indices.size()
+            + self.environment.bytes
     }
 
     fn draw_static(&self, pass: &mut wgpu::RenderPass, range: std::ops::Range<u32>) {
@@ -218,18 +249,33 @@ impl SurfacesPass {
         pass.draw_indexed(range, 0, 0..1);
     }
 
+    /// Triangles of the skin at each level of detail, finest first.
+    pub fn skin_triangles(&self) -> Vec<u32> {
+        self.skin_ranges
+            .iter()
+            .map(|r| r.len() as u32 / 3)
+            .collect()
+    }
+
+    /// The skin's index range at `level` (the coarsest past the last).
+    fn skin(&self, level: usize) -> std::ops::Range<u32> {
+        self.skin_ranges[level.min(self.skin_ranges.len() - 1)].clone()
+    }
+
     /// Records the surfaces as the camera sees them into `pass`, lit with the shadow maps
-    /// (`shadow_inputs`).
+    /// (`shadow_inputs`), the skin at level of detail `skin_level` (`mesh_lod::DETAILS`).
     pub fn record(
         &self,
         pass: &mut wgpu::RenderPass,
         frame: &FrameBinding,
         shadow_inputs: &wgpu::BindGroup,
+        skin_level: usize,
     ) {
         pass.set_pipeline(&self.matte);
         frame.bind(pass, View::Camera);
+        pass.set_bind_group(1, &self.environment.bind_group, &[]);
         pass.set_bind_group(2, shadow_inputs, &[]);
-        self.draw_static(pass, 0..self.face_range.start);
+        self.draw_static(pass, self.skin(skin_level));
         self.draw_static(pass, self.floor_range.clone());
         self.hand.draw(pass, 0..self.hand.glossy_start);
         pass.set_pipeline(&self.glossy);
@@ -239,11 +285,12 @@ impl SurfacesPass {
     }
 
     /// Records the surfaces that cast the opaque shadow (creature, face, hand; not the
-    /// floor) as the key light sees them.
+    /// floor) as the key light sees them: the skin at the coarse `mesh_lod::SHADOW_LEVEL`.
     pub fn record_light_depth(&self, pass: &mut wgpu::RenderPass, frame: &FrameBinding) {
         pass.set_pipeline(&self.light_depth);
         frame.bind(pass, View::Light);
-        self.draw_static(pass, self.creature_range.clone());
+        self.draw_static(pass, self.skin(SHADOW_LEVEL));
+        self.draw_static(pass, self.face_range.clone());
         self.hand.draw(pass, 0..self.hand.index_count);
     }
 }

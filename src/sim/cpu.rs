@@ -4,8 +4,9 @@
 //! against and a real fallback where the only adapter is a software one.
 
 use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
-use super::reference::step_strand;
+use super::reference::{GridView, step_strand, step_strand_in};
 use super::simd::{LANES, StepCapsules, step_lanes};
+use super::volume::{self, VolumeSettings};
 use super::{SimError, StrandSolver};
 use glam::Vec4;
 use rayon::prelude::*;
@@ -34,6 +35,7 @@ pub struct CpuSolver {
     comb: Vec<Vec4>,
     recovered: u64,
     path: CpuPath,
+    volume: Option<VolumeSettings>,
 }
 
 impl CpuSolver {
@@ -54,6 +56,7 @@ impl CpuSolver {
             comb,
             recovered: 0,
             path: CpuPath::default(),
+            volume: None,
         })
     }
 
@@ -68,12 +71,58 @@ impl CpuSolver {
     }
 }
 
+impl CpuSolver {
+    /// One step with the volume grid: the grid splatted from every strand (in strand order:
+    /// integer sums, the GPU's bits whatever its thread order), then every strand stepped
+    /// by the scalar reference reading it. The SIMD lanes do not read the grid.
+    fn step_in_volume(&mut self, u: &StepUniforms, settings: &VolumeSettings) {
+        let uniforms = settings.uniforms(u);
+        let grid = volume::splat(&uniforms, &self.latest, &self.older);
+        let view = GridView {
+            grid: &grid,
+            rest: &settings.rest,
+            uniforms,
+        };
+        let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
+        let steps = std::slice::from_ref(u);
+        let resets: u64 = self
+            .latest
+            .par_chunks_mut(points)
+            .zip(self.older.par_chunks_mut(points))
+            .zip(self.comb.par_chunks_mut(STRANDS_PER_TASK))
+            .zip(self.roots.par_chunks(STRANDS_PER_TASK))
+            .map(|(((latest, older), comb), roots)| {
+                let n = POINTS_PER_STRAND;
+                (0..roots.len())
+                    .map(|s| {
+                        u64::from(step_strand_in(
+                            steps,
+                            &roots[s],
+                            &mut latest[s * n..(s + 1) * n],
+                            &mut older[s * n..(s + 1) * n],
+                            &mut comb[s],
+                            Some(view),
+                        ))
+                    })
+                    .sum::<u64>()
+            })
+            .sum();
+        self.recovered += resets;
+    }
+}
+
 impl StrandSolver for CpuSolver {
     fn strand_count(&self) -> usize {
         self.roots.len()
     }
 
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
+        if let Some(settings) = self.volume.clone() {
+            for u in steps {
+                self.step_in_volume(u, &settings);
+            }
+            return Ok(());
+        }
         for batch in steps.chunks(super::MAX_STEPS_PER_DISPATCH) {
             let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
             let path = self.path;
@@ -117,6 +166,11 @@ impl StrandSolver for CpuSolver {
                 .sum();
             self.recovered += resets;
         }
+        Ok(())
+    }
+
+    fn set_volume(&mut self, volume: Option<VolumeSettings>) -> Result<(), SimError> {
+        self.volume = volume;
         Ok(())
     }
 

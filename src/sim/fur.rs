@@ -8,11 +8,17 @@ use super::gpu_solver::GpuSolver;
 use super::layout::{GpuRoot, StepUniforms, gpu_roots};
 use super::params::FurParams;
 use super::reference::rest_positions;
+use super::volume::VolumeSettings;
 use super::{SimError, StrandSolver};
 use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
 use crate::groom::Groom;
 use glam::{Affine3A, Vec4};
+
+/// Steps a coat takes without the volume grid before it measures its rest densities
+/// (one second): the groomed shape sags under gravity first, and the grid must find the
+/// coat as it then stands at rest, or the untouched coat would feel pressure.
+pub const SETTLE_STEPS: u64 = 60;
 
 /// Which solver steps the strands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +98,12 @@ pub struct FurSim {
     input: StepInput,
     /// The head's turn toward a petting hand, body-local axes.
     head_turn: glam::Quat,
+    /// The volume grid around the groomed coat, its rest densities measured from the
+    /// settled coat the first time a step runs with `params.volume` on (`None` until then,
+    /// and again after the resolution changes).
+    volume: Option<VolumeSettings>,
+    /// The uniforms the groomed coat was laid out under (where the grid is placed from).
+    groomed_at: StepUniforms,
 }
 
 impl FurSim {
@@ -153,6 +165,8 @@ impl FurSim {
             backend,
             input: StepInput::default(),
             head_turn: glam::Quat::IDENTITY,
+            volume: None,
+            groomed_at: u,
         })
     }
 
@@ -258,6 +272,12 @@ impl FurSim {
                 let step_input = input(clock.steps())?;
                 uniforms.push(self.uniforms_for(&step_input, clock.time(), step_seconds as f32));
             }
+            let volume = if self.params.volume {
+                self.settled_volume()?
+            } else {
+                None
+            };
+            self.backend.solver().set_volume(volume)?;
             self.backend.solver().step(&uniforms)?;
             self.clock = clock;
             left -= batch;
@@ -381,8 +401,46 @@ impl FurSim {
     /// first: an invalid set is an error and the old one stays.
     pub fn set_params(&mut self, params: FurParams) -> Result<(), SimError> {
         params.validate()?;
+        if params.volume_resolution != self.params.volume_resolution {
+            self.volume = None;
+        }
         self.params = params;
         Ok(())
+    }
+
+    /// The volume grid as the steps use it while `params().volume` is on: its place
+    /// relative to the body's pivot, its resolution, the settled coat's rest densities and
+    /// the parameters' strengths ([`VolumeSettings::uniforms`] places it for a step).
+    /// `None` until the rest densities are measured: after [`SETTLE_STEPS`], at the first
+    /// step with the grid on.
+    pub fn volume_settings(&self) -> Option<VolumeSettings> {
+        let v = self.volume.as_ref()?;
+        Some(VolumeSettings {
+            friction: self.params.volume_friction,
+            strength: self.params.volume_strength,
+            ..v.clone()
+        })
+    }
+
+    /// The grid for the next steps: `None` while the coat is still settling (the first
+    /// [`SETTLE_STEPS`] steps, taken without it); then, once, the rest densities measured
+    /// from the coat as it stands, so the untouched coat feels no pressure.
+    fn settled_volume(&mut self) -> Result<Option<VolumeSettings>, SimError> {
+        if self.volume.is_none() {
+            if self.clock.steps() < SETTLE_STEPS {
+                return Ok(None);
+            }
+            let positions = self.backend.solver().positions()?;
+            let u = self.uniforms_at(self.clock.time(), 1.0 / super::FIXED_STEP_HZ as f32);
+            let mut settings = VolumeSettings::around(
+                &rest_positions(&self.groomed_at, &self.roots),
+                &self.groomed_at,
+                self.params.volume_resolution,
+            );
+            settings.measure_rest(&u, &positions);
+            self.volume = Some(settings);
+        }
+        Ok(self.volume_settings())
     }
 
     /// The GPU solver, for binding its buffers in a renderer; `None` on the CPU solver.

@@ -3,6 +3,7 @@
 //! [`GpuSolver::positions_buffer`]).
 
 use super::layout::{GpuRoot, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepBatch, StepUniforms};
+use super::volume::{VolumeSettings, VolumeUniforms};
 use super::{SimError, StrandSolver};
 use crate::gpu::{GpuContext, read_buffer};
 use crate::shaders::ShaderModule;
@@ -34,8 +35,18 @@ pub struct GpuSolver {
     queue: wgpu::Queue,
     last_error: Arc<Mutex<Option<String>>>,
     pipeline: wgpu::ComputePipeline,
+    /// The volume grid's splat (`volume_grid.wgsl`), on the step's bind group.
+    splat_pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
     /// `bind_groups[k]` has `positions[k]` as the latest and `positions[1 - k]` as the older.
     bind_groups: [wgpu::BindGroup; 2],
+    /// The volume grid (four `i32` per node), a placeholder of one node while it is off.
+    grid: wgpu::Buffer,
+    /// The grid's uniforms ([`VolumeUniforms`]); resolution 0 while it is off.
+    volume_uniforms: wgpu::Buffer,
+    /// Per node, the density above which it pushes (`VolumeSettings::rest`).
+    rest_grid: wgpu::Buffer,
+    volume: Option<VolumeSettings>,
     roots: wgpu::Buffer,
     positions: [wgpu::Buffer; 2],
     comb: wgpu::Buffer,
@@ -109,6 +120,18 @@ impl GpuSolver {
                 storage(3, false),
                 storage(4, false),
                 storage(5, false),
+                storage(6, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 7,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(VolumeUniforms::min_size().get()),
+                    },
+                    count: None,
+                },
+                storage(8, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -121,6 +144,14 @@ impl GpuSolver {
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some("step"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let splat_pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("volume splat"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("splat_grid"),
             compilation_options: Default::default(),
             cache: None,
         });
@@ -161,46 +192,25 @@ impl GpuSolver {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let bind_group = |latest: &wgpu::Buffer, older: &wgpu::Buffer| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("strand step"),
-                layout: &layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: uniforms.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: roots_buffer.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: latest.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: older.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: comb.as_entire_binding(),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 5,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &recovered,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(4),
-                        }),
-                    },
-                ],
-            })
+        let grid = make_grid(device, 1);
+        let volume_uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("volume grid uniforms"),
+            size: VolumeUniforms::min_size().get(),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let rest_grid = make_rest_grid(device, &[0.0; 4]);
+        let buffers = Buffers {
+            uniforms: &uniforms,
+            roots: &roots_buffer,
+            positions: &positions,
+            comb: &comb,
+            recovered: &recovered,
+            grid: &grid,
+            volume: &volume_uniforms,
+            rest: &rest_grid,
         };
-        let bind_groups = [
-            bind_group(&positions[0], &positions[1]),
-            bind_group(&positions[1], &positions[0]),
-        ];
+        let bind_groups = buffers.bind_groups(device, &layout);
         let oom = pollster::block_on(oom_scope.pop());
         let invalid = pollster::block_on(scope.pop());
         if let Some(e) = invalid.or(oom) {
@@ -211,7 +221,13 @@ impl GpuSolver {
             queue: ctx.queue.clone(),
             last_error: ctx.last_error.clone(),
             pipeline,
+            splat_pipeline,
+            layout,
             bind_groups,
+            grid,
+            volume_uniforms,
+            rest_grid,
+            volume: None,
             roots: roots_buffer,
             positions,
             comb,
@@ -238,6 +254,12 @@ impl GpuSolver {
                 max: MAX_STEPS_PER_SUBMIT,
             });
         }
+        if self.volume.is_some() && steps.len() > 1 {
+            return Err(SimError::TooManySteps {
+                count: steps.len(),
+                max: 1,
+            });
+        }
         if steps.is_empty() {
             return Ok(());
         }
@@ -254,13 +276,35 @@ impl GpuSolver {
         let bytes = encase::UniformBuffer::<Vec<u8>>::content_of::<StepBatch, Vec<u8>>(&batch)
             .map_err(|e| SimError::Gpu(format!("step uniform layout: {e}")))?;
         self.queue.write_buffer(&self.uniforms, 0, &bytes);
+        let volume = self
+            .volume
+            .as_ref()
+            .map(|v| v.uniforms(&steps[0]))
+            .unwrap_or_default();
+        let bytes =
+            encase::UniformBuffer::<Vec<u8>>::content_of::<VolumeUniforms, Vec<u8>>(&volume)
+                .map_err(|e| SimError::Gpu(format!("volume uniform layout: {e}")))?;
+        self.queue.write_buffer(&self.volume_uniforms, 0, &bytes);
+        let workgroups = self.strand_count.div_ceil(WORKGROUP_SIZE);
+        if self.volume.is_some() {
+            // Cleared and splatted from this step's starting state before any strand
+            // reads it, so the grid never lags a step.
+            encoder.clear_buffer(&self.grid, 0, None);
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("volume splat"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.splat_pipeline);
+            pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
+            pass.dispatch_workgroups(workgroups, 1, 1);
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("strand steps"),
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-        pass.dispatch_workgroups(self.strand_count.div_ceil(WORKGROUP_SIZE), 1, 1);
+        pass.dispatch_workgroups(workgroups, 1, 1);
         drop(pass);
         // After an odd number of steps the older buffer holds the latest positions.
         if steps.len() % 2 == 1 {
@@ -320,7 +364,13 @@ impl StrandSolver for GpuSolver {
     }
 
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
-        for chunk in steps.chunks(MAX_STEPS_PER_SUBMIT) {
+        // With the grid on, one step per submission: each needs its own splat first.
+        let per_submit = if self.volume.is_some() {
+            1
+        } else {
+            MAX_STEPS_PER_SUBMIT
+        };
+        for chunk in steps.chunks(per_submit) {
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -329,6 +379,52 @@ impl StrandSolver for GpuSolver {
             self.record_steps(&mut encoder, chunk)?;
             self.queue.submit(Some(encoder.finish()));
         }
+        self.check_device_error()
+    }
+
+    fn set_volume(&mut self, volume: Option<VolumeSettings>) -> Result<(), SimError> {
+        if let Some(v) = &volume {
+            let bytes = (v.words() * 4) as u64;
+            let limits = self.device.limits();
+            if bytes
+                > limits
+                    .max_storage_buffer_binding_size
+                    .min(limits.max_buffer_size)
+            {
+                return Err(SimError::Parameter {
+                    name: "volume_resolution",
+                    value: v.resolution as f32,
+                    expected: "a grid that fits one storage buffer on this device",
+                });
+            }
+            let same_rest = self
+                .volume
+                .as_ref()
+                .is_some_and(|old| std::sync::Arc::ptr_eq(&old.rest, &v.rest));
+            if v.rest.len() != (v.resolution as usize).pow(3) {
+                return Err(SimError::Parameter {
+                    name: "volume rest densities",
+                    value: v.rest.len() as f32,
+                    expected: "one per grid node (VolumeSettings::measure_rest)",
+                });
+            }
+            if bytes != self.grid.size() || !same_rest {
+                self.grid = make_grid(&self.device, bytes);
+                self.rest_grid = make_rest_grid(&self.device, &v.rest);
+                let buffers = Buffers {
+                    uniforms: &self.uniforms,
+                    roots: &self.roots,
+                    positions: &self.positions,
+                    comb: &self.comb,
+                    recovered: &self.recovered,
+                    grid: &self.grid,
+                    volume: &self.volume_uniforms,
+                    rest: &self.rest_grid,
+                };
+                self.bind_groups = buffers.bind_groups(&self.device, &self.layout);
+            }
+        }
+        self.volume = volume;
         self.check_device_error()
     }
 
@@ -360,5 +456,88 @@ impl StrandSolver for GpuSolver {
         }
         self.queue.submit(None);
         self.check_device_error()
+    }
+}
+
+/// The volume grid's buffer: `bytes` (at least one node's worth), cleared each step.
+fn make_grid(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("volume grid"),
+        size: bytes.max(16),
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// The per-node rest densities' buffer.
+fn make_rest_grid(device: &wgpu::Device, rest: &[f32]) -> wgpu::Buffer {
+    let placeholder = [0.0f32; 4];
+    let contents = if rest.is_empty() {
+        &placeholder[..]
+    } else {
+        rest
+    };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("volume rest densities"),
+        contents: bytemuck::cast_slice(contents),
+        usage: wgpu::BufferUsages::STORAGE,
+    })
+}
+
+/// The buffers the step's bind group holds.
+struct Buffers<'a> {
+    uniforms: &'a wgpu::Buffer,
+    roots: &'a wgpu::Buffer,
+    positions: &'a [wgpu::Buffer; 2],
+    comb: &'a wgpu::Buffer,
+    recovered: &'a wgpu::Buffer,
+    grid: &'a wgpu::Buffer,
+    volume: &'a wgpu::Buffer,
+    rest: &'a wgpu::Buffer,
+}
+
+impl Buffers<'_> {
+    /// Bind group `k` has `positions[k]` as the latest and `positions[1 - k]` as the older.
+    fn bind_groups(
+        &self,
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+    ) -> [wgpu::BindGroup; 2] {
+        fn whole(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: buffer.as_entire_binding(),
+            }
+        }
+        let group = |latest: &wgpu::Buffer, older: &wgpu::Buffer| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("strand step"),
+                layout,
+                entries: &[
+                    whole(0, self.uniforms),
+                    whole(1, self.roots),
+                    whole(2, latest),
+                    whole(3, older),
+                    whole(4, self.comb),
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: self.recovered,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(4),
+                        }),
+                    },
+                    whole(6, self.grid),
+                    whole(7, self.volume),
+                    whole(8, self.rest),
+                ],
+            })
+        };
+        [
+            group(&self.positions[0], &self.positions[1]),
+            group(&self.positions[1], &self.positions[0]),
+        ]
     }
 }

@@ -13,11 +13,12 @@ mod reference;
 mod simd;
 mod stats;
 mod tier;
+pub mod volume;
 
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub use contact::{Capsule, ContactMode, HandContact};
 pub use cpu::{CpuPath, CpuSolver};
-pub use fur::{FurConfig, FurSim, SolverKind, StepInput};
+pub use fur::{FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
 pub use gpu_solver::{
     GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, WORKGROUP_SIZE, max_strands,
 };
@@ -26,10 +27,11 @@ pub use layout::{
     SEGMENTS, StepBatch, StepUniforms, gpu_roots, gust_spatial_phases,
 };
 pub use params::FurParams;
-pub use reference::{rest_positions, step_strand};
+pub use reference::{GridView, rest_positions, step_strand, step_strand_in};
 pub use simd::{LANES, StepCapsules, step_lanes};
 pub use stats::StrandStats;
 pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};
+pub use volume::{VolumeSettings, VolumeUniforms};
 
 use glam::Vec4;
 use thiserror::Error;
@@ -117,6 +119,9 @@ pub trait StrandSolver {
     fn strand_count(&self) -> usize;
     /// Advances one step per entry of `steps`, in order.
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError>;
+    /// Turns the volume grid on (with these settings) or off for the steps that follow. On,
+    /// each step is a splat of every strand and then the step reading it.
+    fn set_volume(&mut self, volume: Option<volume::VolumeSettings>) -> Result<(), SimError>;
     /// The latest positions: six per strand, xyz world position, w 1 where the hand
     /// touched the point in the last step.
     fn positions(&mut self) -> Result<Vec<Vec4>, SimError>;

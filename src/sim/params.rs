@@ -33,6 +33,17 @@ pub struct FurParams {
     pub skin_offset: f32,
     /// Largest capsule displacement passed to the fur in one step, metres.
     pub capsule_step_max: f32,
+    /// Whether strands interact through the volume grid (`sim::volume`): off, each strand
+    /// moves as if alone, exactly as before the grid existed.
+    pub volume: bool,
+    /// Share of the difference to the grid's velocity a point takes each step, so
+    /// neighbours move together (volume on).
+    pub volume_friction: f32,
+    /// How hard density above the coat's rest density pushes points down its gradient
+    /// (volume on).
+    pub volume_strength: f32,
+    /// Grid nodes along each axis, 4 to 128 (the grid is a cube over the coat).
+    pub volume_resolution: u32,
 }
 
 impl Default for FurParams {
@@ -50,6 +61,10 @@ impl Default for FurParams {
             floor: -0.87,
             skin_offset: 0.0015,
             capsule_step_max: 0.08,
+            volume: false,
+            volume_friction: 0.9,
+            volume_strength: 1.5,
+            volume_resolution: 96,
         }
     }
 }
@@ -111,6 +126,15 @@ impl FurParams {
         finite("floor", self.floor)?;
         non_negative("skin_offset", self.skin_offset)?;
         non_negative("capsule_step_max", self.capsule_step_max)?;
+        unit("volume_friction", self.volume_friction)?;
+        non_negative("volume_strength", self.volume_strength)?;
+        if !(4..=128).contains(&self.volume_resolution) {
+            return Err(SimError::Parameter {
+                name: "volume_resolution",
+                value: self.volume_resolution as f32,
+                expected: "a whole number from 4 to 128",
+            });
+        }
         Ok(())
     }
 }

@@ -190,6 +190,31 @@ pub fn step_strand(
     older: &mut [Vec4],
     comb: &mut Vec4,
 ) -> u32 {
+    step_strand_in(steps, root, latest, older, comb, None)
+}
+
+/// A volume grid splatted for one step, as [`step_strand_in`] reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct GridView<'a> {
+    /// The grid's integers (see [`super::volume`]).
+    pub grid: &'a [i32],
+    /// Per node, the density above which it pushes.
+    pub rest: &'a [f32],
+    /// Where it lies and how strongly it acts.
+    pub uniforms: super::volume::VolumeUniforms,
+}
+
+/// [`step_strand`] with the volume grid read by every point between its forces and its
+/// projection (WGSL `volume_correct`) when `volume` is given; `steps` should then be the
+/// one step the grid was splatted for.
+pub fn step_strand_in(
+    steps: &[StepUniforms],
+    root: &GpuRoot,
+    latest: &mut [Vec4],
+    older: &mut [Vec4],
+    comb: &mut Vec4,
+    volume: Option<GridView<'_>>,
+) -> u32 {
     let Some(last) = steps.last() else {
         return 0;
     };
@@ -301,6 +326,10 @@ pub fn step_strand(
                 }
             }
             touches += touched;
+
+            if let Some(grid) = volume {
+                x = super::volume::correct(grid.grid, grid.rest, &grid.uniforms, x, p, q);
+            }
 
             let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;
             let floor_min = (floor_y - parent.y) / seg;

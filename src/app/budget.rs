@@ -1,0 +1,269 @@
+//! The demo's frame budget: from measured frame times, a level of detail (a render scale
+//! for dynamic resolution, and how densely the coat's strands are drawn per pixel) that
+//! holds the target frame rate, with hysteresis so it settles instead of oscillating.
+//!
+//! Pure logic (no GPU): `record` takes each shown frame's time and says when to switch.
+//! Down is fast: when a window of frames runs over budget, the controller jumps straight to
+//! the richest level predicted (by the levels' relative costs) to fit with a margin. Up is
+//! slow: one level at a time, only after two windows well under budget (at most 60% of
+//! it), and a level that had to be left again is not retried for a while, twice as long
+//! each time, so an overloaded level is not visited over and over.
+
+/// One level: the share of the window's size the scene is drawn at, and strands drawn per
+/// pixel of the coat on screen (`LodPolicy::strands_per_pixel`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// Render scale, 0 … 1 of the window's width and height.
+    pub scale: f32,
+    /// Strands drawn per pixel of the coat.
+    pub strands_per_pixel: f32,
+    /// Estimated cost relative to level 0 (only for how far to jump down).
+    pub cost: f64,
+}
+
+/// The levels, richest first. Costs: a frame is roughly a fixed part (the solver, the
+/// panel), a part per pixel, and a part per drawn strand, which falls with both the scale
+/// and the density.
+pub const LEVELS: [Level; 9] = [
+    Level {
+        scale: 1.0,
+        strands_per_pixel: 1.0,
+        cost: 1.0,
+    },
+    Level {
+        scale: 0.85,
+        strands_per_pixel: 0.7,
+        cost: 0.72,
+    },
+    Level {
+        scale: 0.71,
+        strands_per_pixel: 0.5,
+        cost: 0.5,
+    },
+    Level {
+        scale: 0.6,
+        strands_per_pixel: 0.35,
+        cost: 0.36,
+    },
+    Level {
+        scale: 0.5,
+        strands_per_pixel: 0.25,
+        cost: 0.26,
+    },
+    Level {
+        scale: 0.42,
+        strands_per_pixel: 0.18,
+        cost: 0.19,
+    },
+    Level {
+        scale: 0.35,
+        strands_per_pixel: 0.13,
+        cost: 0.145,
+    },
+    Level {
+        scale: 0.3,
+        strands_per_pixel: 0.1,
+        cost: 0.115,
+    },
+    Level {
+        scale: 0.25,
+        strands_per_pixel: 0.08,
+        cost: 0.095,
+    },
+];
+
+/// Frames measured per decision.
+const WINDOW: usize = 4;
+/// Frames ignored after a switch (new targets, a first frame at the new size).
+const SETTLE: u32 = 2;
+/// Going down aims at this share of the budget, leaving room for noise.
+const DOWN_AIM: f64 = 0.8;
+/// Going up needs two windows at most this share of the budget.
+const UP_BELOW: f64 = 0.6;
+/// Frames a level left for being over budget is not retried, at first (then doubled).
+const FIRST_BAN: u64 = 60;
+
+/// The controller's state.
+#[derive(Clone, Debug)]
+pub struct FrameBudget {
+    budget_ms: f64,
+    level: usize,
+    window: Vec<f64>,
+    settle: u32,
+    good_windows: u32,
+    frame: u64,
+    /// Per level: the frame before which it may not be tried again, and the next ban.
+    banned_until: [u64; LEVELS.len()],
+    next_ban: [u64; LEVELS.len()],
+    /// Switches made so far.
+    pub switches: u32,
+}
+
+impl FrameBudget {
+    /// A controller holding frames to `budget_ms`, starting at `level`.
+    pub fn new(budget_ms: f64, level: usize) -> Self {
+        FrameBudget {
+            budget_ms,
+            level: level.min(LEVELS.len() - 1),
+            window: Vec::with_capacity(WINDOW),
+            settle: SETTLE,
+            good_windows: 0,
+            frame: 0,
+            banned_until: [0; LEVELS.len()],
+            next_ban: [FIRST_BAN; LEVELS.len()],
+            switches: 0,
+        }
+    }
+
+    /// The level in use.
+    pub fn level(&self) -> Level {
+        LEVELS[self.level]
+    }
+
+    /// Its index (0 richest).
+    pub fn index(&self) -> usize {
+        self.level
+    }
+
+    /// Records one shown frame's time; returns the new level when it switches.
+    pub fn record(&mut self, frame_ms: f64) -> Option<Level> {
+        self.frame += 1;
+        if self.settle > 0 {
+            self.settle -= 1;
+            return None;
+        }
+        if !frame_ms.is_finite() {
+            return None;
+        }
+        self.window.push(frame_ms);
+        if self.window.len() < WINDOW {
+            return None;
+        }
+        let mut sorted = std::mem::take(&mut self.window);
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted[WINDOW / 2];
+        let cost = LEVELS[self.level].cost;
+        if median > self.budget_ms {
+            self.good_windows = 0;
+            // The richest cheaper level predicted to fit; the cheapest if none does.
+            let target = (self.level + 1..LEVELS.len())
+                .find(|&j| median * LEVELS[j].cost / cost <= self.budget_ms * DOWN_AIM)
+                .unwrap_or(LEVELS.len() - 1);
+            if target == self.level {
+                return None;
+            }
+            // Every level richer than the target proved (or is predicted) too slow.
+            for j in 0..target {
+                if self.banned_until[j] <= self.frame {
+                    self.banned_until[j] = self.frame + self.next_ban[j];
+                    self.next_ban[j] = self.next_ban[j].saturating_mul(2);
+                }
+            }
+            return Some(self.switch(target));
+        }
+        if self.level > 0 && median <= self.budget_ms * UP_BELOW {
+            self.good_windows += 1;
+            let up = self.level - 1;
+            let predicted = median * LEVELS[up].cost / cost;
+            if self.good_windows >= 2
+                && self.banned_until[up] <= self.frame
+                && predicted <= self.budget_ms * DOWN_AIM
+            {
+                return Some(self.switch(up));
+            }
+        } else {
+            self.good_windows = 0;
+        }
+        None
+    }
+
+    fn switch(&mut self, level: usize) -> Level {
+        self.level = level;
+        self.settle = SETTLE;
+        self.good_windows = 0;
+        self.window.clear();
+        self.switches += 1;
+        LEVELS[level]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame-time model: a fixed part plus parts that scale with pixels and strands,
+    /// with ±15% deterministic noise. Its costs differ from the levels' estimates.
+    fn model(level: Level, frame: u64, full_ms: f64) -> f64 {
+        let s = f64::from(level.scale);
+        let strands = f64::from(level.strands_per_pixel) * s * s;
+        let clean = full_ms * (0.06 + 0.5 * s * s + 0.44 * strands);
+        let noise = ((frame.wrapping_mul(2_654_435_761) >> 7) % 1000) as f64 / 1000.0;
+        clean * (0.85 + 0.3 * noise)
+    }
+
+    /// Runs `frames` frames; returns the final level and the switches in the last half.
+    fn run(full_ms: f64, frames: u64) -> (usize, u32) {
+        let mut budget = FrameBudget::new(50.0, 0);
+        let mut late_switches = 0;
+        for f in 0..frames {
+            let t = model(budget.level(), f, full_ms);
+            if budget.record(t).is_some() && f >= frames / 2 {
+                late_switches += 1;
+            }
+        }
+        (budget.index(), late_switches)
+    }
+
+    /// The richest level whose worst-case modelled time is within the budget.
+    fn richest_fitting(full_ms: f64) -> usize {
+        (0..LEVELS.len())
+            .find(|&j| {
+                let s = f64::from(LEVELS[j].scale);
+                let strands = f64::from(LEVELS[j].strands_per_pixel) * s * s;
+                full_ms * (0.06 + 0.5 * s * s + 0.44 * strands) * 1.15 <= 50.0
+            })
+            .unwrap_or(LEVELS.len() - 1)
+    }
+
+    #[test]
+    fn converges_to_a_level_that_fits_and_stays() {
+        for full_ms in [30.0, 60.0, 120.0, 380.0, 900.0] {
+            let (level, late) = run(full_ms, 600);
+            let best = richest_fitting(full_ms);
+            assert_eq!(late, 0, "{full_ms} ms: switched {late} times late on");
+            // Fits (within the noise) and gives up at most one level for safety.
+            assert!(
+                level >= best.saturating_sub(1) && level <= best + 1,
+                "{full_ms} ms: settled on level {level}, the richest that fits is {best}"
+            );
+            let worst = model(LEVELS[level], 0, full_ms) / 0.85 * 1.15;
+            assert!(
+                worst <= 50.0 || level == LEVELS.len() - 1,
+                "{full_ms} ms: level {level} runs up to {worst:.0} ms"
+            );
+        }
+    }
+
+    #[test]
+    fn a_level_just_over_budget_is_not_retried_over_and_over() {
+        // Level 0 costs 52 ms, level 1 about 40: the naive controller would flip between them.
+        let mut budget = FrameBudget::new(50.0, 0);
+        for f in 0..1000u64 {
+            let t = if budget.index() == 0 { 52.0 } else { 40.0 };
+            let _ = budget.record(t + (f % 3) as f64);
+        }
+        assert!(budget.switches <= 1, "{} switches", budget.switches);
+        assert_eq!(budget.index(), 1);
+    }
+
+    #[test]
+    fn same_frame_times_same_decisions() {
+        let trace = || {
+            let mut b = FrameBudget::new(50.0, 0);
+            (0..300u64)
+                .map(|f| b.record(model(b.level(), f, 400.0)).map(|l| l.scale))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(trace(), trace());
+    }
+}

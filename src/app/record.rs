@@ -1,0 +1,120 @@
+//! A recorded clip: the scripted replay drawn offscreen at a fixed size, every frame at
+//! the fixed 1/60 s frame time, written as an animated PNG ([`super::clip::ClipWriter`]).
+//!
+//! No window is involved: the frames are the scene as the renderer draws it, without the
+//! panel and its measured frame times, at the strand count and size asked for, so the same
+//! script gives the same bytes on the same adapter. [`record`] is the one entry point; it
+//! never consults the window's frame budget or dynamic resolution, whatever they choose.
+
+use super::clip::ClipWriter;
+use super::input::PointerInput;
+use super::orbit::OrbitControls;
+use anyhow::Context;
+use glam::Vec2;
+use pelt::gpu::GpuContext;
+use pelt::hand::PointerScript;
+use pelt::render::{Camera, CameraPreset, DebugMode, OFFSCREEN_FORMAT, TargetLayout};
+use pelt::sim::StrandTier;
+use pelt::{SimulatedFur, SimulatedFurOptions};
+use std::path::PathBuf;
+
+/// Frames a second of a recorded clip: the replay's fixed frame time.
+pub const CLIP_FPS: u16 = 60;
+
+/// What to record.
+#[derive(Clone, Debug)]
+pub struct RecordOptions {
+    /// Strands (default: the adapter's tier, fixed; no tier search).
+    pub strands: Option<usize>,
+    /// Seed for the groom, the idle motion and the hand.
+    pub seed: u64,
+    /// The pointer events to replay, in logical pixels of a `window`-sized window.
+    pub script: PointerScript,
+    /// Frames to replay and record.
+    pub frames: u32,
+    /// The window size the script was written for, logical pixels.
+    pub window: (u32, u32),
+    /// The clip's size in pixels (the script is scaled from `window` to it).
+    pub size: (u32, u32),
+    /// The view drawn.
+    pub mode: DebugMode,
+    /// Where to write the clip (checked by the caller).
+    pub out: PathBuf,
+    /// The environment map, if any.
+    pub environment: Option<pelt::render::EnvironmentMap>,
+    /// Levels (of 255) a shown pixel may differ from the rendered one before it is stored
+    /// again (0: every frame exact).
+    pub tolerance: u8,
+}
+
+/// Replays `options.script` for `options.frames` frames offscreen and writes every frame
+/// to `options.out` as an animated PNG.
+pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
+    let (width, height) = options.size;
+    let gpu = GpuContext::new()?;
+    let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
+    crate::commands::picture_size::check(
+        &gpu.device.limits(),
+        &layout,
+        width,
+        height,
+        1,
+        "--record-size",
+    )?;
+    crate::commands::check_strands(options.strands, &gpu)?;
+    let strands = options
+        .strands
+        .unwrap_or(StrandTier::for_device(gpu.info().device_type).strands());
+    let mut fur_options = SimulatedFurOptions::new(strands, options.seed, layout);
+    fur_options.environment = options.environment.clone();
+    let mut fur = SimulatedFur::new(&gpu, &fur_options)
+        .with_context(|| format!("growing a coat of {strands} strands"))?;
+    fur.set_debug_mode(options.mode);
+    let mut orbit = OrbitControls::new(Camera::preset(CameraPreset::Front));
+    let mut input = PointerInput::default();
+    let size = Vec2::new(width as f32, height as f32);
+    let scale = width as f32 / options.window.0 as f32;
+    let dt = 1.0 / f64::from(CLIP_FPS);
+
+    let mut bytes = Vec::new();
+    let mut clip = ClipWriter::new(
+        &mut bytes,
+        width,
+        height,
+        options.frames,
+        CLIP_FPS,
+        options.tolerance,
+    )
+    .context("starting the clip")?;
+    let bar = indicatif::ProgressBar::new(u64::from(options.frames));
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} frames, {per_sec}, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut time = 0.0;
+    for frame in 0..options.frames {
+        // As the window's replay: the first frame takes every event up to its end.
+        let from = if frame == 0 { f64::NEG_INFINITY } else { time };
+        time += dt;
+        for event in options.script.events_in(from, time) {
+            input.replay(&event.scaled(scale), &mut fur, &mut orbit, size);
+        }
+        fur.update(dt)?;
+        let image = fur.render_image(&orbit.camera, width, height)?;
+        clip.frame(&image.rgba).context("encoding the clip")?;
+        bar.inc(1);
+    }
+    clip.finish().context("encoding the clip")?;
+    bar.finish_and_clear();
+    pelt::files::write_atomic(&options.out, "the clip", &bytes)?;
+    eprintln!(
+        "{strands} strands, {} frames at {width}×{height} on {}: wrote {} ({:.2} MB)",
+        options.frames,
+        gpu.info().name,
+        crate::commands::printable::printable_path(&options.out),
+        bytes.len() as f64 / 1e6
+    );
+    Ok(())
+}

@@ -1,0 +1,53 @@
+// The demo's dynamic resolution: the scene, drawn offscreen at a fraction of the window's
+// size, upscaled into the window with a Catmull-Rom bicubic filter (sharp, no blocky
+// texels). Nine bilinear taps stand for the sixteen texels of the 4×4 kernel: the middle
+// two weights of each axis share one tap placed between their texels. The scene texture
+// is sRGB, so taps and weights mix linear light; the output view encodes it again.
+
+@group(0) @binding(0) var scene: texture_2d<f32>;
+@group(0) @binding(1) var scene_sampler: sampler;
+
+struct Varying {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+}
+
+// One triangle covering the window.
+@vertex
+fn vs_upscale(@builtin(vertex_index) i: u32) -> Varying {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    var out: Varying;
+    out.clip = vec4<f32>(uv * vec2<f32>(2.0, -2.0) + vec2<f32>(-1.0, 1.0), 0.0, 1.0);
+    out.uv = uv;
+    return out;
+}
+
+@fragment
+fn fs_upscale(v: Varying) -> @location(0) vec4<f32> {
+    let size = vec2<f32>(textureDimensions(scene));
+    let position = v.uv * size;
+    let center = floor(position - 0.5) + 0.5;
+    let f = position - center;
+    // Catmull-Rom weights of the four texels around the sample, per axis.
+    let w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
+    let w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
+    let w2 = f * (0.5 + f * (2.0 - 1.5 * f));
+    let w3 = f * f * (-0.5 + 0.5 * f);
+    let w12 = w1 + w2;
+    let p0 = (center - 1.0) / size;
+    let p12 = (center + w2 / w12) / size;
+    let p3 = (center + 2.0) / size;
+    var xs = array<f32, 3>(p0.x, p12.x, p3.x);
+    var ys = array<f32, 3>(p0.y, p12.y, p3.y);
+    var wx = array<f32, 3>(w0.x, w12.x, w3.x);
+    var wy = array<f32, 3>(w0.y, w12.y, w3.y);
+    var color = vec3<f32>(0.0);
+    for (var j = 0u; j < 3u; j = j + 1u) {
+        for (var i = 0u; i < 3u; i = i + 1u) {
+            let tap = textureSampleLevel(scene, scene_sampler, vec2<f32>(xs[i], ys[j]), 0.0).rgb;
+            color = color + tap * (wx[i] * wy[j]);
+        }
+    }
+    // The kernel's negative lobes may overshoot below black at hard edges.
+    return vec4<f32>(max(color, vec3<f32>(0.0)), 1.0);
+}

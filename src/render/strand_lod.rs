@@ -1,0 +1,286 @@
+//! Strand level of detail: which strands a frame draws and how wide.
+//!
+//! The coat is drawn as a prefix of one fixed, seeded order of its strands
+//! ([`drawn_order`], uploaded once, 4 bytes a strand), in which every prefix is spread
+//! evenly over the body: the roots are in Morton order (neighbours on the skin are
+//! neighbours in memory), and the order visits them by the bit-reversed rank of their
+//! (seed-rotated) index, so the first 2^p strands are every 2^(b−p)-th root along the
+//! Morton curve. Each frame picks how many to draw from the coat's size on screen
+//! ([`StrandLod::choose`]); strands near the end of the prefix fade in and out over a band
+//! (`drawn_weight` in `shaders/ribbon_geometry.wgsl`), so a changing count never pops; and
+//! the drawn strands are widened to keep the coat's coverage.
+//!
+//! The widening: a strand of width w and length L covers w·L of the skin's area A, and n
+//! strands placed independently leave a share exp(−n·w·L/A) of it bare (a Poisson
+//! process). Keeping the bare share therefore needs n·w constant: a width scale linear in
+//! the density ratio. Strands thinner than a pixel are drawn a pixel wide and
+//! proportionally fainter, so there the scale raises their opacity, and the coverage of
+//! overlapping strands (`coverage_mask`) adds opacities the same way. Measured
+//! (`tests/strand_lod.rs`, front camera, 320×180): 2,048 strands cover 0.10 of the skin
+//! where 16,384 cover 0.51; widened by the square root of the ratio (2.83) they cover
+//! 0.27, linearly (8) 0.57. Real strands are not independent (clumps share a direction,
+//! neighbours overlap), so the covering rate grows a little slower than the count: fitting
+//! 1 − exp(−λ) to the measurements gives λ ∝ (n·w)^0.97 and a width scale of the ratio to
+//! the power 0.9 ([`WIDENING_EXPONENT`]), which [`widening`] uses. The same scale makes a
+//! reduced tier look like the full coat: its reference density is the full coat's
+//! ([`FULL_COAT_STRANDS`]). The scale is capped at [`MAX_WIDENING`], beyond which a ribbon
+//! would be a leaf. At the README's front camera (640×360) the full coat covers 0.983 of
+//! the skin, 16,384 strands 0.515, and 16,384 widened toward the full coat (the cap, 8)
+//! 0.964: within 2%.
+//! The solver still steps every strand; only drawing is reduced.
+
+use crate::render::Camera;
+use glam::Vec3;
+
+/// Strands in the full coat: the density a reduced tier is widened to look like.
+pub const FULL_COAT_STRANDS: u32 = crate::sim::StrandTier::Full.strands() as u32;
+
+/// The seed of the drawn order the renderer uploads (any seed spreads every prefix
+/// evenly; a fixed one keeps the pictures the same from run to run).
+pub const DRAWN_ORDER_SEED: u64 = 0x5eed_10d0;
+
+/// Share of the drawn count over which strands at the end of the prefix fade.
+pub const FADE_BAND: f32 = 0.25;
+
+/// Exponent of the width scale in the density ratio (see the module's documentation).
+pub const WIDENING_EXPONENT: f32 = 0.9;
+
+/// The widest a ribbon is drawn, as a multiple of its own width: far beyond this a strand
+/// would be a leaf wider than it is long.
+pub const MAX_WIDENING: f32 = 8.0;
+
+/// Radius of a sphere around the creature that its coat fills on screen, metres.
+const COAT_RADIUS: f32 = 0.55;
+
+/// The order strands are drawn in: `order[k]` is the strand drawn k-th. `count` strands
+/// in Morton order; every prefix is spread evenly along the Morton curve, so over the
+/// body. Same `seed`, same order.
+pub fn drawn_order(count: u32, seed: u64) -> Vec<u32> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let bits = 32 - (count - 1).leading_zeros();
+    let offset = (splitmix64(seed) % u64::from(count)) as u32;
+    let rank = |i: u32| -> u32 {
+        // Rotate by the seeded offset (so different seeds start at different roots), then
+        // reverse the index's bits: a prefix of the ranks is an even stride of indices.
+        let j = ((u64::from(i) + u64::from(offset)) % u64::from(count)) as u32;
+        if bits == 0 {
+            0
+        } else {
+            j.reverse_bits() >> (32 - bits)
+        }
+    };
+    let mut order: Vec<u32> = (0..count).collect();
+    // Ranks are distinct (bit reversal is a bijection on `bits` bits), so the order is too.
+    order.sort_unstable_by_key(|&i| rank(i));
+    order
+}
+
+/// SplitMix64: one well-mixed word from a seed.
+fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The width scale that keeps the coverage of `drawn` strands (an effective count, the
+/// fading ones counted by their weight) like that of `reference` strands: the density
+/// ratio to the power `exponent` (1 for the thin Poisson layer, [`WIDENING_EXPONENT`]
+/// measured on the coat).
+pub fn widening(reference: f32, drawn: f32, exponent: f32) -> f32 {
+    if drawn <= 0.0 || reference <= drawn {
+        return 1.0;
+    }
+    (reference / drawn).powf(exponent).min(MAX_WIDENING)
+}
+
+/// How the renderer chooses a frame's strands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LodPolicy {
+    /// Whether to draw fewer strands when the coat is small on screen.
+    pub by_screen_size: bool,
+    /// Drawn strands per pixel of the coat's disc on screen (more: denser, slower).
+    pub strands_per_pixel: f32,
+    /// Fewest strands drawn (when the coat is bound with more).
+    pub min_drawn: u32,
+    /// The coat density the drawn strands are widened to look like: `None` for the bound
+    /// coat's own (no widening at full detail), `Some(FULL_COAT_STRANDS)` to make a reduced
+    /// tier look like the full coat.
+    pub reference_strands: Option<u32>,
+    /// The width scale's exponent in the density ratio ([`widening`]).
+    pub widening_exponent: f32,
+}
+
+impl Default for LodPolicy {
+    fn default() -> Self {
+        LodPolicy {
+            by_screen_size: true,
+            strands_per_pixel: 1.0,
+            min_drawn: 1024,
+            reference_strands: None,
+            widening_exponent: WIDENING_EXPONENT,
+        }
+    }
+}
+
+impl LodPolicy {
+    /// Every strand at its own width, whatever the size on screen: what a renderer draws
+    /// until it is given a policy (so pictures stay what they were unless asked).
+    pub fn whole_coat() -> Self {
+        LodPolicy {
+            by_screen_size: false,
+            ..LodPolicy::default()
+        }
+    }
+}
+
+/// One frame's strand level of detail, as the shaders read it (`FrameUniforms`'s `lod_*`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrandLod {
+    /// Strands drawn: the prefix of the drawn order the passes number their work over.
+    pub drawn: u32,
+    /// Where the fade ends: strand k of the order is drawn with weight
+    /// `clamp((end − k) / fade, 0, 1)`.
+    pub end: f32,
+    /// Strands over which the weight falls from 1 to 0.
+    pub fade: f32,
+    /// Every drawn ribbon's width is multiplied by this.
+    pub width_scale: f32,
+}
+
+impl StrandLod {
+    /// Every one of `bound` strands, at their own width: what a renderer without LOD draws.
+    pub fn all(bound: u32) -> Self {
+        StrandLod {
+            drawn: bound,
+            end: bound as f32 + 1.0,
+            fade: 1.0,
+            width_scale: 1.0,
+        }
+    }
+
+    /// The level for a target count `target` (fractional; clamped to the coat) of `bound`
+    /// strands, widened toward `reference` strands' coverage. Continuous in `target`: the
+    /// fade band slides over the order, and the width follows the weights' sum.
+    pub fn for_count(bound: u32, target: f32, reference: u32, exponent: f32) -> Self {
+        let n = bound as f32;
+        let reference = reference.max(bound) as f32;
+        if bound == 0 {
+            return StrandLod::all(0);
+        }
+        let target = target.clamp(1.0, n);
+        let fade = (FADE_BAND * target).max(1.0);
+        // Where the fade must end for the weights to sum to the target: at the full count
+        // it has slid past the last strand, so every strand has weight 1. The sum grows
+        // with the end, so bisect.
+        let (mut lo, mut hi) = (0.0f32, n + fade);
+        for _ in 0..48 {
+            let mid = 0.5 * (lo + hi);
+            if effective_count(mid, fade, n) < target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let end = if target >= n { n + fade } else { hi };
+        let drawn = (end.ceil() as u32).min(bound);
+        StrandLod {
+            drawn,
+            end,
+            fade,
+            width_scale: widening(reference, effective_count(end, fade, n), exponent),
+        }
+    }
+
+    /// The level for a coat of `bound` strands filling `coat_pixels` pixels on screen.
+    pub fn choose(bound: u32, coat_pixels: f32, policy: &LodPolicy) -> Self {
+        let reference = policy.reference_strands.unwrap_or(bound);
+        let exponent = policy.widening_exponent;
+        if !policy.by_screen_size {
+            return StrandLod::for_count(bound, bound as f32, reference, exponent);
+        }
+        let wanted = (coat_pixels * policy.strands_per_pixel.max(0.0))
+            .max(policy.min_drawn as f32)
+            .min(bound as f32);
+        StrandLod::for_count(bound, wanted, reference, exponent)
+    }
+
+    /// The sum of the drawn strands' weights.
+    pub fn effective(&self, bound: u32) -> f32 {
+        effective_count(self.end, self.fade, bound as f32)
+    }
+}
+
+/// The sum over k < n of `clamp((end − k) / fade, 0, 1)` (continuous approximation).
+fn effective_count(end: f32, fade: f32, n: f32) -> f32 {
+    let ramp = |x: f32| {
+        // ∫₀ˣ clamp((end − k)/fade, 0, 1) dk
+        let full = (end - fade).clamp(0.0, x);
+        let upper = end.min(x);
+        let partial = if upper > full {
+            let w = |k: f32| (end - k) / fade;
+            0.5 * (w(full) + w(upper)) * (upper - full)
+        } else {
+            0.0
+        };
+        full + partial
+    };
+    ramp(n)
+}
+
+/// Pixels the coat fills on screen: the disc of a sphere around the creature (centred at
+/// `center`) seen by `camera` in a target `height` pixels tall.
+pub fn coat_pixels(camera: &Camera, center: Vec3, height: u32) -> f32 {
+    let distance = (center - camera.eye).length().max(COAT_RADIUS * 1.05);
+    let radius_px = COAT_RADIUS / (distance * camera.pixel_scale(height));
+    std::f32::consts::PI * radius_px * radius_px
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_a_permutation_and_seeded() {
+        for n in [1, 2, 3, 64, 1000, 4096] {
+            let mut o = drawn_order(n, 7);
+            assert_eq!(o.len(), n as usize);
+            o.sort_unstable();
+            assert!(o.iter().enumerate().all(|(i, &s)| i as u32 == s));
+        }
+        assert_eq!(drawn_order(1000, 3), drawn_order(1000, 3));
+        assert_ne!(drawn_order(1000, 3), drawn_order(1000, 4));
+    }
+
+    #[test]
+    fn full_count_draws_everything_at_weight_one() {
+        let lod = StrandLod::for_count(4096, 4096.0, 4096, 1.0);
+        assert_eq!(lod.drawn, 4096);
+        assert!(lod.end - 4095.0 >= lod.fade);
+        assert_eq!(lod.width_scale, 1.0);
+    }
+
+    #[test]
+    fn weights_sum_to_the_target_and_widen() {
+        let lod = StrandLod::for_count(4096, 1000.0, 4096, 0.9);
+        assert!((lod.effective(4096) - 1000.0).abs() < 1.0, "{lod:?}");
+        assert!((lod.width_scale - 4.096f32.powf(0.9)).abs() < 0.01);
+        assert!(lod.drawn >= 1125 && lod.drawn <= 1126, "{lod:?}");
+    }
+
+    #[test]
+    fn level_is_continuous_in_the_target() {
+        let mut last = StrandLod::for_count(4096, 1.0, 4096, 1.0);
+        for t in 2..=4200 {
+            let lod = StrandLod::for_count(4096, t as f32, 4096, 1.0);
+            assert!(
+                (lod.effective(4096) - last.effective(4096)).abs() < 1.5,
+                "{t}"
+            );
+            assert!((lod.width_scale - last.width_scale).abs() < 0.05, "{t}");
+            last = lod;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The coat as USD (`.usda` text), the interchange format Blender, Houdini, Maya and
+//! Omniverse read: the strands as one linear `BasisCurves` prim (six points a strand,
+//! tapering widths, the groom's colours, the root normal and the strand's random value as
+//! primvars) and the skin as a `Mesh` with its colours, in metres with Y up. The points may
+//! be time samples over a simulated stroke. File layout: `docs/usd.md`.
+//!
+//! Pelt writes the text form with a small writer of its own ([`text`], [`stage`]); the
+//! binary `.usdc` is left to Pixar's tools (`usdcat coat.usda -o coat.usdc`).
+
+pub mod coat;
+pub mod stage;
+pub mod text;
+
+pub use coat::{coat_color, coat_curves, skin_mesh};
+pub use stage::{CoatStageWriter, StageTiming};
+
+use glam::Vec3;
+use std::io;
+
+/// The creature's skin in world space, posed, as triangles with vertex colours.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SkinMesh {
+    /// Vertex positions, metres.
+    pub points: Vec<Vec3>,
+    /// Unit vertex normals.
+    pub normals: Vec<Vec3>,
+    /// Linear vertex colours.
+    pub colors: Vec<Vec3>,
+    /// Three vertex indices per triangle, wound counter-clockwise seen from outside (USD's
+    /// default right-handed orientation).
+    pub indices: Vec<u32>,
+}
+
+impl SkinMesh {
+    /// Whether the arrays agree: one normal and colour a point, whole triangles, indices in
+    /// range.
+    pub fn check(&self) -> io::Result<()> {
+        let n = self.points.len();
+        let ok = self.normals.len() == n
+            && self.colors.len() == n
+            && self.indices.len().is_multiple_of(3)
+            && self.indices.iter().all(|&i| (i as usize) < n);
+        if ok {
+            Ok(())
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the skin mesh's arrays disagree (normals, colours or indices)",
+            ))
+        }
+    }
+}
+
+/// What the curves carry besides their points: per strand a colour, a root normal and a
+/// random value, and the width at each of the six points (the same for every strand).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CoatCurves {
+    /// Linear colour per strand (USD's `displayColor`, uniform).
+    pub colors: Vec<Vec3>,
+    /// The skin's unit normal at each strand's root, world.
+    pub root_normals: Vec<Vec3>,
+    /// Each strand's random value in [0, 1), as the groom drew it.
+    pub random: Vec<f32>,
+    /// Width at each point, root to tip, metres.
+    pub widths: [f32; crate::sim::POINTS_PER_STRAND],
+}
+
+impl CoatCurves {
+    /// Whether there is one colour, normal and random value per strand, and at least one
+    /// strand.
+    pub fn check(&self) -> io::Result<()> {
+        let n = self.root_normals.len();
+        if n == 0 || self.colors.len() != n || self.random.len() != n {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} colours, {} normals and {} random values: one of each per strand, at least one strand",
+                    self.colors.len(),
+                    n,
+                    self.random.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,161 @@
+//! `pelt demo --script F --frames N --record clip.png`: the clip is an animated PNG that
+//! decodes to one frame per replayed frame, changes most where the hand moves, and is the
+//! same bytes when the same script is recorded again. No window is opened (it runs
+//! without a display).
+
+use std::path::Path;
+
+mod cli_common;
+use cli_common::{pelt, s, stderr};
+
+const FRAMES: usize = 30;
+const SIZE: (usize, usize) = (160, 90);
+
+fn record(out: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
+    let o = pelt()
+        .args([
+            "demo",
+            "--strands",
+            "2048",
+            "--script",
+            s(&script),
+            "--frames",
+            "30",
+            "--record-size",
+            "160x90",
+            "--record",
+            s(out),
+        ])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Every frame of an APNG, composed as a viewer shows it (each frame's rectangle blended
+/// over the last frame: transparent pixels keep what was there).
+fn decode(path: &Path) -> Vec<Vec<u8>> {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let info = reader.info();
+    let (w, h) = (info.width as usize, info.height as usize);
+    assert_eq!((w, h), SIZE);
+    let frames = info.animation_control.expect("an animated PNG").num_frames as usize;
+    let mut canvas = vec![0u8; w * h * 4];
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; reader.output_buffer_size().unwrap()];
+    for _ in 0..frames {
+        let frame = reader.next_frame(&mut buf).unwrap();
+        let fc = reader.info().frame_control.expect("a frame control chunk");
+        assert_eq!((fc.delay_num, fc.delay_den), (1, 60), "frames at 1/60 s");
+        let (fw, fh) = (fc.width as usize, fc.height as usize);
+        assert_eq!((frame.width as usize, frame.height as usize), (fw, fh));
+        for y in 0..fh {
+            for x in 0..fw {
+                let src = &buf[(y * fw + x) * 4..(y * fw + x) * 4 + 4];
+                let at = ((y + fc.y_offset as usize) * w + x + fc.x_offset as usize) * 4;
+                if fc.blend_op == png::BlendOp::Source || src[3] == 255 {
+                    canvas[at..at + 4].copy_from_slice(src);
+                }
+            }
+        }
+        out.push(canvas.clone());
+    }
+    out
+}
+
+/// Where the pointer is at `t` seconds, in the script's pixels (a 1280 × 720 window).
+fn pointer_at(t: f64) -> (f64, f64) {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json"),
+    )
+    .unwrap();
+    let events: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let last = events
+        .iter()
+        .rev()
+        .find(|e| e["t"].as_f64().unwrap() <= t && e.get("x").is_some())
+        .unwrap();
+    (last["x"].as_f64().unwrap(), last["y"].as_f64().unwrap())
+}
+
+#[test]
+fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("clip.png");
+    let second = dir.path().join("again.png");
+    record(&first);
+    record(&second);
+    assert!(
+        std::fs::read(&first).unwrap() == std::fs::read(&second).unwrap(),
+        "the same script gave different bytes"
+    );
+
+    let frames = decode(&first);
+    assert_eq!(frames.len(), FRAMES, "one frame per replayed frame");
+    // From frame 10 to the last the hand strokes; the change is largest around the pointer.
+    let (w, h) = SIZE;
+    let scale = w as f64 / 1280.0;
+    let (px, py) = pointer_at(FRAMES as f64 / 60.0);
+    let (px, py) = (px * scale, py * scale);
+    let (a, b) = (&frames[10], &frames[FRAMES - 1]);
+    let (mut near, mut near_n, mut all) = (0.0, 0, 0.0);
+    for y in 0..h {
+        for x in 0..w {
+            let i = (y * w + x) * 4;
+            let d: f64 = (0..3)
+                .map(|c| (f64::from(a[i + c]) - f64::from(b[i + c])).abs())
+                .sum();
+            all += d;
+            if (x as f64 - px).hypot(y as f64 - py) < 12.0 {
+                near += d;
+                near_n += 1;
+            }
+        }
+    }
+    let near = near / near_n as f64;
+    let all = all / (w * h) as f64;
+    assert!(
+        near > 3.0 * all && near > 5.0,
+        "change near the hand {near}, everywhere {all}"
+    );
+    assert!(frames[0] != frames[FRAMES - 1], "the clip does not move");
+}
+
+#[test]
+fn a_record_needs_a_script_and_a_png_name_and_a_matching_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
+    let err = cli_common::fails(&[
+        "demo",
+        "--frames",
+        "2",
+        "--record",
+        s(&dir.path().join("a.png")),
+    ]);
+    assert!(err.contains("--script"), "{err}");
+    let err = cli_common::fails(&[
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record",
+        s(&dir.path().join("a.gif")),
+    ]);
+    assert!(err.contains(".png"), "{err}");
+    let err = cli_common::fails(&[
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--record-size",
+        "100x100",
+        "--record",
+        s(&dir.path().join("a.png")),
+    ]);
+    assert!(err.contains("shape"), "{err}");
+}
