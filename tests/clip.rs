@@ -11,7 +11,7 @@ use cli_common::{pelt, s, stderr};
 const FRAMES: usize = 30;
 const SIZE: (usize, usize) = (160, 90);
 
-fn record(out: &Path) {
+fn record(out: &Path, extra: &[&str]) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
     let o = pelt()
         .args([
@@ -27,6 +27,7 @@ fn record(out: &Path) {
             "--record",
             s(out),
         ])
+        .args(extra)
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .output()
@@ -86,8 +87,8 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let first = dir.path().join("clip.png");
     let second = dir.path().join("again.png");
-    record(&first);
-    record(&second);
+    record(&first, &[]);
+    record(&second, &[]);
     assert!(
         std::fs::read(&first).unwrap() == std::fs::read(&second).unwrap(),
         "the same script gave different bytes"
@@ -122,6 +123,24 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
         "change near the hand {near}, everywhere {all}"
     );
     assert!(frames[0] != frames[FRAMES - 1], "the clip does not move");
+}
+
+/// The clip is drawn the way the demo's `--raster` says (the two paths differ by a few
+/// levels here and there).
+#[test]
+fn a_recorded_clip_follows_the_raster_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        record(&out, extra);
+        std::fs::read(&out).unwrap()
+    };
+    let hardware = bytes("hardware.png", &["--raster", "hardware"]);
+    let compute = bytes("compute.png", &["--raster", "compute"]);
+    assert!(
+        hardware != compute,
+        "--raster made no difference to the clip"
+    );
 }
 
 #[test]

@@ -212,6 +212,44 @@ fn the_same_inputs_give_the_same_bytes() {
     );
 }
 
+/// A frame whose compute buffers would pass the device's storage binding limit is drawn by
+/// the ribbons (and said in the log) instead of failing: here the shadow maps, whose slab
+/// buffer takes 16 bytes a texel.
+#[test]
+fn a_frame_too_large_for_the_compute_buffers_is_drawn_by_the_ribbons() {
+    let ctx = gpu();
+    let limit = u64::from(ctx.device.limits().max_storage_buffer_binding_size);
+    let largest = ctx.device.limits().max_texture_dimension_2d.min(8192);
+    let size = [1024u32, 2048, 4096, 8192]
+        .into_iter()
+        .find(|&s| s <= largest && 16 * u64::from(s).pow(2) > limit)
+        .expect("this device binds buffers too large to force the fallback");
+    let render = |raster| {
+        let creature = Creature::default();
+        let mut sim = FurSim::new_gpu(&FurConfig::new(STRANDS, 3), creature.clone(), &ctx).unwrap();
+        sim.step(5).unwrap();
+        let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+        let settings = RenderSettings {
+            raster,
+            shadow_map_size: size,
+            ..RenderSettings::default()
+        };
+        let mut renderer =
+            FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
+        renderer.set_strands_from_sim(&sim).unwrap();
+        let front = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
+        renderer
+            .render_image(&front, 160, 96)
+            .expect("a frame too large for the compute buffers still draws")
+    };
+    let compute = render(Raster::Compute);
+    let hardware = render(Raster::Hardware);
+    assert!(
+        compute.rgba == hardware.rgba,
+        "with {size}² shadow maps the compute path should have handed the frame to the ribbons"
+    );
+}
+
 #[test]
 fn a_full_queue_changes_no_byte_and_counts_its_overflow() {
     let ctx = gpu();

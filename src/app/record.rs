@@ -45,6 +45,10 @@ pub struct RecordOptions {
     /// Levels (of 255) a shown pixel may differ from the rendered one before it is stored
     /// again (0: every frame exact).
     pub tolerance: u8,
+    /// How the hair is drawn (`--raster`).
+    pub raster: pelt::render::Raster,
+    /// Whether the coat is a volume (`--volume`).
+    pub volume: bool,
 }
 
 /// Replays `options.script` for `options.frames` frames offscreen and writes every frame
@@ -70,6 +74,12 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let mut fur = SimulatedFur::new(&gpu, &fur_options)
         .with_context(|| format!("growing a coat of {strands} strands"))?;
     fur.set_debug_mode(options.mode);
+    fur.renderer_mut().set_raster(options.raster);
+    let params = pelt::sim::FurParams {
+        volume: options.volume,
+        ..*fur.hair().params()
+    };
+    fur.hair_mut().set_params(params)?;
     let mut orbit = OrbitControls::new(Camera::preset(CameraPreset::Front));
     let mut input = PointerInput::default();
     let size = Vec2::new(width as f32, height as f32);

@@ -190,6 +190,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             out: out.clone(),
             environment,
             tolerance: args.record_tolerance,
+            raster: args.raster,
+            volume: args.volume == super::simulate::Volume::On,
         });
     }
     run_app(DemoOptions {

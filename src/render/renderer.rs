@@ -61,6 +61,8 @@ pub struct FurRenderer {
     culled_last_frame: bool,
     /// The compute rasteriser, built the first time a frame draws hair with it.
     compute: Option<ComputeRaster>,
+    /// Whether the log has said that a frame was too large for the compute rasteriser.
+    warned_compute_too_large: bool,
     /// Entries of the compute rasteriser's long-segment queue.
     queue_capacity: u32,
     raster_wide_atomics: bool,
@@ -142,6 +144,7 @@ impl FurRenderer {
             hair_culling: true,
             culled_last_frame: false,
             compute: None,
+            warned_compute_too_large: false,
             queue_capacity: super::compute_raster::DEFAULT_QUEUE_CAPACITY,
             raster_wide_atomics: true,
             shadow_compute: None,
@@ -170,6 +173,36 @@ impl FurRenderer {
     /// How the camera's hair is drawn: [`Raster::Hardware`] or [`Raster::Compute`].
     pub fn raster(&self) -> Raster {
         self.settings.raster
+    }
+
+    /// The path that draws a frame of `size`: the chosen one, except that the compute
+    /// rasteriser's largest buffers (8 bytes per MSAA sample of the target, 16 per shadow
+    /// texel, 8 per strand point) must each fit one storage binding of this device; a frame
+    /// too large for that is drawn by the ribbons instead, and the log says so once.
+    fn raster_for(&mut self, size: (u32, u32)) -> Raster {
+        if self.settings.raster != Raster::Compute {
+            return self.settings.raster;
+        }
+        let limit = u64::from(self.device.limits().max_storage_buffer_binding_size);
+        let samples = u64::from(size.0) * u64::from(size.1) * u64::from(self.layout.samples);
+        let texels = u64::from(self.shadow.maps.size).pow(2);
+        let points = self.strands.as_ref().map_or(0, |s| u64::from(s.count))
+            * u64::from(crate::shaders::POINTS);
+        let largest = (8 * samples).max(16 * texels).max(8 * points);
+        if largest <= limit {
+            return Raster::Compute;
+        }
+        if !self.warned_compute_too_large {
+            self.warned_compute_too_large = true;
+            log::warn!(
+                "the compute rasteriser would need a {largest}-byte buffer at {}×{}, past this \
+                 device's {limit}-byte storage binding limit: the hair is drawn by the \
+                 hardware ribbons instead",
+                size.0,
+                size.1
+            );
+        }
+        Raster::Hardware
     }
 
     /// Entries of the compute rasteriser's queue of long segments (those beyond are drawn
@@ -425,6 +458,7 @@ impl FurRenderer {
         };
         self.surfaces.upload_hand(&self.device, &self.queue, hand);
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
+        let raster = self.raster_for(targets.size);
         let timestamps = self.timestamps.as_ref();
         // The strands' group over the latest positions, and how many.
         let hair = self
@@ -432,9 +466,8 @@ impl FurRenderer {
             .as_ref()
             .map(|s| (s, &s.groups[scene.positions_index & 1]));
 
-        let compute_shadow = self.settings.raster == Raster::Compute
-            && self.settings.hair_casts_shadows
-            && hair.is_some();
+        let compute_shadow =
+            raster == Raster::Compute && self.settings.hair_casts_shadows && hair.is_some();
         if compute_shadow && self.shadow_compute.is_none() {
             self.shadow_compute = Some(ShadowRaster::new(
                 &self.device,
@@ -493,9 +526,7 @@ impl FurRenderer {
         // The compute rasteriser draws the shaded hair (the `contact` colouring stays with
         // the ribbons).
         let compute_hair = hair.filter(|_| {
-            self.settings.raster == Raster::Compute
-                && mode.draws_hair()
-                && mode != DebugMode::Contact
+            raster == Raster::Compute && mode.draws_hair() && mode != DebugMode::Contact
         });
         if let Some((strands, group)) = compute_hair {
             let compute = self.compute.get_or_insert_with(|| {
