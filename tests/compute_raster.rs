@@ -218,7 +218,7 @@ fn the_same_inputs_give_the_same_bytes() {
 #[test]
 fn a_frame_too_large_for_the_compute_buffers_is_drawn_by_the_ribbons() {
     let ctx = gpu();
-    let limit = u64::from(ctx.device.limits().max_storage_buffer_binding_size);
+    let limit = ctx.device.limits().max_storage_buffer_binding_size;
     let largest = ctx.device.limits().max_texture_dimension_2d.min(8192);
     let size = [1024u32, 2048, 4096, 8192]
         .into_iter()

@@ -183,7 +183,7 @@ impl FurRenderer {
         if self.settings.raster != Raster::Compute {
             return self.settings.raster;
         }
-        let limit = u64::from(self.device.limits().max_storage_buffer_binding_size);
+        let limit = self.device.limits().max_storage_buffer_binding_size;
         let samples = u64::from(size.0) * u64::from(size.1) * u64::from(self.layout.samples);
         let texels = u64::from(self.shadow.maps.size).pow(2);
         let points = self.strands.as_ref().map_or(0, |s| u64::from(s.count))
