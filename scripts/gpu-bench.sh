@@ -29,7 +29,7 @@ die() {
 
 usage() {
     sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
-    exit 2
+    exit "${1:-2}"
 }
 
 build() {
@@ -175,6 +175,6 @@ dir=${2:-target/gpu-bench}
 case "$mode" in
 --build) build "$dir" ;;
 --run) run "$dir" ;;
--h | --help) usage ;;
+-h | --help) usage 0 ;;
 *) die "unknown mode $mode: give --build [DIR] or --run [DIR]" ;;
 esac

@@ -41,8 +41,9 @@ pub struct DemoArgs {
     /// The view to start in: final, skin, strands or contact.
     #[arg(long, default_value = "final")]
     pub mode: pelt::render::DebugMode,
-    /// How the hair is drawn: hardware, compute or auto (the faster on this adapter); the
-    /// panel switches it too.
+    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
+    /// (the one measured faster on this kind of adapter: compute on lavapipe's Vulkan,
+    /// hardware elsewhere so far); the panel switches it too.
     #[arg(long, default_value = "auto")]
     pub raster: pelt::render::Raster,
     /// The frame budget: a frame rate to hold (1 to 240) by choosing the render scale and

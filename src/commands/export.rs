@@ -40,8 +40,8 @@ pub struct ExportArgs {
     /// `pelt info`).
     #[arg(long)]
     pub strands: Option<usize>,
-    /// .usda: fixed 60 Hz solver steps before the (first) sample, as `pelt simulate
-    /// --steps` (default 90).
+    /// .usda: fixed 60 Hz solver steps before the (first) sample, counted as `pelt simulate
+    /// --steps` counts them (default 90 here, 600 there: give both the same to compare).
     #[arg(long)]
     pub steps: Option<u32>,
     /// .usda: a JSON capsule script (at most 16 MiB) moving a hand through the fur, so the
