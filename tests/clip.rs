@@ -37,7 +37,7 @@ fn record(out: &Path, extra: &[&str]) {
 
 /// Every frame of an APNG, composed as a viewer shows it (each frame's rectangle blended
 /// over the last frame: transparent pixels keep what was there).
-fn decode(path: &Path) -> Vec<Vec<u8>> {
+fn decode(path: &Path, fps: u16) -> Vec<Vec<u8>> {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let info = reader.info();
@@ -50,7 +50,11 @@ fn decode(path: &Path) -> Vec<Vec<u8>> {
     for _ in 0..frames {
         let frame = reader.next_frame(&mut buf).unwrap();
         let fc = reader.info().frame_control.expect("a frame control chunk");
-        assert_eq!((fc.delay_num, fc.delay_den), (1, 60), "frames at 1/60 s");
+        assert_eq!(
+            (fc.delay_num, fc.delay_den),
+            (1, fps),
+            "frames at 1/{fps} s"
+        );
         let (fw, fh) = (fc.width as usize, fc.height as usize);
         assert_eq!((frame.width as usize, frame.height as usize), (fw, fh));
         for y in 0..fh {
@@ -94,7 +98,7 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
         "the same script gave different bytes"
     );
 
-    let frames = decode(&first);
+    let frames = decode(&first, 60);
     assert_eq!(frames.len(), FRAMES, "one frame per replayed frame");
     // From frame 10 to the last the hand strokes; the change is largest around the pointer.
     let (w, h) = SIZE;
@@ -123,6 +127,34 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
         "change near the hand {near}, everywhere {all}"
     );
     assert!(frames[0] != frames[FRAMES - 1], "the clip does not move");
+}
+
+/// `--record-fps 30`: frames at 1/30 s, each advancing the replay by 1/30 s, so frame k of
+/// it shows the moment frame 2k + 1 of the 60 fps clip shows (the solver steps at 60 Hz in
+/// both), and not the moment frame k does.
+#[test]
+fn a_clip_at_30_fps_advances_a_thirtieth_of_a_second_a_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slow, fast) = (dir.path().join("30.png"), dir.path().join("60.png"));
+    record(&slow, &["--record-fps", "30"]);
+    record(&fast, &[]);
+    let (slow, fast) = (decode(&slow, 30), decode(&fast, 60));
+    assert_eq!(slow.len(), FRAMES, "one frame per replayed frame");
+    let diff = |a: &[u8], b: &[u8]| -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| (f64::from(x) - f64::from(y)).abs())
+            .sum::<f64>()
+            / a.len() as f64
+    };
+    let k = FRAMES / 2 - 1;
+    let same_moment = diff(&slow[k], &fast[2 * k + 1]);
+    let same_index = diff(&slow[k], &fast[k]);
+    assert!(
+        same_moment * 2.0 < same_index,
+        "frame {k} at 30 fps differs by {same_moment} from the same moment at 60 fps and \
+         by {same_index} from frame {k} there"
+    );
 }
 
 /// The clip is drawn the way the demo's `--raster` says (the two paths differ by a few

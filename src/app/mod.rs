@@ -14,7 +14,7 @@ mod surface;
 mod tier_search;
 mod upscale;
 
-pub use record::{RecordOptions, record};
+pub use record::{CLIP_FPS, CLIP_MIN_FPS, RecordOptions, record};
 
 use anyhow::Context;
 use budget::{FrameBudget, LEVELS, Level};

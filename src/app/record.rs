@@ -18,8 +18,13 @@ use pelt::sim::StrandTier;
 use pelt::{SimulatedFur, SimulatedFurOptions};
 use std::path::PathBuf;
 
-/// Frames a second of a recorded clip: the replay's fixed frame time.
+/// Frames a second of a recorded clip by default (the replay's fixed frame time; the
+/// solver's own rate).
 pub const CLIP_FPS: u16 = 60;
+
+/// The slowest clip: one frame may advance the coat by at most 1/30 s (the demo's cap on a
+/// frame's time), so a slower clip would slow the motion down.
+pub const CLIP_MIN_FPS: u16 = 30;
 
 /// What to record.
 #[derive(Clone, Debug)]
@@ -47,6 +52,9 @@ pub struct RecordOptions {
     pub tolerance: u8,
     /// How the hair is drawn (`--raster`).
     pub raster: pelt::render::Raster,
+    /// Frames a second of the clip (`--record-fps`): each frame advances the replay by
+    /// 1/fps s, the solver still stepping at its fixed 60 Hz.
+    pub fps: u16,
     /// Whether the coat is a volume (`--volume`).
     pub volume: bool,
 }
@@ -84,7 +92,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let mut input = PointerInput::default();
     let size = Vec2::new(width as f32, height as f32);
     let scale = width as f32 / options.window.0 as f32;
-    let dt = 1.0 / f64::from(CLIP_FPS);
+    let dt = 1.0 / f64::from(options.fps);
 
     let mut bytes = Vec::new();
     let mut clip = ClipWriter::new(
@@ -92,7 +100,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         width,
         height,
         options.frames,
-        CLIP_FPS,
+        options.fps,
         options.tolerance,
     )
     .context("starting the clip")?;

@@ -78,6 +78,10 @@ pub struct DemoArgs {
     /// several times smaller (0: every frame exact).
     #[arg(long, default_value_t = 0)]
     pub record_tolerance: u8,
+    /// Frames a second of the clip, 30 to 60: each frame advances the replay by 1/fps s
+    /// (the solver still steps at 60 Hz), so 30 halves the clip's size for the same motion.
+    #[arg(long, default_value_t = crate::app::CLIP_FPS, value_parser = clap::value_parser!(u16).range(i64::from(crate::app::CLIP_MIN_FPS)..=i64::from(crate::app::CLIP_FPS)))]
+    pub record_fps: u16,
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -191,6 +195,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             out: out.clone(),
             environment,
             tolerance: args.record_tolerance,
+            fps: args.record_fps,
             raster: args.raster,
             volume: args.volume == super::simulate::Volume::On,
         });
