@@ -283,8 +283,33 @@ fn a_run_ended_by_a_signal_removes_its_temporary_file() {
         let status = trace_then_signal(dir.path(), &motion, &out, signal);
         assert!(!status.contains("exit status: 0"), "{signal}: {status}");
         assert_eq!(listing(dir.path()), ["k.csv", "m.json"], "SIG{signal}");
-        assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+        // The trace is written whole at the end, so on a quick machine the signal can land
+        // after the rename: then the output is the complete trace, never a part of one.
+        if std::fs::read(&out).unwrap() != b"old" {
+            assert_whole_trace(&out, signal);
+            std::fs::write(&out, "old").unwrap();
+        }
     }
+}
+
+/// `out` holds a whole 10,000,000-frame trace: the header first, the last frame last.
+fn assert_whole_trace(out: &Path, signal: &str) {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(out).unwrap();
+    let mut head = [0u8; 6];
+    file.read_exact(&mut head).unwrap();
+    assert_eq!(
+        &head, b"frame,",
+        "SIG{signal}: a replaced output must be a whole trace"
+    );
+    let len = file.metadata().unwrap().len();
+    file.seek(SeekFrom::Start(len.saturating_sub(400))).unwrap();
+    let mut tail = String::new();
+    file.read_to_string(&mut tail).unwrap();
+    assert!(
+        tail.contains("\n9999999,") && tail.ends_with('\n'),
+        "SIG{signal}: a replaced output must end with the last frame"
+    );
 }
 
 #[test]
