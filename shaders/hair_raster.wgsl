@@ -6,7 +6,7 @@
 // Three passes over the drawn strands, all order independent so the picture is the same
 // bytes every run:
 // 1. `cs_shade`: each strand's six points shaded as the ribbons' vertices are (linear HDR,
-//    two unorm16 per word);
+//    one word each, `pack_point_color`);
 // 2. `cs_depth`: one thread per segment walks its pixels, and for each MSAA sample the
 //    segment covers (geometry and the same `coverage_mask` as `fs_final`) keeps the nearest
 //    depth by an atomic max (reversed depth: nearer is greater);
@@ -28,8 +28,8 @@ struct RasterQueue {
 }
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
-// Per strand point: linear HDR colour / 8 as two unorm16 pairs (r g, b 0).
-@group(3) @binding(2) var<storage, read_write> point_colors: array<vec2<u32>>;
+// Per strand point: its linear HDR colour (`pack_point_color`).
+@group(3) @binding(2) var<storage, read_write> point_colors: array<u32>;
 @group(3) @binding(3) var<storage, read_write> queue: RasterQueue;
 
 // The resolve's indirect draw: four words of arguments (vertices, instances, 0, 0), then
@@ -86,11 +86,7 @@ fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroup
         p.coverage = g.coverage;
         p.strand = s;
         p.touched = g.touched;
-        let c = shade_hair(p);
-        // unorm16 over 0 … 8: portable (f16 packing needs a capability some adapters
-        // lack), and a step of 1.2e-4, below half a level of the sRGB output.
-        let scaled = clamp(c / 8.0, vec3<f32>(0.0), vec3<f32>(1.0));
-        point_colors[s * POINTS + i] = vec2<u32>(pack2x16unorm(scaled.rg), pack2x16unorm(vec2<f32>(scaled.b, 0.0)));
+        point_colors[s * POINTS + i] = pack_point_color(shade_hair(p));
     }
 }
 

@@ -9,7 +9,7 @@
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
 // Per sample: the nearest hair's inverted code and depth bits (`hair_raster.wgsl`).
 @group(3) @binding(1) var<storage, read> sample_nearest: array<vec2<u32>>;
-@group(3) @binding(2) var<storage, read> point_colors: array<vec2<u32>>;
+@group(3) @binding(2) var<storage, read> point_colors: array<u32>;
 
 
 struct ResolveOut {
@@ -19,8 +19,7 @@ struct ResolveOut {
 }
 
 fn point_color(s: u32, i: u32) -> vec3<f32> {
-    let c = point_colors[s * POINTS + i];
-    return 8.0 * vec3<f32>(unpack2x16unorm(c.x), unpack2x16unorm(c.y).x);
+    return unpack_point_color(point_colors[s * POINTS + i]);
 }
 
 // The fragment of MSAA sample `sample` (one entry point per sample, each in a pipeline

@@ -58,6 +58,9 @@ pub use crate::shaders::RESOLVE_TILE;
 /// The resolve's instance: a tile's number.
 const TILE_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32];
 
+/// Bytes of a strand point's shaded colour (`pack_point_color` in `strand_segments.wgsl`).
+const POINT_COLOR_BYTES: u64 = 4;
+
 /// Default entries of the long-segment queue.
 pub const DEFAULT_QUEUE_CAPACITY: u32 = 4096;
 /// The most workgroups along one dispatch dimension (WebGPU's limit).
@@ -351,7 +354,7 @@ impl ComputeRaster {
     pub fn bytes_for(width: u32, height: u32, samples: u32, strands: u32) -> u64 {
         let slots = u64::from(width) * u64::from(height) * u64::from(samples);
         16 + 2 * 4 * slots
-            + u64::from(strands) * u64::from(POINTS) * 8
+            + u64::from(strands) * u64::from(POINTS) * POINT_COLOR_BYTES
             + 8
             + 4 * u64::from(DEFAULT_QUEUE_CAPACITY.max(1))
             + 16
@@ -404,7 +407,7 @@ impl ComputeRaster {
         let sample_nearest = storage("hair raster: nearest sample", 8 * slots);
         let point_colors = storage(
             "hair raster: point colours",
-            u64::from(strands) * u64::from(POINTS) * 8,
+            u64::from(strands) * u64::from(POINTS) * POINT_COLOR_BYTES,
         );
         let queue_buffer = storage(
             "hair raster: long-segment queue",
