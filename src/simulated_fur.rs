@@ -37,7 +37,8 @@ use crate::render::{
     RenderError, RenderSettings, Scene, TargetLayout,
 };
 use crate::sim::{
-    FIXED_STEP_HZ, FurConfig, FurParams, FurSim, MAX_FRAME_SECONDS, SimError, StepClock, TimeMode,
+    FIXED_STEP_HZ, FurConfig, FurParams, FurSim, MAX_FRAME_SECONDS, SimError, SolverKind,
+    StepClock, TimeMode,
 };
 use crate::spring::SpringError;
 use glam::Vec2;
@@ -74,6 +75,10 @@ pub struct SimulatedFurOptions {
     pub render: RenderSettings,
     /// Solver constants.
     pub params: FurParams,
+    /// Which solver steps the coat: `Auto` (the default) takes the CPU solver beside a CPU
+    /// adapter such as lavapipe, the GPU solver otherwise ([`SolverKind::for_adapter`]).
+    /// A CPU-stepped coat's positions are uploaded once a frame, before it is drawn.
+    pub solver: SolverKind,
     /// The hand's size as a multiple of an adult's. The creature is about twice the size
     /// of a big cat (its head is 0.5 m across), so the default 1.6 keeps the hand in
     /// proportion and easy to see from the default camera.
@@ -92,6 +97,7 @@ impl SimulatedFurOptions {
             layout,
             render: RenderSettings::default(),
             params: FurParams::default(),
+            solver: SolverKind::Auto,
             hand_scale: 1.6,
             environment: None,
         }
@@ -127,6 +133,9 @@ pub struct SimulatedFur {
     lighting: Lighting,
     now: f64,
     clock: StepClock,
+    /// The coat's step count when its positions were last uploaded for drawing (a
+    /// CPU-stepped coat); `None` when they must be uploaded before the next frame.
+    uploaded_at: Option<u64>,
 }
 
 fn draw_capsule(shape: &crate::hand::HandShape) -> DrawCapsule {
@@ -148,7 +157,10 @@ impl SimulatedFur {
         let creature = Creature::default();
         let mut config = FurConfig::new(options.strands, options.seed);
         config.params = options.params;
-        let sim = FurSim::new_gpu(&config, creature.clone(), gpu)?;
+        let sim = match options.solver.for_adapter(&gpu.info()) {
+            SolverKind::Cpu => FurSim::new_cpu(&config, creature.clone())?,
+            _ => FurSim::new_gpu(&config, creature.clone(), gpu)?,
+        };
         // The floor is drawn where the solver keeps the strands above it.
         let render = RenderSettings {
             floor: options.params.floor,
@@ -172,6 +184,7 @@ impl SimulatedFur {
             lighting: Lighting::default(),
             now: 0.0,
             clock: StepClock::new(TimeMode::Fixed),
+            uploaded_at: None,
         })
     }
 
@@ -293,7 +306,29 @@ impl SimulatedFur {
 
     /// The coat, for changing its solver parameters.
     pub fn hair_mut(&mut self) -> &mut FurSim {
+        // Whatever the caller does to it (steps, strands set), the next frame uploads.
+        self.uploaded_at = None;
         &mut self.sim
+    }
+
+    /// Which solver steps the coat (`Gpu` or `Cpu`).
+    pub fn solver(&self) -> SolverKind {
+        if self.sim.gpu().is_some() {
+            SolverKind::Gpu
+        } else {
+            SolverKind::Cpu
+        }
+    }
+
+    /// Before a frame: a CPU-stepped coat's positions, uploaded if they changed since the
+    /// last upload (nothing to do for a GPU-stepped one, which the frames read in place).
+    fn upload_positions(&mut self) -> Result<(), RenderError> {
+        if self.sim.gpu().is_some() || self.uploaded_at == Some(self.sim.steps()) {
+            return Ok(());
+        }
+        self.renderer.upload_strands_from_sim(&self.sim)?;
+        self.uploaded_at = Some(self.sim.steps());
+        Ok(())
     }
 
     /// The hand.
@@ -350,6 +385,7 @@ impl SimulatedFur {
         output: &wgpu::TextureView,
         camera: &Camera,
     ) -> Result<(), SimulatedFurError> {
+        self.upload_positions()?;
         let hand: Vec<DrawCapsule> = self.hand.shapes().iter().map(draw_capsule).collect();
         let scene = self.scene(*camera, &hand);
         self.renderer.render(encoder, targets, output, &scene)?;
@@ -364,6 +400,7 @@ impl SimulatedFur {
         width: u32,
         height: u32,
     ) -> Result<Image, SimulatedFurError> {
+        self.upload_positions()?;
         let hand: Vec<DrawCapsule> = self.hand.shapes().iter().map(draw_capsule).collect();
         let scene = self.scene(*camera, &hand);
         Ok(self.renderer.render_image(&scene, width, height)?)

@@ -18,7 +18,13 @@ const FRAME: f64 = 1.0 / 60.0;
 
 fn creature(gpu: &GpuContext) -> SimulatedFur {
     let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
-    SimulatedFur::new(gpu, &SimulatedFurOptions::new(STRANDS, 5, layout)).unwrap()
+    // On the GPU solver whatever the adapter (`Auto` would step on the CPU beside lavapipe;
+    // `host_stepped_coat.rs` checks that path draws the same).
+    let options = SimulatedFurOptions {
+        solver: pelt::sim::SolverKind::Gpu,
+        ..SimulatedFurOptions::new(STRANDS, 5, layout)
+    };
+    SimulatedFur::new(gpu, &options).unwrap()
 }
 
 fn apply(fur: &mut SimulatedFur, camera: &Camera, event: &PointerEvent) {

@@ -9,6 +9,7 @@ mod clip;
 mod input;
 mod orbit;
 mod panel;
+mod raster_probe;
 mod record;
 mod surface;
 mod tier_search;
@@ -25,6 +26,7 @@ use pelt::SimulatedFur;
 use pelt::hand::PointerScript;
 use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
 use pelt::render::{Camera, CameraPreset};
+use raster_probe::RasterProbe;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -54,6 +56,8 @@ pub struct DemoOptions {
     pub mode: pelt::render::DebugMode,
     /// How the hair is drawn.
     pub raster: pelt::render::Raster,
+    /// Which solver steps the coat.
+    pub solver: pelt::sim::SolverKind,
     /// The frame budget: `Some(fps)` to hold that frame rate by render scale and strand
     /// density, `None` for a fixed level (the same work every frame, so a recorded clip is
     /// the same bytes every run).
@@ -139,6 +143,8 @@ pub struct FrameStats {
     pub scale: f32,
     /// Which rasteriser draws the strands.
     pub raster: &'static str,
+    /// Which solver steps the coat.
+    pub solver: &'static str,
     /// Whether the frame budget is choosing the level.
     pub budget: bool,
 }
@@ -153,6 +159,9 @@ struct Running {
     tiers: Option<TierChooser>,
     /// The frame budget, when on.
     budget: Option<FrameBudget>,
+    /// With `--raster auto` and the budget on: which rasteriser each level draws faster,
+    /// measured (`None` once the panel chose one, or with the budget off).
+    raster_probe: Option<RasterProbe>,
     replay: Option<Replay>,
     frames: u32,
     /// Frames after the first two that did not reach the window.
@@ -197,7 +206,7 @@ impl App {
                 (chooser.current(), Some(chooser))
             }
         };
-        let mut fur = gpu.build_fur(strands, self.options.seed)?;
+        let mut fur = gpu.build_fur(strands, self.options.seed, self.options.solver)?;
         fur.renderer_mut()
             .set_environment(self.options.environment.as_ref());
         fur.set_debug_mode(self.options.mode);
@@ -240,6 +249,8 @@ impl App {
             fur,
             panel,
             tiers: if replay.is_some() { None } else { tiers },
+            raster_probe: (self.options.raster == pelt::render::Raster::Auto && budget.is_some())
+                .then(|| RasterProbe::new(LEVELS.len())),
             budget,
             replay,
             frames: 0,
@@ -252,6 +263,7 @@ impl App {
                 strands,
                 max_strands: max,
                 raster: "hardware",
+                solver: "gpu",
                 budget: self.options.budget_fps.is_some(),
                 ..Default::default()
             },
@@ -378,6 +390,12 @@ impl Running {
         {
             self.capture = Some(path.clone());
         }
+        if let (Some(probe), Some(budget)) = (&mut self.raster_probe, &self.budget) {
+            let raster = probe.raster(budget.index());
+            if self.fur.raster() != raster {
+                self.fur.renderer_mut().set_raster(raster);
+            }
+        }
         let started = Instant::now();
         let drawn = self.gpu.draw(
             &self.window,
@@ -427,11 +445,21 @@ impl Running {
         self.stats.drawn = self.fur.renderer_mut().last_lod().drawn;
         self.stats.scale = self.gpu.scale();
         self.stats.raster = self.fur.raster().name();
+        self.stats.solver = self.fur.solver().name();
         // The budget takes over once the tier is chosen; only shown frames count.
+        let frame_ms = now.elapsed().as_secs_f64() * 1e3;
+        // Frames the raster probe measured are not the budget's to count.
+        let probed = match (&mut self.raster_probe, &self.budget) {
+            (Some(probe), Some(budget)) if shown && self.tiers.is_none() => {
+                probe.record(budget.index(), frame_ms)
+            }
+            _ => false,
+        };
         if shown
+            && !probed
             && self.tiers.is_none()
             && let Some(budget) = &mut self.budget
-            && let Some(level) = budget.record(now.elapsed().as_secs_f64() * 1e3)
+            && let Some(level) = budget.record(frame_ms)
         {
             apply_level(&mut self.gpu, &mut self.fur, level);
         }
@@ -499,7 +527,7 @@ impl Running {
             v.get(v.len() / 2).copied().unwrap_or_default()
         };
         eprintln!(
-            "{} frames timed after the two that build pipelines ({} skipped) of {} strands ({} drawn at render scale {:.2} at the end; budget {}) on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
+            "{} frames timed after the two that build pipelines ({} skipped) of {} strands ({} drawn at render scale {:.2} at the end; budget {}; raster {}; solver {}) on {} ({:?}); median frame {:.1} ms: update {:.1} ms, drawing and presenting {:.1} ms, of which the panel {:.1} ms",
             self.shown_frames.len(),
             self.skipped,
             self.stats.strands,
@@ -509,6 +537,8 @@ impl Running {
                 Some(b) => format!("on at level {}, {} switches", b.index(), b.switches),
                 None => "off".to_string(),
             },
+            self.fur.raster(),
+            self.fur.solver(),
             info.name,
             info.backend,
             median(|t| t.frame_ms),
@@ -523,7 +553,11 @@ impl Running {
         let lighting = *self.fur.lighting_mut();
         let raster = self.fur.raster();
         let volume = self.fur.hair().params().volume;
-        self.fur = self.gpu.build_fur(strands, seed)?;
+        self.fur = self.gpu.build_fur(strands, seed, self.fur.solver())?;
+        // Another coat costs differently: measure the levels again.
+        if let Some(probe) = &mut self.raster_probe {
+            *probe = RasterProbe::new(LEVELS.len());
+        }
         self.fur.renderer_mut().set_raster(raster);
         // The volume grid's switch carries over to the new coat.
         let params = pelt::sim::FurParams {
@@ -600,7 +634,11 @@ impl Running {
                 });
             }
             PanelAction::Mode(mode) => self.fur.set_debug_mode(mode),
-            PanelAction::Raster(raster) => self.fur.renderer_mut().set_raster(raster),
+            PanelAction::Raster(raster) => {
+                // The user's choice stands: no more measuring.
+                self.raster_probe = None;
+                self.fur.renderer_mut().set_raster(raster);
+            }
             PanelAction::Regrow { strands, seed } => {
                 self.tiers = None;
                 // A coat the device cannot hold is a note, and the old coat stays.

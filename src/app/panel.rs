@@ -133,11 +133,12 @@ impl Panel {
                     stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
                 ));
                 ui.label(format!(
-                    "tier {} strands ({} drawn) · scale {:.2} · raster {} · budget {}",
+                    "tier {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
                     stats.strands,
                     stats.drawn,
                     stats.scale,
                     stats.raster,
+                    stats.solver,
                     if stats.budget { "on" } else { "off" }
                 ));
                 ui.separator();

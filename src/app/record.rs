@@ -52,6 +52,8 @@ pub struct RecordOptions {
     pub tolerance: u8,
     /// How the hair is drawn (`--raster`).
     pub raster: pelt::render::Raster,
+    /// Which solver steps the coat (`--solver`).
+    pub solver: pelt::sim::SolverKind,
     /// Frames a second of the clip (`--record-fps`): each frame advances the replay by
     /// 1/fps s, the solver still stepping at its fixed 60 Hz.
     pub fps: u16,
@@ -79,6 +81,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         .unwrap_or(StrandTier::for_device(gpu.info().device_type).strands());
     let mut fur_options = SimulatedFurOptions::new(strands, options.seed, layout);
     fur_options.environment = options.environment.clone();
+    fur_options.solver = options.solver;
     let mut fur = SimulatedFur::new(&gpu, &fur_options)
         .with_context(|| format!("growing a coat of {strands} strands"))?;
     fur.set_debug_mode(options.mode);

@@ -182,12 +182,18 @@ impl WindowGpu {
     }
 
     /// A petting creature drawn for this window.
-    pub fn build_fur(&self, strands: usize, seed: u64) -> anyhow::Result<SimulatedFur> {
-        SimulatedFur::new(
-            &self.gpu,
-            &SimulatedFurOptions::new(strands, seed, self.layout),
-        )
-        .with_context(|| format!("growing a coat of {strands} strands"))
+    pub fn build_fur(
+        &self,
+        strands: usize,
+        seed: u64,
+        solver: pelt::sim::SolverKind,
+    ) -> anyhow::Result<SimulatedFur> {
+        let options = SimulatedFurOptions {
+            solver,
+            ..SimulatedFurOptions::new(strands, seed, self.layout)
+        };
+        SimulatedFur::new(&self.gpu, &options)
+            .with_context(|| format!("growing a coat of {strands} strands"))
     }
 
     fn report(&mut self, message: String) {

@@ -46,6 +46,11 @@ pub struct DemoArgs {
     /// hardware elsewhere so far); the panel switches it too.
     #[arg(long, default_value = "auto")]
     pub raster: pelt::render::Raster,
+    /// Which solver steps the coat: gpu (WGSL compute), cpu (the SIMD solver, its positions
+    /// uploaded once a frame) or auto (cpu beside a CPU adapter such as lavapipe, where it
+    /// is about 20× faster at 16,384 strands; gpu elsewhere).
+    #[arg(long, default_value = "auto")]
+    pub solver: pelt::sim::SolverKind,
     /// The frame budget: a frame rate to hold (1 to 240) by choosing the render scale and
     /// how densely strands are drawn from measured frame times, or `off` for the same work
     /// every frame (the same pictures every run: use it when recording).
@@ -197,6 +202,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             tolerance: args.record_tolerance,
             fps: args.record_fps,
             raster: args.raster,
+            solver: args.solver,
             volume: args.volume == super::simulate::Volume::On,
         });
     }
@@ -209,6 +215,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         size: (args.width, args.height),
         mode: args.mode,
         raster: args.raster,
+        solver: args.solver,
         budget_fps: budget,
         scale: args.scale.unwrap_or(1.0),
         volume: args.volume == super::simulate::Volume::On,

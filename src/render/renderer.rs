@@ -74,6 +74,9 @@ pub struct FurRenderer {
     last_lod: StrandLod,
     /// The skin's level of detail when fixed; `None` to follow its size on screen.
     fixed_skin_level: Option<usize>,
+    /// The positions of a CPU-stepped coat, uploaded each frame (`None` when the strands
+    /// are a GPU solver's own buffers).
+    host_positions: Option<wgpu::Buffer>,
 }
 
 impl FurRenderer {
@@ -151,6 +154,7 @@ impl FurRenderer {
             lod_policy: LodPolicy::whole_coat(),
             last_lod: StrandLod::all(0),
             fixed_skin_level: None,
+            host_positions: None,
         })
     }
 
@@ -177,7 +181,7 @@ impl FurRenderer {
 
     /// The path that draws a frame of `size`: the chosen one, except that the compute
     /// rasteriser's largest buffers (8 bytes per MSAA sample of the target, 16 per shadow
-    /// texel, 8 per strand point) must each fit one storage binding of this device; a frame
+    /// texel, 4 per strand point) must each fit one storage binding of this device; a frame
     /// too large for that is drawn by the ribbons instead, and the log says so once.
     fn raster_for(&mut self, size: (u32, u32)) -> Raster {
         if self.settings.raster != Raster::Compute {
@@ -188,7 +192,7 @@ impl FurRenderer {
         let texels = u64::from(self.shadow.maps.size).pow(2);
         let points = self.strands.as_ref().map_or(0, |s| u64::from(s.count))
             * u64::from(crate::shaders::POINTS);
-        let largest = (8 * samples).max(16 * texels).max(8 * points);
+        let largest = (8 * samples).max(16 * texels).max(4 * points);
         if largest <= limit {
             return Raster::Compute;
         }
@@ -260,6 +264,7 @@ impl FurRenderer {
         }
         self.strands = Some(binding?);
         self.culled_last_frame = false;
+        self.host_positions = None;
         Ok(())
     }
 
@@ -270,17 +275,47 @@ impl FurRenderer {
             .set_environment(&self.device, &self.queue, map);
     }
 
-    /// Binds the strands of a GPU-stepped [`FurSim`]. Errors for a CPU-stepped one (its
-    /// positions live on the host).
+    /// Binds the strands of `sim`: a GPU-stepped coat's own position buffers, which every
+    /// frame reads as they are; or, for a CPU-stepped one, a buffer of the renderer's that
+    /// [`FurRenderer::upload_strands_from_sim`] fills with its latest positions (once now).
     pub fn set_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
-        let gpu = sim.gpu().ok_or_else(|| {
-            RenderError::Strands(
-                "the renderer draws a GPU-stepped simulation; this one steps on the CPU".into(),
-            )
-        })?;
-        let [a, b] = gpu.position_buffers();
         let strands = RibbonStrand::from_roots(&sim.groom().roots);
-        self.set_strands([a, b], &strands)
+        if let Some(gpu) = sim.gpu() {
+            let [a, b] = gpu.position_buffers();
+            return self.set_strands([a, b], &strands);
+        }
+        let positions = sim.host_positions().ok_or_else(|| {
+            RenderError::Strands("the simulation has neither GPU nor host positions".into())
+        })?;
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("render: host-stepped positions"),
+            size: std::mem::size_of_val(positions) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.set_strands([&buffer, &buffer], &strands)?;
+        self.host_positions = Some(buffer);
+        self.upload_strands_from_sim(sim)
+    }
+
+    /// Copies a CPU-stepped coat's latest positions into the buffer the frames read (bound
+    /// by [`FurRenderer::set_strands_from_sim`]); the copy lands at the next submission,
+    /// before that frame's passes. Does nothing for a GPU-stepped coat. Errors if `sim` is
+    /// not the coat that was bound (another strand count).
+    pub fn upload_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
+        let (Some(buffer), Some(positions)) = (&self.host_positions, sim.host_positions()) else {
+            return Ok(());
+        };
+        let bytes: &[u8] = bytemuck::cast_slice(positions);
+        if bytes.len() as u64 != buffer.size() {
+            return Err(RenderError::Strands(format!(
+                "the bound coat's positions take {} bytes; this simulation's take {}",
+                buffer.size(),
+                bytes.len()
+            )));
+        }
+        self.queue.write_buffer(buffer, 0, bytes);
+        Ok(())
     }
 
     /// How frames choose their strands: by the coat's size on screen, widened toward a
@@ -346,6 +381,7 @@ impl FurRenderer {
             + self.strands.as_ref().map_or(0, StrandBinding::bytes)
             + self.compute.as_ref().map_or(0, ComputeRaster::bytes)
             + self.shadow_compute.as_ref().map_or(0, ShadowRaster::bytes)
+            + self.host_positions.as_ref().map_or(0, wgpu::Buffer::size)
     }
 
     /// Whether the camera's ribbons skip the strands hidden behind the creature's body and
@@ -444,6 +480,7 @@ impl FurRenderer {
                 samples: self.layout.samples,
                 strands: self.strands.as_ref().map_or(0, |s| s.count),
                 shadow_map_size: self.shadow.maps.size,
+                shadow_extent: self.settings.shadow_extent(targets.size),
                 cull,
                 lod,
             },
@@ -487,9 +524,11 @@ impl FurRenderer {
             });
         self.shadow.record(
             encoder,
+            &self.queue,
             &self.frame,
             &self.surfaces,
             shadow_hair,
+            self.settings.shadow_extent(targets.size),
             timestamps,
         );
 

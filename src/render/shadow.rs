@@ -280,14 +280,23 @@ impl ShadowPass {
 
     /// Records the three maps: the surfaces' opaque depth, then (with `hair`) the first
     /// hair's depth and the deep opacity behind it; without hair those two are cleared.
+    /// Each is drawn into the maps' top-left corner of `extent` texels a side (the whole
+    /// map at `extent` = its size); the rest is cleared.
+    #[allow(clippy::too_many_arguments)]
     pub fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
+        queue: &wgpu::Queue,
         frame: &FrameBinding,
         surfaces: &SurfacesPass,
         hair: Option<ShadowHair>,
+        extent: u32,
         timestamps: Option<&Timestamps>,
     ) {
+        let extent = extent.clamp(1, self.maps.size);
+        let corner = |pass: &mut wgpu::RenderPass| {
+            pass.set_viewport(0.0, 0.0, extent as f32, extent as f32, 0.0, 1.0);
+        };
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow: opaque depth"),
@@ -297,10 +306,11 @@ impl ShadowPass {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
+            corner(&mut pass);
             surfaces.record_light_depth(&mut pass, frame);
         }
         if let Some((hair, compute)) = hair.and_then(|h| h.compute.map(|c| (h, c))) {
-            compute.record_compute(encoder, frame, hair.group, hair.count);
+            compute.record_compute(encoder, queue, frame, hair.group, hair.count, extent);
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow: hair maps by compute"),
                 color_attachments: &[
@@ -312,6 +322,7 @@ impl ShadowPass {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
+            corner(&mut pass);
             compute.write_maps(&mut pass);
             return;
         }
@@ -324,6 +335,7 @@ impl ShadowPass {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
+            corner(&mut pass);
             if let Some(hair) = hair {
                 pass.set_pipeline(&self.hair_depth);
                 frame.bind(&mut pass, View::Light);
@@ -341,6 +353,7 @@ impl ShadowPass {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        corner(&mut pass);
         if let Some(hair) = hair {
             pass.set_pipeline(&self.deep_opacity);
             frame.bind(&mut pass, View::Light);

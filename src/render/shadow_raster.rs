@@ -29,6 +29,8 @@ pub struct ShadowRaster {
     /// then a flag per tile.
     hair_tiles: wgpu::Buffer,
     tiles: u32,
+    /// Texels along each side of the maps (the buffers hold this many squared).
+    size: u32,
     uniforms: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
     maps_group: wgpu::BindGroup,
@@ -180,6 +182,7 @@ impl ShadowRaster {
             slab_opacity,
             hair_tiles,
             tiles,
+            size,
             uniforms,
             raster_group,
             maps_group,
@@ -199,13 +202,29 @@ impl ShadowRaster {
     pub fn record_compute(
         &self,
         encoder: &mut wgpu::CommandEncoder,
+        queue: &wgpu::Queue,
         frame: &FrameBinding,
         strands: &wgpu::BindGroup,
         count: u32,
+        extent: u32,
     ) {
-        encoder.clear_buffer(&self.first_depth, 0, None);
-        encoder.clear_buffer(&self.slab_opacity, 0, None);
+        // The maps' corner this frame draws: the walk and the writes number its texels
+        // row by row at its own width, so only its share of the buffers is cleared.
+        let extent = extent.clamp(1, self.size);
+        let u = RasterUniforms {
+            width: extent,
+            height: extent,
+            samples: 1,
+            queue_capacity: 0,
+        };
+        if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+            queue.write_buffer(&self.uniforms, 0, &bytes);
+        }
+        let texels = u64::from(extent) * u64::from(extent);
+        encoder.clear_buffer(&self.first_depth, 0, Some(4 * texels));
+        encoder.clear_buffer(&self.slab_opacity, 0, Some(16 * texels));
         encoder.clear_buffer(&self.hair_tiles, 0, None);
+        let tiles = extent.div_ceil(RESOLVE_TILE).pow(2);
         let groups = (count * SEGMENTS).div_ceil(RASTER_WORKGROUP);
         let (x, y) = if groups <= 65_535 {
             (groups, 1)
@@ -224,7 +243,7 @@ impl ShadowRaster {
         pass.set_pipeline(&self.deep_opacity);
         pass.dispatch_workgroups(x, y, 1);
         pass.set_pipeline(&self.list_tiles);
-        pass.dispatch_workgroups(self.tiles.div_ceil(RASTER_WORKGROUP).max(1), 1, 1);
+        pass.dispatch_workgroups(tiles.div_ceil(RASTER_WORKGROUP).max(1), 1, 1);
     }
 
     /// Writes the maps in `pass` (its two colour attachments: the first hair's depth and

@@ -69,6 +69,12 @@ impl CpuSolver {
     pub fn path(&self) -> CpuPath {
         self.path
     }
+
+    /// The latest positions, borrowed (six per strand, strand by strand: the layout of the
+    /// GPU solver's position buffers).
+    pub fn latest(&self) -> &[Vec4] {
+        &self.latest
+    }
 }
 
 impl CpuSolver {

@@ -1,0 +1,186 @@
+//! `--raster auto` in the demo with the budget on: which of the two rasterisers draws each
+//! budget level faster, measured on this machine rather than guessed from the adapter's
+//! kind. On lavapipe the compute rasteriser wins on large targets (the full coat at
+//! 1920×1080: 7.2 s against 9.2 s) and loses on the budget's smallest (320×180, 1,152
+//! strands: a frame of 92 ms against 86 ms), so no one choice is right for every level.
+//!
+//! Pure logic (no GPU): the first time a level is drawn, a few frames are drawn by each
+//! path in turn (after frames that settle: the first compute frame builds its pipelines),
+//! and the path with the lower median is kept for that level from then on. The budget does
+//! not count the frames measured here. With the budget off the demo never probes: the
+//! adapter's kind decides, so the same arguments draw the same pictures.
+
+use pelt::render::Raster;
+
+/// Frames measured for each path.
+const FRAMES: usize = 5;
+/// Frames not measured after a path is switched in.
+const SETTLE: u32 = 2;
+
+/// Which path each level draws faster, as far as measured.
+#[derive(Clone, Debug)]
+pub struct RasterProbe {
+    /// Per level: the faster path, once both were measured.
+    chosen: Vec<Option<Raster>>,
+    /// The level being measured, the path being measured, its frames, the ribbons' median
+    /// once measured, and frames still to settle.
+    level: usize,
+    trying: Raster,
+    frames: Vec<f64>,
+    hardware_ms: Option<f64>,
+    settle: u32,
+}
+
+impl RasterProbe {
+    /// A probe for `levels` budget levels, none measured yet.
+    pub fn new(levels: usize) -> Self {
+        RasterProbe {
+            chosen: vec![None; levels],
+            level: usize::MAX,
+            trying: Raster::Hardware,
+            frames: Vec::with_capacity(FRAMES),
+            hardware_ms: None,
+            settle: SETTLE,
+        }
+    }
+
+    /// The path to draw the next frame of `level` with.
+    pub fn raster(&mut self, level: usize) -> Raster {
+        if let Some(Some(chosen)) = self.chosen.get(level) {
+            return *chosen;
+        }
+        if level != self.level {
+            self.level = level;
+            self.trying = Raster::Hardware;
+            self.frames.clear();
+            self.hardware_ms = None;
+            self.settle = SETTLE;
+        }
+        self.trying
+    }
+
+    /// Whether `level`'s faster path is known.
+    pub fn measured(&self, level: usize) -> bool {
+        matches!(self.chosen.get(level), Some(Some(_)))
+    }
+
+    /// Records a shown frame of `level`, drawn by the path [`RasterProbe::raster`] gave,
+    /// in `frame_ms`. Returns whether the frame was part of a measurement (then the budget
+    /// should not count it).
+    pub fn record(&mut self, level: usize, frame_ms: f64) -> bool {
+        if self.measured(level) || level != self.level || level >= self.chosen.len() {
+            return false;
+        }
+        if self.settle > 0 {
+            self.settle -= 1;
+            return true;
+        }
+        if !frame_ms.is_finite() {
+            return true;
+        }
+        self.frames.push(frame_ms);
+        if self.frames.len() < FRAMES {
+            return true;
+        }
+        let mut sorted = std::mem::take(&mut self.frames);
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted[FRAMES / 2];
+        match self.hardware_ms {
+            None => {
+                self.hardware_ms = Some(median);
+                self.trying = Raster::Compute;
+                self.settle = SETTLE;
+            }
+            Some(hardware) => {
+                self.chosen[level] = Some(if median < hardware {
+                    Raster::Compute
+                } else {
+                    Raster::Hardware
+                });
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs frames at `level` with `ms_of` giving each path's frame time, until the probe
+    /// settles; returns the chosen path and the frames it took.
+    fn probe(p: &mut RasterProbe, level: usize, ms_of: impl Fn(Raster) -> f64) -> (Raster, usize) {
+        for frame in 1..100 {
+            let raster = p.raster(level);
+            p.record(level, ms_of(raster));
+            if p.measured(level) {
+                return (p.raster(level), frame);
+            }
+        }
+        panic!("the probe never chose");
+    }
+
+    #[test]
+    fn each_level_keeps_the_path_measured_faster_there() {
+        let mut p = RasterProbe::new(3);
+        // Level 0: compute faster; level 2: the ribbons.
+        let (chosen, frames) = probe(&mut p, 0, |r| match r {
+            Raster::Compute => 40.0,
+            _ => 60.0,
+        });
+        assert_eq!(chosen, Raster::Compute);
+        assert_eq!(frames, 2 * (SETTLE as usize + FRAMES));
+        let (chosen, _) = probe(&mut p, 2, |r| match r {
+            Raster::Compute => 92.0,
+            _ => 86.0,
+        });
+        assert_eq!(chosen, Raster::Hardware);
+        // Back at level 0, the earlier measurement stands and nothing is measured again.
+        assert_eq!(p.raster(0), Raster::Compute);
+        assert!(!p.record(0, 1000.0));
+        assert_eq!(p.raster(0), Raster::Compute);
+    }
+
+    #[test]
+    fn settling_frames_and_outliers_do_not_decide() {
+        let mut p = RasterProbe::new(1);
+        // The first frames of each path are slow (pipelines built): they settle unseen.
+        // One outlier among the measured frames does not move the median either.
+        let mut seen = std::collections::HashMap::new();
+        for _ in 0..100 {
+            let raster = p.raster(0);
+            let n = seen.entry(raster).or_insert(0u32);
+            *n += 1;
+            let ms = match (raster, *n) {
+                (_, 1..=2) => 5000.0,
+                (Raster::Compute, 4) => 900.0,
+                (Raster::Compute, _) => 50.0,
+                _ => 70.0,
+            };
+            p.record(0, ms);
+            if p.measured(0) {
+                break;
+            }
+        }
+        assert_eq!(p.raster(0), Raster::Compute);
+    }
+
+    #[test]
+    fn a_level_left_halfway_is_measured_again_from_the_start() {
+        let mut p = RasterProbe::new(2);
+        for _ in 0..SETTLE as usize + 2 {
+            let r = p.raster(0);
+            p.record(0, if r == Raster::Hardware { 10.0 } else { 20.0 });
+        }
+        // The budget moved to level 1, then back.
+        let _ = probe(&mut p, 1, |_| 30.0);
+        assert!(!p.measured(0));
+        assert_eq!(p.raster(0), Raster::Hardware, "level 0 starts over");
+        let (chosen, frames) = probe(&mut p, 0, |r| match r {
+            Raster::Compute => 20.0,
+            _ => 10.0,
+        });
+        assert_eq!(chosen, Raster::Hardware);
+        assert_eq!(frames, 2 * (SETTLE as usize + FRAMES));
+    }
+}
