@@ -209,4 +209,19 @@ fn a_record_needs_a_script_and_a_png_name_and_a_matching_shape() {
         s(&dir.path().join("a.png")),
     ]);
     assert!(err.contains("shape"), "{err}");
+    // Within a pixel of the window's shape, but not its shape at all.
+    for tiny in ["1x1", "3x2"] {
+        let err = cli_common::fails(&[
+            "demo",
+            "--script",
+            s(&script),
+            "--frames",
+            "2",
+            "--record-size",
+            tiny,
+            "--record",
+            s(&dir.path().join("a.png")),
+        ]);
+        assert!(err.contains("shape"), "{tiny}: {err}");
+    }
 }

@@ -317,4 +317,9 @@ fn usdc_is_refused_with_the_reason_and_the_way_to_get_one() {
         s(&dir.path().join("a.glb")),
     ]);
     assert!(err.contains("--frames") && err.contains(".usda"), "{err}");
+    // A bare `.usda` is a name with no stem, not a rig given the coat's flags.
+    let bare = dir.path().join(".usda");
+    let err = fails(&["export", "--strands", "64", "--out", s(&bare)]);
+    assert!(err.contains("give a name before it"), "{err}");
+    assert!(!bare.exists());
 }

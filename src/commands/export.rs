@@ -90,6 +90,9 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
 
 /// Writes the rig (.glb or .vrm).
 fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
+    // The name first: a bare `.usda` (a hidden file with no extension) is a bad name, not
+    // a rig that was given the coat's flags.
+    pelt::files::check_output(&args.out, "the creature", &["glb", "vrm", "usda"], &[])?;
     let coat_only = [
         ("--strands", args.strands.is_some()),
         ("--steps", args.steps.is_some()),
@@ -112,7 +115,6 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
         vrm,
         ..Default::default()
     };
-    pelt::files::check_output(&args.out, "the creature", &["glb", "vrm", "usda"], &[])?;
     let bytes = creature_glb(&Creature::default(), &options).context("exporting the creature")?;
     pelt::files::write_atomic(&args.out, "the creature", &bytes)?;
     let size = bytes.len();

@@ -221,8 +221,19 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let image = renderer.render_image(&scene, args.width, args.height)?;
     let render_s = started.elapsed().as_secs_f64();
     pelt::files::write_atomic(&args.out, "the picture", &image.to_png()?)?;
+    // The switches that change the picture besides the view, named when used.
+    let mut extras = String::new();
+    if args.volume == super::simulate::Volume::On {
+        extras.push_str(", volume grid on");
+    }
+    if let Some(env) = &args.env {
+        extras.push_str(&format!(
+            ", environment {}",
+            super::printable::printable_path(env)
+        ));
+    }
     eprintln!(
-        "{} strands, {} steps, {} view, {}×{} on {}, {} raster, rendered in {:.2} s: wrote {}",
+        "{} strands, {} steps, {} view, {}×{} on {}, {} raster{}, rendered in {:.2} s: wrote {}",
         strands,
         args.steps,
         args.mode,
@@ -230,6 +241,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         args.height,
         ctx.info().name,
         renderer.raster(),
+        extras,
         render_s,
         super::printable::printable_path(&args.out)
     );
