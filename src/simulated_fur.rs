@@ -157,6 +157,16 @@ impl SimulatedFur {
         let creature = Creature::default();
         let mut config = FurConfig::new(options.strands, options.seed);
         config.params = options.params;
+        // Whichever solver steps it, the renderer binds the coat's positions as one storage
+        // buffer: a coat the device cannot bind is refused before anything is grown.
+        let max = crate::sim::max_strands(&gpu.device.limits());
+        if options.strands > max {
+            return Err(SimError::StrandCount {
+                count: options.strands,
+                max,
+            }
+            .into());
+        }
         let sim = match options.solver.for_adapter(&gpu.info()) {
             SolverKind::Cpu => FurSim::new_cpu(&config, creature.clone())?,
             _ => FurSim::new_gpu(&config, creature.clone(), gpu)?,
@@ -349,6 +359,12 @@ impl SimulatedFur {
     /// How the renderer draws the hair now (`Hardware` or `Compute`).
     pub fn raster(&self) -> crate::render::Raster {
         self.renderer.raster()
+    }
+
+    /// The renderer (what the last frame drew: [`FurRenderer::last_lod`],
+    /// [`FurRenderer::last_raster`]).
+    pub fn renderer(&self) -> &FurRenderer {
+        &self.renderer
     }
 
     /// The renderer.

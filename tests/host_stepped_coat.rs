@@ -115,3 +115,21 @@ fn auto_steps_on_the_cpu_beside_a_cpu_adapter_and_on_the_gpu_elsewhere() {
             .contains("gpu, cpu or auto")
     );
 }
+
+#[test]
+fn a_coat_the_device_cannot_bind_is_refused_on_either_solver_before_it_is_grown() {
+    let gpu = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
+    let max = pelt::sim::max_strands(&gpu.device.limits());
+    for solver in [SolverKind::Cpu, SolverKind::Gpu] {
+        let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
+        let options = SimulatedFurOptions {
+            solver,
+            ..SimulatedFurOptions::new(max + 1, 1, layout)
+        };
+        let err = SimulatedFur::new(&gpu, &options).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("{}", max + 1)) && err.contains(&format!("1 to {max}")),
+            "{solver}: {err}"
+        );
+    }
+}

@@ -236,6 +236,7 @@ impl App {
             self.options.seed,
             fur.hair().params(),
         );
+        let (first_raster, first_solver) = (fur.raster().name(), fur.solver().name());
         let replay = self
             .options
             .script
@@ -262,8 +263,10 @@ impl App {
             stats: FrameStats {
                 strands,
                 max_strands: max,
-                raster: "hardware",
-                solver: "gpu",
+                // What the first frame's panel shows, before any frame is measured.
+                raster: first_raster,
+                solver: first_solver,
+                scale: level.scale,
                 budget: self.options.budget_fps.is_some(),
                 ..Default::default()
             },
@@ -390,7 +393,10 @@ impl Running {
         {
             self.capture = Some(path.clone());
         }
-        if let (Some(probe), Some(budget)) = (&mut self.raster_probe, &self.budget) {
+        // While the tier search measures coats, the adapter's default draws them.
+        if let (Some(probe), Some(budget), None) =
+            (&mut self.raster_probe, &self.budget, &self.tiers)
+        {
             let raster = probe.raster(budget.index());
             if self.fur.raster() != raster {
                 self.fur.renderer_mut().set_raster(raster);
@@ -444,7 +450,7 @@ impl Running {
         }
         self.stats.drawn = self.fur.renderer_mut().last_lod().drawn;
         self.stats.scale = self.gpu.scale();
-        self.stats.raster = self.fur.raster().name();
+        self.stats.raster = self.fur.renderer().last_raster().name();
         self.stats.solver = self.fur.solver().name();
         // The budget takes over once the tier is chosen; only shown frames count.
         let frame_ms = now.elapsed().as_secs_f64() * 1e3;
@@ -537,7 +543,7 @@ impl Running {
                 Some(b) => format!("on at level {}, {} switches", b.index(), b.switches),
                 None => "off".to_string(),
             },
-            self.fur.raster(),
+            self.fur.renderer().last_raster(),
             self.fur.solver(),
             info.name,
             info.backend,

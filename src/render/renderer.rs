@@ -72,6 +72,9 @@ pub struct FurRenderer {
     lod_policy: LodPolicy,
     /// The last frame's strand level of detail.
     last_lod: StrandLod,
+    /// How the last frame's hair was drawn (the setting, or the ribbons where a frame was
+    /// too large for the compute rasteriser).
+    last_raster: Raster,
     /// The skin's level of detail when fixed; `None` to follow its size on screen.
     fixed_skin_level: Option<usize>,
     /// The positions of a CPU-stepped coat, uploaded each frame (`None` when the strands
@@ -153,6 +156,7 @@ impl FurRenderer {
             shadow_compute: None,
             lod_policy: LodPolicy::whole_coat(),
             last_lod: StrandLod::all(0),
+            last_raster: settings.raster,
             fixed_skin_level: None,
             host_positions: None,
         })
@@ -287,9 +291,20 @@ impl FurRenderer {
         let positions = sim.host_positions().ok_or_else(|| {
             RenderError::Strands("the simulation has neither GPU nor host positions".into())
         })?;
+        let bytes = std::mem::size_of_val(positions) as u64;
+        let limits = self.device.limits();
+        let limit = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        if bytes > limit {
+            return Err(RenderError::Strands(format!(
+                "{} strands' positions take {bytes} bytes, more than this device binds in one buffer ({limit}); draw fewer strands",
+                positions.len() / crate::sim::POINTS_PER_STRAND
+            )));
+        }
         let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render: host-stepped positions"),
-            size: std::mem::size_of_val(positions) as u64,
+            size: bytes,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
@@ -367,6 +382,13 @@ impl FurRenderer {
     /// The strand level of detail of the last frame drawn.
     pub fn last_lod(&self) -> StrandLod {
         self.last_lod
+    }
+
+    /// How the last frame's hair was drawn: [`Raster::Hardware`] or [`Raster::Compute`]
+    /// (the setting, or the ribbons where the frame was too large for the compute
+    /// rasteriser; see [`FurRenderer::raster`]).
+    pub fn last_raster(&self) -> Raster {
+        self.last_raster
     }
 
     /// Bytes of GPU memory the renderer holds besides the solver's buffers (targets not
@@ -496,6 +518,7 @@ impl FurRenderer {
         self.surfaces.upload_hand(&self.device, &self.queue, hand);
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
         let raster = self.raster_for(targets.size);
+        self.last_raster = raster;
         let timestamps = self.timestamps.as_ref();
         // The strands' group over the latest positions, and how many.
         let hair = self
