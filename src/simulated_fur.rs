@@ -1,5 +1,6 @@
 //! [`SimulatedFur`]: the whole petting creature as one object to embed in a wgpu program —
-//! the creature and its coat stepped on the GPU, the petting hand driven by pointer
+//! the creature and its coat (stepped on the GPU, or by the SIMD CPU solver beside a CPU
+//! adapter: [`SimulatedFurOptions::solver`]), the petting hand driven by pointer
 //! events, the creature's response, the swinging tail, and the renderer. The caller owns
 //! the window, the surface, the camera and the camera controls.
 //!

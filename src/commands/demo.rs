@@ -41,9 +41,10 @@ pub struct DemoArgs {
     /// The view to start in: final, skin, strands or contact.
     #[arg(long, default_value = "final")]
     pub mode: pelt::render::DebugMode,
-    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
-    /// (the one measured faster on this kind of adapter: compute on lavapipe's Vulkan,
-    /// hardware elsewhere so far); the panel switches it too.
+    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto:
+    /// with the budget on, both are timed at each budget level and the faster kept; with
+    /// --budget off, the adapter's kind decides (compute on lavapipe's Vulkan, hardware
+    /// elsewhere so far). The panel switches it too.
     #[arg(long, default_value = "auto")]
     pub raster: pelt::render::Raster,
     /// Which solver steps the coat: gpu (WGSL compute), cpu (the SIMD solver, its positions

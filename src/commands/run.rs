@@ -1,6 +1,6 @@
-//! The default program: grows the coat on the best adapter, strokes a capsule hand along
-//! the creature's back, and reports speed and the solver's invariants. The interactive
-//! desktop demo replaces this once the renderer lands.
+//! The default program without a display: grows the coat on the best adapter, strokes a
+//! capsule hand along the creature's back with the GPU solver, and reports speed and the
+//! solver's invariants. With a display, `pelt` opens the petting demo instead.
 
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
@@ -52,7 +52,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let stats = sim.stats()?;
     let elapsed = started.elapsed().as_secs_f64();
     println!(
-        "{steps} steps ({:.1} s simulated) in {elapsed:.2} s: {:.2} ms per step including read-backs",
+        "{steps} steps ({:.1} s simulated) in {elapsed:.2} s on the GPU solver: {:.2} ms per step including read-backs",
         sim.time(),
         elapsed * 1e3 / f64::from(steps)
     );

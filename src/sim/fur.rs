@@ -24,11 +24,12 @@ pub const SETTLE_STEPS: u64 = 60;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SolverKind {
     /// WGSL compute on a wgpu device.
-    #[default]
     Gpu,
     /// The CPU mirror on rayon.
     Cpu,
-    /// Whichever is faster with the adapter ([`SolverKind::for_adapter`]).
+    /// Whichever is faster with the adapter ([`SolverKind::for_adapter`]); the default,
+    /// as in [`crate::SimulatedFurOptions`] and `pelt demo`.
+    #[default]
     Auto,
 }
 
