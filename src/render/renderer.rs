@@ -494,6 +494,8 @@ impl FurRenderer {
             && self.strands.is_some();
         let lod = self.strand_lod(&scene.camera, targets.size);
         self.last_lod = lod;
+        // The corner of the shadow maps this frame draws and looks its shadows up in.
+        let shadow_extent = self.settings.shadow_extent(targets.size);
         let (frame, camera_view, light_view) = frame_uniforms(
             scene,
             &FrameInputs {
@@ -502,7 +504,7 @@ impl FurRenderer {
                 samples: self.layout.samples,
                 strands: self.strands.as_ref().map_or(0, |s| s.count),
                 shadow_map_size: self.shadow.maps.size,
-                shadow_extent: self.settings.shadow_extent(targets.size),
+                shadow_extent,
                 cull,
                 lod,
             },
@@ -551,7 +553,7 @@ impl FurRenderer {
             &self.frame,
             &self.surfaces,
             shadow_hair,
-            self.settings.shadow_extent(targets.size),
+            shadow_extent,
             timestamps,
         );
 
