@@ -1,9 +1,9 @@
-//! Strand-solver throughput at the full tier, in four cases (idle; a moving hand touching
-//! about 2% of the strands; the tail whipping; the hand with the volume grid on), on every
-//! adapter found and on `CpuSolver` (SIMD and the scalar reference; the grid's case on the
-//! GPU only), each against its floor: a copy of the same bytes on the same device with the
-//! same threads, in the same run. The grid's cost is the "volume" case over the "hand"
-//! case, measured in the same run.
+//! Strand-solver throughput at the full tier, in five cases (idle; a moving hand touching
+//! about 2% of the strands; the tail whipping; the hand with the volume grid on, splatted
+//! every step and every eighth step), on every adapter found and on `CpuSolver` (SIMD and
+//! the scalar reference; the grid's cases on the GPU only), each against its floor: a copy
+//! of the same bytes on the same device with the same threads, in the same run. The grid's
+//! cost is a "volume" case over the "hand" case, measured in the same run.
 //!
 //! Steps run in dispatches of [`MAX_STEPS_PER_DISPATCH`]: a dispatch reads and writes each
 //! strand's bytes once ([`dispatch_traffic_per_strand`], counted from the layout), so the
@@ -54,8 +54,8 @@ fn strands() -> usize {
 struct Case {
     name: &'static str,
     batches: Vec<Vec<StepUniforms>>,
-    /// Whether the volume grid is on (then each step is a splat and a step).
-    volume: bool,
+    /// The volume grid's interval (`FurParams::volume_interval`), or `None` with it off.
+    volume: Option<u32>,
 }
 
 /// Three capsules (palm and two fingers) stroking down the back and back up, forever.
@@ -86,7 +86,7 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
     let idle = IdleMotion::from_seed(1);
     let script = hand_script();
     let dt = 1.0 / 60.0;
-    let make = |name, hand: bool, whip: bool, volume: bool| {
+    let make = |name, hand: bool, whip: bool, volume: Option<u32>| {
         let batches = (0..15)
             .map(|b| {
                 (0..MAX_STEPS_PER_DISPATCH)
@@ -111,10 +111,11 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
         }
     };
     vec![
-        make("idle", false, false, false),
-        make("hand", true, false, false),
-        make("tail whip", false, true, false),
-        make("volume", true, false, true),
+        make("idle", false, false, None),
+        make("hand", true, false, None),
+        make("tail whip", false, true, None),
+        make("volume", true, false, Some(1)),
+        make("volume/8", true, false, Some(8)),
     ]
 }
 
@@ -178,8 +179,9 @@ fn bench_gpu(c: &mut Criterion, ctx: &GpuContext, label: &str, roots: &[GpuRoot]
                 return;
             }
         };
-        if case.volume {
-            let settings = volume_settings(&initial, &case.batches[0][0]);
+        if let Some(interval) = case.volume {
+            let mut settings = volume_settings(&initial, &case.batches[0][0]);
+            settings.interval = interval;
             if let Err(e) = solver.set_volume(Some(settings)) {
                 eprintln!("{label}: volume skipped ({e})");
                 continue;
@@ -227,7 +229,7 @@ fn bench_cpu(c: &mut Criterion, roots: &[GpuRoot], cases: &[Case]) {
         ("CpuSolver reference", CpuPath::Reference),
     ] {
         // The grid's CPU twin steps through the scalar reference: not a fast path.
-        for case in cases.iter().filter(|c| !c.volume) {
+        for case in cases.iter().filter(|c| c.volume.is_none()) {
             let Ok(mut solver) = CpuSolver::new(roots.to_vec(), initial.clone()) else {
                 return;
             };
@@ -317,13 +319,14 @@ fn summary(strands: usize, hand_share: f64) {
         );
     }
     for ((backend, case), times) in results.iter() {
-        if case != "volume" {
+        if !case.starts_with("volume") {
             continue;
         }
         if let Some(hand) = results.get(&(backend.clone(), "hand".to_string())) {
             let (v, h) = (median(times), median(hand));
             println!(
-                "{backend}: the volume grid costs {:.3} ms a step on top of the hand case's                  {:.3} ms ({:+.0}%; one splat and one undivided step a dispatch)",
+                "{backend}: {case} costs {:.3} ms a step on top of the hand case's {:.3} ms \
+                 ({:+.0}%)",
                 (v - h) * 1e3,
                 h * 1e3,
                 (v / h - 1.0) * 100.0

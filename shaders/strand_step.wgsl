@@ -9,7 +9,7 @@
 // Composed after the prelude (`src/shaders.rs`: POINTS, SEGMENTS, MAX_CAPSULES, MAX_STEPS,
 // CONTACT_ITERATIONS, STEP_WORKGROUP, SPACE_*), `creature_pose.wgsl` (CreaturePose,
 // root_transform, place_*) and `volume_grid.wgsl` (the volume grid, bindings 6 and 7,
-// `volume_correct`; a dispatch with the grid on takes one step).
+// `volume_correct`, read by a dispatch's first step; the host splats before it).
 // The CPU mirror is `src/sim/reference.rs` (the plain scalar step, the one definition
 // both fast paths are tested against) and `src/sim/simd.rs`; keep them in step.
 
@@ -326,8 +326,9 @@ fn advance_point(
 
     // The coat as a volume (`volume_grid.wgsl`, off when its resolution is 0): toward the
     // grid's velocity and out of density above rest, before the projection below keeps the
-    // segment exact, clear of skin and floor, and out of the capsules.
-    if (volume.resolution > 0u) {
+    // segment exact, clear of skin and floor, and out of the capsules. Only a dispatch's
+    // first step reads it: the host splats before a dispatch, never within one.
+    if (volume.resolution > 0u && j == 0u) {
         x = volume_correct(x, p, q);
     }
 

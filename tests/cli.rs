@@ -98,6 +98,21 @@ fn bad_arguments_exit_with_a_clear_message() {
         "/no/such/file.json",
     ]);
     assert!(!ok && err.contains("/no/such/file.json"), "{err}");
+    for interval in ["0", "9", "x"] {
+        let (ok, err) = run(&[
+            "simulate",
+            "--solver",
+            "cpu",
+            "--volume",
+            "on",
+            "--volume-interval",
+            interval,
+        ]);
+        assert!(
+            !ok && err.contains("--volume-interval"),
+            "{interval}: {err}"
+        );
+    }
     assert!(!out.exists(), "a failed run left a file behind");
 }
 

@@ -2,7 +2,8 @@
 //! test tier: a still coat keeps its shape with the grid on; a press keeps the density
 //! near the hand bounded and pushes untouched neighbours away; a stroke drags its
 //! neighbours along; every invariant holds at every step; the GPU follows its CPU twin;
-//! the same seed gives the same bits.
+//! the same seed gives the same bits, however the steps are batched and whatever the
+//! grid's interval.
 
 mod solver_common;
 
@@ -342,24 +343,117 @@ fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
 #[test]
 fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
     let ctx = gpu();
-    let config = still_config(1024, true);
-    let mut probe = FurSim::new_cpu(&config, Creature::default()).unwrap();
-    let (root, coat) = flank(&mut probe);
-    let script = press_script(root, coat);
-    let mut cpu = FurSim::new_cpu(&config, Creature::default()).unwrap();
-    let mut gpu = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
-    let mut worst = 0.0f32;
-    for step in 1..=PRESS_FROM + 60 {
-        cpu.step_with(1, input(&script)).unwrap();
-        gpu.step_with(1, input(&script)).unwrap();
-        let d = max_distance(&cpu.positions().unwrap(), &gpu.positions().unwrap());
-        worst = worst.max(d);
-        assert!(d <= TWIN, "step {step}: GPU and CPU twin differ by {d} m");
+    for interval in [1, volume::MAX_INTERVAL] {
+        let mut config = still_config(1024, true);
+        config.params.volume_interval = interval;
+        let mut probe = FurSim::new_cpu(&config, Creature::default()).unwrap();
+        let (root, coat) = flank(&mut probe);
+        let script = press_script(root, coat);
+        let mut cpu = FurSim::new_cpu(&config, Creature::default()).unwrap();
+        let mut gpu = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
+        let mut worst = 0.0f32;
+        // A run of steps per call, so a dispatch of several steps reads the grid too.
+        let batch = interval as u64;
+        let mut step = 0;
+        while step < PRESS_FROM + 60 {
+            let n = batch.min(PRESS_FROM + 60 - step);
+            cpu.step_with(n as u32, input(&script)).unwrap();
+            gpu.step_with(n as u32, input(&script)).unwrap();
+            step += n;
+            let d = max_distance(&cpu.positions().unwrap(), &gpu.positions().unwrap());
+            worst = worst.max(d);
+            assert!(
+                d <= TWIN,
+                "interval {interval}, step {step}: GPU and CPU twin differ by {d} m"
+            );
+        }
+        eprintln!(
+            "GPU vs CPU twin, grid on every {interval} steps, {} steps (a press from step \
+             {PRESS_FROM}): largest difference {worst:.3e} m, tolerance {TWIN:.2e} m",
+            PRESS_FROM + 60
+        );
     }
-    eprintln!(
-        "GPU vs CPU twin, grid on, {} steps (a press from step {PRESS_FROM}): largest \
-         difference {worst:.3e} m, tolerance {TWIN:.2e} m",
-        PRESS_FROM + 60
+}
+
+/// The coat after `steps` steps of the press taken `batch` at a time.
+fn pressed_in_batches(
+    sim: &mut FurSim,
+    script: &CapsuleScript,
+    steps: u64,
+    batch: u64,
+) -> Vec<Vec4> {
+    let mut left = steps;
+    while left > 0 {
+        let n = left.min(batch);
+        sim.step_with(n as u32, input(script)).unwrap();
+        left -= n;
+    }
+    sim.positions().unwrap()
+}
+
+#[test]
+fn how_the_steps_are_batched_never_changes_the_coat_with_the_grid_on() {
+    // The solver counts the steps between splats and the rest densities are measured at
+    // SETTLE_STEPS exactly, so one step at a time, eight at a time and five at a time (which
+    // straddles both) give the same bits, on both solvers and at every interval.
+    let ctx = gpu();
+    let steps = PRESS_FROM + 30;
+    let mut by_interval = Vec::new();
+    for interval in [1, 3, volume::MAX_INTERVAL] {
+        let mut config = still_config(1024, true);
+        config.params.volume_interval = interval;
+        let mut probe = FurSim::new_cpu(&config, Creature::default()).unwrap();
+        let (root, coat) = flank(&mut probe);
+        let script = press_script(root, coat);
+        let gpu_in = |batch| {
+            let mut sim = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
+            pressed_in_batches(&mut sim, &script, steps, batch)
+        };
+        let one = gpu_in(1);
+        for batch in [5, 8] {
+            assert_eq!(
+                bits(&one),
+                bits(&gpu_in(batch)),
+                "GPU, interval {interval}: {batch} steps at a time against one"
+            );
+        }
+        let cpu_in = |batch| {
+            let mut sim = FurSim::new_cpu(&config, Creature::default()).unwrap();
+            pressed_in_batches(&mut sim, &script, steps, batch)
+        };
+        let cpu_one = cpu_in(1);
+        for batch in [5, 8] {
+            assert_eq!(
+                bits(&cpu_one),
+                bits(&cpu_in(batch)),
+                "CPU twin, interval {interval}: {batch} steps at a time against one"
+            );
+        }
+        by_interval.push(one);
+    }
+    // And the interval is real: fewer splats, another coat.
+    for (k, other) in by_interval.iter().enumerate().skip(1) {
+        let d = max_distance(&by_interval[0], other);
+        eprintln!("interval 1 against interval #{k}: largest difference {d:.3e} m");
+        assert!(d > 1e-6, "interval #{k} gave the coat of interval 1");
+    }
+}
+
+#[test]
+fn a_grid_interval_outside_one_to_eight_is_refused() {
+    let mut sim = FurSim::new_cpu(&still_config(64, true), Creature::default()).unwrap();
+    for bad in [0, volume::MAX_INTERVAL + 1] {
+        let params = FurParams {
+            volume_interval: bad,
+            ..*sim.params()
+        };
+        let e = sim.set_params(params).unwrap_err().to_string();
+        assert!(e.contains("volume_interval"), "interval {bad}: {e}");
+    }
+    assert_eq!(
+        sim.params().volume_interval,
+        1,
+        "a refused set changed the params"
     );
 }
 

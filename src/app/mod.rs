@@ -66,6 +66,8 @@ pub struct DemoOptions {
     pub scale: f32,
     /// Whether the coat starts as a volume (`--volume`).
     pub volume: bool,
+    /// Steps between splats of the volume grid (`--volume-interval`).
+    pub volume_interval: u32,
     /// The environment map, if any.
     pub environment: Option<pelt::render::EnvironmentMap>,
 }
@@ -226,6 +228,7 @@ impl App {
         apply_level(&mut gpu, &mut fur, level);
         let volume = pelt::sim::FurParams {
             volume: self.options.volume,
+            volume_interval: self.options.volume_interval,
             ..*fur.hair().params()
         };
         fur.hair_mut().set_params(volume)?;
@@ -558,16 +561,19 @@ impl Running {
         let mode = self.fur.debug_mode();
         let lighting = *self.fur.lighting_mut();
         let raster = self.fur.raster();
-        let volume = self.fur.hair().params().volume;
+        let old = *self.fur.hair().params();
         self.fur = self.gpu.build_fur(strands, seed, self.fur.solver())?;
         // Another coat costs differently: measure the levels again.
         if let Some(probe) = &mut self.raster_probe {
             *probe = RasterProbe::new(LEVELS.len());
         }
         self.fur.renderer_mut().set_raster(raster);
-        // The volume grid's switch carries over to the new coat.
+        // The volume grid's settings carry over to the new coat.
         let params = pelt::sim::FurParams {
-            volume,
+            volume: old.volume,
+            volume_friction: old.volume_friction,
+            volume_strength: old.volume_strength,
+            volume_interval: old.volume_interval,
             ..*self.fur.hair().params()
         };
         self.fur.hair_mut().set_params(params)?;

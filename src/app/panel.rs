@@ -200,6 +200,10 @@ impl Panel {
                 ui.checkbox(&mut p.volume, "volume grid");
                 ui.add(egui::Slider::new(&mut p.volume_friction, 0.0..=1.0).text("friction"));
                 ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
+                ui.add(
+                    egui::Slider::new(&mut p.volume_interval, 1..=pelt::sim::volume::MAX_INTERVAL)
+                        .text("splat every"),
+                );
                 if p != self.params {
                     self.params = p;
                     self.pending.push(PanelAction::Params(p));

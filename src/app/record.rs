@@ -59,6 +59,8 @@ pub struct RecordOptions {
     pub fps: u16,
     /// Whether the coat is a volume (`--volume`).
     pub volume: bool,
+    /// Steps between splats of the volume grid (`--volume-interval`).
+    pub volume_interval: u32,
 }
 
 /// Replays `options.script` for `options.frames` frames offscreen and writes every frame
@@ -88,6 +90,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     fur.renderer_mut().set_raster(options.raster);
     let params = pelt::sim::FurParams {
         volume: options.volume,
+        volume_interval: options.volume_interval,
         ..*fur.hair().params()
     };
     fur.hair_mut().set_params(params)?;

@@ -61,10 +61,9 @@ pub struct DemoArgs {
     /// window's size (0.1 to 1) and upscaled (Catmull-Rom).
     #[arg(long)]
     pub scale: Option<f32>,
-    /// Whether strands interact through the coat's density and velocity grid (the panel
-    /// switches it too).
-    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
-    pub volume: super::simulate::Volume,
+    /// The coat's density and velocity grid (the panel sets both too).
+    #[command(flatten)]
+    pub volume: super::simulate::VolumeArgs,
     /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
     /// and 16,777,216 pixels) for the eyes, nose and ambient light (never the strands).
     #[arg(long)]
@@ -206,7 +205,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             fps: args.record_fps,
             raster: args.raster,
             solver: args.solver,
-            volume: args.volume == super::simulate::Volume::On,
+            volume: args.volume.on(),
+            volume_interval: args.volume.volume_interval,
         });
     }
     run_app(DemoOptions {
@@ -221,7 +221,8 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         solver: args.solver,
         budget_fps: budget,
         scale: args.scale.unwrap_or(1.0),
-        volume: args.volume == super::simulate::Volume::On,
+        volume: args.volume.on(),
+        volume_interval: args.volume.volume_interval,
         environment,
     })
 }

@@ -65,9 +65,9 @@ pub struct RenderArgs {
     /// hardware elsewhere so far).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
-    /// Whether strands interact through the coat's density and velocity grid.
-    #[arg(long, value_enum, default_value_t = super::simulate::Volume::Off)]
-    pub volume: super::simulate::Volume,
+    /// The coat's density and velocity grid.
+    #[command(flatten)]
+    pub volume: super::simulate::VolumeArgs,
     /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
     /// and 16,777,216 pixels) that the eyes and nose reflect and that lights the surfaces'
     /// ambient term; the strands never see it.
@@ -223,8 +223,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     pelt::files::write_atomic(&args.out, "the picture", &image.to_png()?)?;
     // The switches that change the picture besides the view, named when used.
     let mut extras = String::new();
-    if args.volume == super::simulate::Volume::On {
-        extras.push_str(", volume grid on");
+    if args.volume.on() {
+        extras.push_str(&match args.volume.volume_interval {
+            1 => ", volume grid on".to_string(),
+            n => format!(", volume grid on (splatted every {n} steps)"),
+        });
     }
     if let Some(env) = &args.env {
         extras.push_str(&format!(

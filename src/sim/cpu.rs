@@ -6,7 +6,7 @@
 use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
 use super::reference::{GridView, step_strand, step_strand_in};
 use super::simd::{LANES, StepCapsules, step_lanes};
-use super::volume::{self, VolumeSettings};
+use super::volume::{self, SplatCadence, VolumeSettings};
 use super::{SimError, StrandSolver};
 use glam::Vec4;
 use rayon::prelude::*;
@@ -36,6 +36,8 @@ pub struct CpuSolver {
     recovered: u64,
     path: CpuPath,
     volume: Option<VolumeSettings>,
+    /// When the grid is next splatted.
+    cadence: SplatCadence,
 }
 
 impl CpuSolver {
@@ -57,6 +59,7 @@ impl CpuSolver {
             recovered: 0,
             path: CpuPath::default(),
             volume: None,
+            cadence: SplatCadence::due(),
         })
     }
 
@@ -78,19 +81,33 @@ impl CpuSolver {
 }
 
 impl CpuSolver {
-    /// One step with the volume grid: the grid splatted from every strand (in strand order:
-    /// integer sums, the GPU's bits whatever its thread order), then every strand stepped
-    /// by the scalar reference reading it. The SIMD lanes do not read the grid.
-    fn step_in_volume(&mut self, u: &StepUniforms, settings: &VolumeSettings) {
-        let uniforms = settings.uniforms(u);
-        let grid = volume::splat(&uniforms, &self.latest, &self.older);
-        let view = GridView {
-            grid: &grid,
-            rest: &settings.rest,
-            uniforms,
-        };
+    /// Steps with the volume grid, in runs that end where a splat is due: before a run that
+    /// starts with one, the grid is splatted from every strand (in strand order: integer
+    /// sums, the GPU's bits whatever its thread order) and read by the run's first step.
+    /// Every run goes through the scalar reference (the SIMD lanes do not read the grid),
+    /// so a run split across calls steps the same as one.
+    fn step_in_volume(&mut self, steps: &[StepUniforms], settings: &VolumeSettings) {
+        let mut left = steps;
+        while !left.is_empty() {
+            let (run, rest) = left.split_at(self.cadence.run_length(settings, left.len()));
+            let (splat, uniforms) = self.cadence.start_run(settings, &run[0], run.len());
+            let grid = match splat {
+                true => volume::splat(&uniforms, &self.latest, &self.older),
+                false => Vec::new(),
+            };
+            let view = splat.then_some(GridView {
+                grid: &grid,
+                rest: &settings.rest,
+                uniforms,
+            });
+            self.step_run(run, view);
+            left = rest;
+        }
+    }
+
+    /// Every strand through `run` on the scalar reference, its first step reading `view`.
+    fn step_run(&mut self, run: &[StepUniforms], view: Option<GridView<'_>>) {
         let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
-        let steps = std::slice::from_ref(u);
         let resets: u64 = self
             .latest
             .par_chunks_mut(points)
@@ -102,12 +119,12 @@ impl CpuSolver {
                 (0..roots.len())
                     .map(|s| {
                         u64::from(step_strand_in(
-                            steps,
+                            run,
                             &roots[s],
                             &mut latest[s * n..(s + 1) * n],
                             &mut older[s * n..(s + 1) * n],
                             &mut comb[s],
-                            Some(view),
+                            view,
                         ))
                     })
                     .sum::<u64>()
@@ -124,9 +141,7 @@ impl StrandSolver for CpuSolver {
 
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
         if let Some(settings) = self.volume.clone() {
-            for u in steps {
-                self.step_in_volume(u, &settings);
-            }
+            self.step_in_volume(steps, &settings);
             return Ok(());
         }
         for batch in steps.chunks(super::MAX_STEPS_PER_DISPATCH) {
@@ -176,6 +191,16 @@ impl StrandSolver for CpuSolver {
     }
 
     fn set_volume(&mut self, volume: Option<VolumeSettings>) -> Result<(), SimError> {
+        // A grid placed or measured anew (or none) is splatted before the next step; the
+        // strengths alone may change and keep the count.
+        if let Some(v) = &volume {
+            v.check()?;
+        }
+        let same_grid =
+            matches!((&self.volume, &volume), (Some(old), Some(new)) if old.same_grid(new));
+        if !same_grid {
+            self.cadence = SplatCadence::due();
+        }
         self.volume = volume;
         Ok(())
     }

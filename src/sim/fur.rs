@@ -308,7 +308,15 @@ impl FurSim {
         // In dispatch-sized batches, so a huge `n` never builds a huge uniform list.
         let mut left = n as usize;
         while left > 0 {
-            let batch = left.min(super::MAX_STEPS_PER_DISPATCH);
+            let mut batch = left.min(super::MAX_STEPS_PER_DISPATCH);
+            if self.params.volume && self.volume.is_none() {
+                // The grid's rest densities are measured at exactly SETTLE_STEPS, however
+                // the steps are batched, so the coat steps the same for any caller.
+                let to_settle = SETTLE_STEPS.saturating_sub(self.clock.steps());
+                if to_settle > 0 {
+                    batch = batch.min(to_settle as usize);
+                }
+            }
             let mut clock = self.clock;
             let mut uniforms = Vec::with_capacity(batch);
             for _ in 0..batch {
@@ -462,6 +470,7 @@ impl FurSim {
         Some(VolumeSettings {
             friction: self.params.volume_friction,
             strength: self.params.volume_strength,
+            interval: self.params.volume_interval,
             ..v.clone()
         })
     }

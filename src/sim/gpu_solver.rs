@@ -3,7 +3,7 @@
 //! [`GpuSolver::positions_buffer`]).
 
 use super::layout::{GpuRoot, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepBatch, StepUniforms};
-use super::volume::{VolumeSettings, VolumeUniforms};
+use super::volume::{SplatCadence, VolumeSettings, VolumeUniforms};
 use super::{SimError, StrandSolver};
 use crate::gpu::{GpuContext, read_buffer};
 use crate::shaders::ShaderModule;
@@ -47,6 +47,8 @@ pub struct GpuSolver {
     /// Per node, the density above which it pushes (`VolumeSettings::rest`).
     rest_grid: wgpu::Buffer,
     volume: Option<VolumeSettings>,
+    /// When the grid is next splatted.
+    cadence: SplatCadence,
     roots: wgpu::Buffer,
     positions: [wgpu::Buffer; 2],
     comb: wgpu::Buffer,
@@ -228,6 +230,7 @@ impl GpuSolver {
             volume_uniforms,
             rest_grid,
             volume: None,
+            cadence: SplatCadence::due(),
             roots: roots_buffer,
             positions,
             comb,
@@ -242,7 +245,8 @@ impl GpuSolver {
     /// their uniforms through the queue (they land when `encoder` is submitted). Submit
     /// before recording more: the uniform buffer is reused. The latest-positions index is
     /// updated as the steps are recorded, so an encoder that is recorded into must be
-    /// submitted.
+    /// submitted. With the volume grid on, one call carries at most the steps until the
+    /// next splat ([`GpuSolver::steps_per_record`]), splatting first when one is due.
     pub fn record_steps(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
@@ -254,10 +258,11 @@ impl GpuSolver {
                 max: MAX_STEPS_PER_SUBMIT,
             });
         }
-        if self.volume.is_some() && steps.len() > 1 {
+        let most = self.steps_per_record(steps.len());
+        if steps.len() > most {
             return Err(SimError::TooManySteps {
                 count: steps.len(),
-                max: 1,
+                max: most,
             });
         }
         if steps.is_empty() {
@@ -276,19 +281,18 @@ impl GpuSolver {
         let bytes = encase::UniformBuffer::<Vec<u8>>::content_of::<StepBatch, Vec<u8>>(&batch)
             .map_err(|e| SimError::Gpu(format!("step uniform layout: {e}")))?;
         self.queue.write_buffer(&self.uniforms, 0, &bytes);
-        let volume = self
-            .volume
-            .as_ref()
-            .map(|v| v.uniforms(&steps[0]))
-            .unwrap_or_default();
+        let (splat, volume) = match &self.volume {
+            Some(settings) => self.cadence.start_run(settings, &steps[0], steps.len()),
+            None => (false, VolumeUniforms::default()),
+        };
         let bytes =
             encase::UniformBuffer::<Vec<u8>>::content_of::<VolumeUniforms, Vec<u8>>(&volume)
                 .map_err(|e| SimError::Gpu(format!("volume uniform layout: {e}")))?;
         self.queue.write_buffer(&self.volume_uniforms, 0, &bytes);
         let workgroups = self.strand_count.div_ceil(WORKGROUP_SIZE);
-        if self.volume.is_some() {
-            // Cleared and splatted from this step's starting state before any strand
-            // reads it, so the grid never lags a step.
+        if splat {
+            // Cleared and splatted from the state the steps start from, before the first
+            // step reads it; the dispatches until the next splat read it as it stands.
             encoder.clear_buffer(&self.grid, 0, None);
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("volume splat"),
@@ -311,6 +315,17 @@ impl GpuSolver {
             self.current ^= 1;
         }
         Ok(())
+    }
+
+    /// Of `wanted` steps, how many the next [`GpuSolver::record_steps`] call may carry: up
+    /// to [`MAX_STEPS_PER_SUBMIT`], and with the volume grid on none past the next splat
+    /// (which a call may only start with).
+    pub fn steps_per_record(&self, wanted: usize) -> usize {
+        let most = wanted.min(MAX_STEPS_PER_SUBMIT);
+        match &self.volume {
+            Some(settings) => self.cadence.run_length(settings, most),
+            None => most,
+        }
     }
 
     /// The buffer holding the latest positions (six `vec4<f32>` per strand, xyz world
@@ -364,13 +379,10 @@ impl StrandSolver for GpuSolver {
     }
 
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
-        // With the grid on, one step per submission: each needs its own splat first.
-        let per_submit = if self.volume.is_some() {
-            1
-        } else {
-            MAX_STEPS_PER_SUBMIT
-        };
-        for chunk in steps.chunks(per_submit) {
+        // With the grid on, a submission ends where the current splat stops serving.
+        let mut left = steps;
+        while !left.is_empty() {
+            let (chunk, rest) = left.split_at(self.steps_per_record(left.len()));
             let mut encoder = self
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -378,6 +390,7 @@ impl StrandSolver for GpuSolver {
                 });
             self.record_steps(&mut encoder, chunk)?;
             self.queue.submit(Some(encoder.finish()));
+            left = rest;
         }
         self.check_device_error()
     }
@@ -401,12 +414,9 @@ impl StrandSolver for GpuSolver {
                 .volume
                 .as_ref()
                 .is_some_and(|old| std::sync::Arc::ptr_eq(&old.rest, &v.rest));
-            if v.rest.len() != (v.resolution as usize).pow(3) {
-                return Err(SimError::Parameter {
-                    name: "volume rest densities",
-                    value: v.rest.len() as f32,
-                    expected: "one per grid node (VolumeSettings::measure_rest)",
-                });
+            v.check()?;
+            if !self.volume.as_ref().is_some_and(|old| old.same_grid(v)) {
+                self.cadence = SplatCadence::due();
             }
             if bytes != self.grid.size() || !same_rest {
                 self.grid = make_grid(&self.device, bytes);
@@ -423,6 +433,9 @@ impl StrandSolver for GpuSolver {
                 };
                 self.bind_groups = buffers.bind_groups(&self.device, &self.layout);
             }
+        }
+        if volume.is_none() {
+            self.cadence = SplatCadence::due();
         }
         self.volume = volume;
         self.check_device_error()

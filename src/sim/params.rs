@@ -44,6 +44,10 @@ pub struct FurParams {
     pub volume_strength: f32,
     /// Grid nodes along each axis, 4 to 128 (the grid is a cube over the coat).
     pub volume_resolution: u32,
+    /// Steps from one splat of the grid to the next, 1 to 8 (`sim::volume::MAX_INTERVAL`):
+    /// the step after a splat reads the grid, the others move each strand alone (see
+    /// `VolumeSettings::interval`).
+    pub volume_interval: u32,
 }
 
 impl Default for FurParams {
@@ -65,6 +69,7 @@ impl Default for FurParams {
             volume_friction: 0.9,
             volume_strength: 1.5,
             volume_resolution: 96,
+            volume_interval: 1,
         }
     }
 }
@@ -133,6 +138,13 @@ impl FurParams {
                 name: "volume_resolution",
                 value: self.volume_resolution as f32,
                 expected: "a whole number from 4 to 128",
+            });
+        }
+        if !(1..=super::volume::MAX_INTERVAL).contains(&self.volume_interval) {
+            return Err(SimError::Parameter {
+                name: "volume_interval",
+                value: self.volume_interval as f32,
+                expected: "a whole number of steps from 1 to 8",
             });
         }
         Ok(())

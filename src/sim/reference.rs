@@ -205,8 +205,8 @@ pub struct GridView<'a> {
 }
 
 /// [`step_strand`] with the volume grid read by every point between its forces and its
-/// projection (WGSL `volume_correct`) when `volume` is given; `steps` should then be the
-/// one step the grid was splatted for.
+/// projection (WGSL `volume_correct`) in the first of `steps` when `volume` is given: a
+/// grid splatted from the state the steps start from.
 pub fn step_strand_in(
     steps: &[StepUniforms],
     root: &GpuRoot,
@@ -241,7 +241,7 @@ pub fn step_strand_in(
     let mut root_w = Vec3::ZERO;
     let mut resets = 0;
 
-    for u in steps {
+    for (j, u) in steps.iter().enumerate() {
         let m = root_matrix(u, root);
         root_w = place_point(&m, position_local);
         let n_w = place_direction(&m, normal_local);
@@ -327,7 +327,7 @@ pub fn step_strand_in(
             }
             touches += touched;
 
-            if let Some(grid) = volume {
+            if let (Some(grid), 0) = (volume, j) {
                 x = super::volume::correct(grid.grid, grid.rest, &grid.uniforms, x, p, q);
             }
 
