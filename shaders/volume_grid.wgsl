@@ -126,8 +126,8 @@ fn splat_grid(@builtin(global_invocation_id) id: vec3<u32>) {
 
 // `x`, a point's position after this step's forces, corrected by the grid: its velocity
 // (`p − q`) blended toward the grid's by the friction, and pushed down the gradient of the
-// density above rest, at most VOLUME_PUSH_LIMIT cells. The grid was splatted at `p`, so it
-// is read there.
+// density above rest: brought up to a speed along it of at most VOLUME_PUSH_LIMIT cells a
+// step. The grid was splatted at `p`, so it is read there.
 fn volume_correct(x: vec3<f32>, p: vec3<f32>, q: vec3<f32>) -> vec3<f32> {
     let cell = grid_cell(p);
     if (!cell.inside) {
@@ -155,11 +155,17 @@ fn volume_correct(x: vec3<f32>, p: vec3<f32>, q: vec3<f32>) -> vec3<f32> {
     }
     let push = gradient * (-volume.strength * volume.cell / max(volume.rest_density, 1e-6));
     let limit = VOLUME_PUSH_LIMIT * volume.cell;
+    var pushed = push;
     let len = length(push);
     if (len > limit) {
-        out = out + push * (limit / len);
-    } else {
-        out = out + push;
+        pushed = push * (limit / len);
+    }
+    // A speed to reach, not an impulse to add (see `sim::volume::correct`).
+    let reach = length(pushed);
+    if (reach > 1e-12) {
+        let dir = pushed / reach;
+        let have = clamp(dot(p - q, dir), 0.0, reach);
+        out = out + pushed - dir * have;
     }
     return out;
 }

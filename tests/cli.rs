@@ -113,6 +113,8 @@ fn bad_arguments_exit_with_a_clear_message() {
             "{interval}: {err}"
         );
     }
+    let (ok, err) = run(&["simulate", "--solver", "cpu", "--volume-interval", "4"]);
+    assert!(!ok && err.contains("needs --volume on"), "{err}");
     assert!(!out.exists(), "a failed run left a file behind");
 }
 

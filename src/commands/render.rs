@@ -128,6 +128,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if args.steps > MAX_STEPS {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
+    args.volume.check_for_run()?;
     let inputs: Vec<&std::path::Path> = args
         .capsule_script
         .iter()

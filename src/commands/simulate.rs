@@ -55,10 +55,11 @@ pub struct VolumeArgs {
     /// Whether strands interact through the coat's density and velocity grid.
     #[arg(long, value_enum, default_value_t = Volume::Off)]
     pub volume: Volume,
-    /// Steps from one splat of the grid to the next (1 to 8): the step after a splat reads
-    /// the grid, the others move each strand alone. At 8 the grid costs a tenth as much
-    /// (+31% a step at the full tier on lavapipe, against +318% at 1), but its push comes
-    /// in jolts that swing a stroke's neighbours back against it (experimental).
+    /// Steps from one splat of the grid to the next (1 to 8; with `--volume on`, or in
+    /// `demo` for the panel's switch): the step after a splat reads the grid, the others
+    /// move each strand alone. At 8 the GPU solver's grid costs a tenth as much (+31% a
+    /// step at the full tier on lavapipe, against +318% at 1), with a weaker push
+    /// (experimental).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub volume_interval: u32,
 }
@@ -73,6 +74,19 @@ impl Default for VolumeArgs {
 }
 
 impl VolumeArgs {
+    /// An error when an interval is given for a run with the grid off (it would do
+    /// nothing); `demo` does not ask, as its panel can switch the grid on.
+    pub fn check_for_run(self) -> anyhow::Result<()> {
+        if !self.on() && self.volume_interval != 1 {
+            anyhow::bail!(
+                "--volume-interval {} needs --volume on: with the grid off there is nothing \
+                 to splat",
+                self.volume_interval
+            );
+        }
+        Ok(())
+    }
+
     /// Whether the grid is on.
     pub fn on(self) -> bool {
         self.volume == Volume::On
@@ -177,6 +191,7 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     if args.steps > MAX_STEPS {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
+    args.volume.check_for_run()?;
     if args.solver == SolverArg::Cpu
         && let Some(n) = args.strands
     {

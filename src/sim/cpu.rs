@@ -83,67 +83,34 @@ impl CpuSolver {
 impl CpuSolver {
     /// Steps with the volume grid, in runs that end where a splat is due: before a run that
     /// starts with one, the grid is splatted from every strand (in strand order: integer
-    /// sums, the GPU's bits whatever its thread order) and read by the run's first step.
-    /// Every run goes through the scalar reference (the SIMD lanes do not read the grid),
-    /// so a run split across calls steps the same as one.
+    /// sums, the GPU's bits whatever its thread order) and the run's first step reads it
+    /// through the scalar reference (the SIMD lanes do not read the grid); every other step
+    /// goes the way steps without the grid go (the SIMD lanes give the reference's bits, so
+    /// a run split across calls steps the same as one).
     fn step_in_volume(&mut self, steps: &[StepUniforms], settings: &VolumeSettings) {
         let mut left = steps;
         while !left.is_empty() {
             let (run, rest) = left.split_at(self.cadence.run_length(settings, left.len()));
             let (splat, uniforms) = self.cadence.start_run(settings, &run[0], run.len());
-            let grid = match splat {
-                true => volume::splat(&uniforms, &self.latest, &self.older),
-                false => Vec::new(),
+            let alone = if splat {
+                let grid = volume::splat(&uniforms, &self.latest, &self.older);
+                let view = GridView {
+                    grid: &grid,
+                    rest: &settings.rest,
+                    uniforms,
+                };
+                self.step_reading(&run[0], view);
+                &run[1..]
+            } else {
+                run
             };
-            let view = splat.then_some(GridView {
-                grid: &grid,
-                rest: &settings.rest,
-                uniforms,
-            });
-            self.step_run(run, view);
+            self.step_alone(alone);
             left = rest;
         }
     }
 
-    /// Every strand through `run` on the scalar reference, its first step reading `view`.
-    fn step_run(&mut self, run: &[StepUniforms], view: Option<GridView<'_>>) {
-        let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
-        let resets: u64 = self
-            .latest
-            .par_chunks_mut(points)
-            .zip(self.older.par_chunks_mut(points))
-            .zip(self.comb.par_chunks_mut(STRANDS_PER_TASK))
-            .zip(self.roots.par_chunks(STRANDS_PER_TASK))
-            .map(|(((latest, older), comb), roots)| {
-                let n = POINTS_PER_STRAND;
-                (0..roots.len())
-                    .map(|s| {
-                        u64::from(step_strand_in(
-                            run,
-                            &roots[s],
-                            &mut latest[s * n..(s + 1) * n],
-                            &mut older[s * n..(s + 1) * n],
-                            &mut comb[s],
-                            view,
-                        ))
-                    })
-                    .sum::<u64>()
-            })
-            .sum();
-        self.recovered += resets;
-    }
-}
-
-impl StrandSolver for CpuSolver {
-    fn strand_count(&self) -> usize {
-        self.roots.len()
-    }
-
-    fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
-        if let Some(settings) = self.volume.clone() {
-            self.step_in_volume(steps, &settings);
-            return Ok(());
-        }
+    /// Every strand through `steps` alone (no grid), on the chosen path.
+    fn step_alone(&mut self, steps: &[StepUniforms]) {
         for batch in steps.chunks(super::MAX_STEPS_PER_DISPATCH) {
             let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
             let path = self.path;
@@ -186,6 +153,48 @@ impl StrandSolver for CpuSolver {
                 })
                 .sum();
             self.recovered += resets;
+        }
+    }
+
+    /// Every strand through one step on the scalar reference, reading the grid `view`.
+    fn step_reading(&mut self, step: &StepUniforms, view: GridView<'_>) {
+        let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
+        let steps = std::slice::from_ref(step);
+        let resets: u64 = self
+            .latest
+            .par_chunks_mut(points)
+            .zip(self.older.par_chunks_mut(points))
+            .zip(self.comb.par_chunks_mut(STRANDS_PER_TASK))
+            .zip(self.roots.par_chunks(STRANDS_PER_TASK))
+            .map(|(((latest, older), comb), roots)| {
+                let n = POINTS_PER_STRAND;
+                (0..roots.len())
+                    .map(|s| {
+                        u64::from(step_strand_in(
+                            steps,
+                            &roots[s],
+                            &mut latest[s * n..(s + 1) * n],
+                            &mut older[s * n..(s + 1) * n],
+                            &mut comb[s],
+                            Some(view),
+                        ))
+                    })
+                    .sum::<u64>()
+            })
+            .sum();
+        self.recovered += resets;
+    }
+}
+
+impl StrandSolver for CpuSolver {
+    fn strand_count(&self) -> usize {
+        self.roots.len()
+    }
+
+    fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError> {
+        match self.volume.clone() {
+            Some(settings) => self.step_in_volume(steps, &settings),
+            None => self.step_alone(steps),
         }
         Ok(())
     }

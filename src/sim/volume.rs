@@ -83,13 +83,12 @@ pub struct VolumeSettings {
     /// Steps from one splat of the grid to the next, 1 to [`MAX_INTERVAL`]. The step
     /// right after a splat reads the grid; the steps until the next splat move every
     /// strand alone, in dispatches of several steps again. 1 is the grid as designed; more
-    /// divides its cost (a splat is 32 atomic adds a point), but the push then comes in
-    /// jolts that carry on unchecked between splats. Measured at the test tier, interval 8:
-    /// friction alone still spreads a stroke (mean cosine 0.56, 0.57 at interval 1); with
-    /// the default push a stroke's neighbours swing back (−0.14) and a press barely moves
-    /// them (0.04 mm against 0.15). Reading the old grid in the steps between instead was
-    /// worse: it feeds each point's own old velocity back to it, and its stale density
-    /// pushes points it no longer holds (a press moved neighbours 39 mm).
+    /// divides its cost (a splat is 32 atomic adds a point) for a weaker grid. Measured at
+    /// the test tier, interval 8 against 1: a stroke's untouched neighbours turn with it
+    /// by a mean cosine of 0.27 against 0.34, and a held press moves them 0.03 mm away
+    /// against 0.14. Reading the old grid in the steps between instead was worse: it feeds
+    /// each point's own old velocity back to it, and its stale density pushes points it no
+    /// longer holds (a press moved neighbours 39 mm).
     pub interval: u32,
 }
 
@@ -113,9 +112,52 @@ impl VolumeSettings {
             && Arc::ptr_eq(&self.rest, &other.rest)
     }
 
-    /// An error unless there is one rest density per node (what
-    /// [`VolumeSettings::measure_rest`] gives) and the interval is 1 to [`MAX_INTERVAL`].
+    /// An error unless the grid is usable: at least 2 nodes a side, a finite place and a
+    /// positive cell, one finite rest density per node (what
+    /// [`VolumeSettings::measure_rest`] gives), friction in [0, 1], a finite non-negative
+    /// strength and an interval of 1 to [`MAX_INTERVAL`].
     pub fn check(&self) -> Result<(), super::SimError> {
+        let bad = |name, value: f32, expected| {
+            Err(super::SimError::Parameter {
+                name,
+                value,
+                expected,
+            })
+        };
+        if self.resolution < 2 {
+            return bad(
+                "volume_resolution",
+                self.resolution as f32,
+                "at least 2 nodes a side",
+            );
+        }
+        if !(self.offset.is_finite() && self.cell.is_finite() && self.cell > 0.0) {
+            return bad(
+                "volume cell",
+                self.cell,
+                "a finite place and a positive cell size",
+            );
+        }
+        if !self.rest_density.is_finite() || self.rest_density <= 0.0 {
+            return bad(
+                "volume rest density",
+                self.rest_density,
+                "a positive number",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.friction) {
+            return bad("volume_friction", self.friction, "a number from 0 to 1");
+        }
+        if !(self.strength.is_finite() && self.strength >= 0.0) {
+            return bad(
+                "volume_strength",
+                self.strength,
+                "a finite number, 0 or more",
+            );
+        }
+        if let Some(r) = self.rest.iter().find(|r| !r.is_finite()) {
+            return bad("volume rest densities", *r, "finite numbers");
+        }
         if self.rest.len() != (self.resolution as usize).pow(3) {
             return Err(super::SimError::Parameter {
                 name: "volume rest densities",
@@ -363,8 +405,9 @@ pub fn sample(grid: &[i32], rest: &[f32], v: &VolumeUniforms, p: Vec3) -> Option
 
 /// `x`, a point's position after this step's forces, corrected by the grid (WGSL
 /// `volume_correct`): its velocity (`p − q`, latest minus older) blended toward the grid's
-/// by the friction, and pushed down the gradient of the density above rest, at most
-/// [`PUSH_LIMIT`] cells. The grid was splatted at `p`, so it is read there.
+/// by the friction, and pushed down the gradient of the density above rest: brought up to
+/// a speed along it of at most [`PUSH_LIMIT`] cells a step (the part of its velocity
+/// already along the push counts). The grid was splatted at `p`, so it is read there.
 pub fn correct(grid: &[i32], rest: &[f32], v: &VolumeUniforms, x: Vec3, p: Vec3, q: Vec3) -> Vec3 {
     let Some(s) = sample(grid, rest, v, p) else {
         return x;
@@ -373,13 +416,20 @@ pub fn correct(grid: &[i32], rest: &[f32], v: &VolumeUniforms, x: Vec3, p: Vec3,
     if s.density > 1e-6 {
         out += (s.velocity - (p - q)) * v.friction;
     }
-    let push = s.excess_gradient * (-v.strength * v.cell / v.rest_density.max(1e-6));
+    let mut push = s.excess_gradient * (-v.strength * v.cell / v.rest_density.max(1e-6));
     let limit = PUSH_LIMIT * v.cell;
     let len = push.length();
     if len > limit {
-        out += push * (limit / len);
-    } else {
-        out += push;
+        push *= limit / len;
+    }
+    // The push is a speed to reach, not an impulse to add: only what the point does not
+    // already move along it is added, so pushes repeated (every step) or carried on (between
+    // splats) never run away.
+    let reach = push.length();
+    if reach > 1e-12 {
+        let dir = push / reach;
+        let have = (p - q).dot(dir).clamp(0.0, reach);
+        out += push - dir * have;
     }
     out
 }
