@@ -52,7 +52,8 @@ pub struct SimulateArgs {
 /// `--volume on|off` and `--volume-interval N`, shared by `simulate`, `render` and `demo`.
 #[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VolumeArgs {
-    /// Whether strands interact through the coat's density and velocity grid.
+    /// Whether strands interact through the coat's density and velocity grid (in `demo`
+    /// the panel switches it too).
     #[arg(long, value_enum, default_value_t = Volume::Off)]
     pub volume: Volume,
     /// Steps from one splat of the grid to the next (1 to 8; with `--volume on`, or in
