@@ -12,8 +12,8 @@ use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::{CapsuleKey, CapsuleScript, ScriptedCapsule};
 use pelt::sim::{
-    ContactMode, FurConfig, FurParams, FurSim, HandContact, SETTLE_STEPS, StepInput, StrandTier,
-    VolumeSettings, volume,
+    ContactMode, FurConfig, FurParams, FurSim, HandContact, SETTLE_STEPS, StepInput, StrandSolver,
+    StrandTier, VolumeSettings, volume,
 };
 use solver_common::{AGREE, bits, gpu, max_distance};
 
@@ -361,7 +361,8 @@ fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
         let mut cpu = FurSim::new_cpu(&config, Creature::default()).unwrap();
         let mut gpu = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
         let mut worst = 0.0f32;
-        // A run of steps per call, so a dispatch of several steps reads the grid too.
+        // A run of steps per call (a splat, then a dispatch of several steps whose first
+        // reads the grid), as the demo steps several a frame.
         let batch = interval as u64;
         let mut step = 0;
         while step < PRESS_FROM + 60 {
@@ -438,13 +439,88 @@ fn how_the_steps_are_batched_never_changes_the_coat_with_the_grid_on() {
                 "CPU twin, interval {interval}: {batch} steps at a time against one"
             );
         }
-        by_interval.push(one);
+        by_interval.push((interval, one));
     }
     // And the interval is real: fewer splats, another coat.
-    for (k, other) in by_interval.iter().enumerate().skip(1) {
-        let d = max_distance(&by_interval[0], other);
-        eprintln!("interval 1 against interval #{k}: largest difference {d:.3e} m");
-        assert!(d > 1e-6, "interval #{k} gave the coat of interval 1");
+    for (interval, other) in by_interval.iter().skip(1) {
+        let d = max_distance(&by_interval[0].1, other);
+        eprintln!("interval 1 against interval {interval}: largest difference {d:.3e} m");
+        assert!(d > 1e-6, "interval {interval} gave the coat of interval 1");
+    }
+}
+
+#[test]
+fn a_solver_refuses_a_grid_it_cannot_use_and_keeps_the_one_it_had() {
+    let ctx = gpu();
+    let mut sim = FurSim::new_cpu(&still_config(256, true), Creature::default()).unwrap();
+    sim.step(SETTLE_STEPS as u32 + 1).unwrap();
+    let good = sim
+        .volume_settings()
+        .expect("the grid is measured after settling");
+    let roots = sim.gpu_roots().to_vec();
+    let initial = sim.positions().unwrap();
+    let bad: [(&str, VolumeSettings); 4] = [
+        (
+            "volume_interval",
+            VolumeSettings {
+                interval: 0,
+                ..good.clone()
+            },
+        ),
+        (
+            "volume_interval",
+            VolumeSettings {
+                interval: 9,
+                ..good.clone()
+            },
+        ),
+        (
+            "volume_friction",
+            VolumeSettings {
+                friction: f32::NAN,
+                ..good.clone()
+            },
+        ),
+        (
+            "volume cell",
+            VolumeSettings {
+                cell: 0.0,
+                ..good.clone()
+            },
+        ),
+    ];
+    let mut cpu = pelt::sim::CpuSolver::new(roots.clone(), initial.clone()).unwrap();
+    let mut gpu = pelt::sim::GpuSolver::new(&ctx, &roots, &initial).unwrap();
+    let solvers: [&mut dyn StrandSolver; 2] = [&mut cpu, &mut gpu];
+    for solver in solvers {
+        solver.set_volume(Some(good.clone())).unwrap();
+        for (name, settings) in &bad {
+            let e = solver
+                .set_volume(Some(settings.clone()))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(name), "{name}: {e}");
+        }
+    }
+    // Refused, the good grid stayed: both step as a solver that never saw the bad ones.
+    let u = sim.uniforms_at(sim.time(), 1.0 / 60.0);
+    let mut fresh_cpu = pelt::sim::CpuSolver::new(roots.clone(), initial.clone()).unwrap();
+    let mut fresh_gpu = pelt::sim::GpuSolver::new(&ctx, &roots, &initial).unwrap();
+    let pairs: [(&mut dyn StrandSolver, &mut dyn StrandSolver, &str); 2] = [
+        (&mut cpu, &mut fresh_cpu, "CPU"),
+        (&mut gpu, &mut fresh_gpu, "GPU"),
+    ];
+    for (tried, fresh, label) in pairs {
+        fresh.set_volume(Some(good.clone())).unwrap();
+        tried.step(&[u; 3]).unwrap();
+        fresh.step(&[u; 3]).unwrap();
+        let (a, b) = (tried.positions().unwrap(), fresh.positions().unwrap());
+        assert_eq!(
+            bits(&a),
+            bits(&b),
+            "{label}: the refused grids changed the steps"
+        );
+        assert_ne!(bits(&a), bits(&initial), "{label}: nothing moved");
     }
 }
 

@@ -202,6 +202,7 @@ impl Panel {
                 ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
                 ui.add(
                     egui::Slider::new(&mut p.volume_interval, 1..=pelt::sim::volume::MAX_INTERVAL)
+                        .suffix(" steps")
                         .text("splat every"),
                 );
                 if p != self.params {

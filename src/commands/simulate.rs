@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
+use pelt::sim::volume::MAX_INTERVAL;
 use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
 use std::path::{Path, PathBuf};
 
@@ -58,10 +59,13 @@ pub struct VolumeArgs {
     pub volume: Volume,
     /// Steps from one splat of the grid to the next (1 to 8; with `--volume on`, or in
     /// `demo` for the panel's switch): the step after a splat reads the grid, the others
-    /// move each strand alone. At 8 the GPU solver's grid costs a tenth as much (+31% a
-    /// step at the full tier on lavapipe, against +318% at 1), with a weaker push
-    /// (experimental).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+    /// move each strand alone. At 8 the grid adds 31% to a GPU solver step at the full
+    /// tier on lavapipe instead of 318%, for a weaker grid (experimental).
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=MAX_INTERVAL as i64)
+    )]
     pub volume_interval: u32,
 }
 
@@ -240,6 +244,18 @@ fn simulate(
             )?
         }
     };
+    if args.volume.on() {
+        eprintln!(
+            "volume grid on, splatted every {} step{} from step {}",
+            args.volume.volume_interval,
+            if args.volume.volume_interval == 1 {
+                ""
+            } else {
+                "s"
+            },
+            pelt::sim::SETTLE_STEPS
+        );
+    }
     let built = started.elapsed();
     // A bar on a terminal only: indicatif draws nothing when stderr is piped or a file.
     let bar = ProgressBar::new(u64::from(args.steps));

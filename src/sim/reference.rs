@@ -193,7 +193,8 @@ pub fn step_strand(
     step_strand_in(steps, root, latest, older, comb, None)
 }
 
-/// A volume grid splatted for one step, as [`step_strand_in`] reads it.
+/// A volume grid as [`step_strand_in`] reads it: splatted from the state its first step
+/// starts from.
 #[derive(Clone, Copy, Debug)]
 pub struct GridView<'a> {
     /// The grid's integers (see [`super::volume`]).

@@ -505,4 +505,20 @@ mod tests {
         // A call that starts mid-interval runs to the next splat, then splats.
         assert_eq!(runs(8, &[5, 8]), vec![(5, true), (3, false), (5, true)]);
     }
+
+    #[test]
+    fn a_shorter_interval_set_mid_count_splats_at_once_and_a_longer_one_waits() {
+        let (long, short) = (every(8), every(2));
+        let mut cadence = SplatCadence::due();
+        let first = step();
+        assert!(cadence.start_run(&long, &first, 5).0);
+        // Five steps counted: past a 2-step interval, so the next step splats.
+        assert_eq!(cadence.run_length(&short, 8), 2);
+        assert!(cadence.start_run(&short, &first, 1).0);
+        assert!(!cadence.start_run(&short, &first, 1).0);
+        // Two steps since the splat, then back to 8: six more before the next.
+        assert_eq!(cadence.run_length(&long, 8), 6);
+        assert!(!cadence.start_run(&long, &first, 6).0);
+        assert!(cadence.start_run(&long, &first, 1).0);
+    }
 }
