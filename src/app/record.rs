@@ -133,8 +133,13 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     clip.finish().context("encoding the clip")?;
     bar.finish_and_clear();
     pelt::files::write_atomic(&options.out, "the clip", &bytes)?;
+    let grid = match (options.volume, options.volume_interval) {
+        (false, _) => String::new(),
+        (true, 1) => ", volume grid on".to_string(),
+        (true, n) => format!(", volume grid on (splatted every {n} steps)"),
+    };
     eprintln!(
-        "{strands} strands, {} frames at {width}×{height} on {}: wrote {} ({:.2} MB)",
+        "{strands} strands, {} frames at {width}×{height} on {}{grid}: wrote {} ({:.2} MB)",
         options.frames,
         gpu.info().name,
         crate::commands::printable::printable_path(&options.out),

@@ -84,7 +84,10 @@ pub enum SimError {
         index: usize,
     },
     /// More steps recorded into one dispatch than its uniforms hold.
-    #[error("{count} steps in one dispatch; at most {max}: submit and record the rest")]
+    #[error(
+        "{count} steps in one dispatch; at most {max} (a dispatch's slots, or with the volume \
+         grid on the steps until its next splat): submit and record the rest"
+    )]
     TooManySteps {
         /// Steps asked for.
         count: usize,
