@@ -112,75 +112,75 @@ impl CpuSolver {
     /// Every strand through `steps` alone (no grid), on the chosen path.
     fn step_alone(&mut self, steps: &[StepUniforms]) {
         for batch in steps.chunks(super::MAX_STEPS_PER_DISPATCH) {
-            let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
             let path = self.path;
             let capsules = StepCapsules::of(batch);
-            let resets: u64 = self
-                .latest
-                .par_chunks_mut(points)
-                .zip(self.older.par_chunks_mut(points))
-                .zip(self.comb.par_chunks_mut(STRANDS_PER_TASK))
-                .zip(self.roots.par_chunks(STRANDS_PER_TASK))
-                .map(|(((latest, older), comb), roots)| {
-                    let mut resets = 0u64;
-                    let n = POINTS_PER_STRAND;
-                    let lanes = if path == CpuPath::Simd {
-                        roots.len() / LANES * LANES
-                    } else {
-                        0
-                    };
-                    for (k, chunk) in roots[..lanes].chunks(LANES).enumerate() {
-                        let s = k * LANES;
-                        resets += u64::from(step_lanes(
-                            batch,
-                            &capsules,
-                            chunk,
-                            &mut latest[s * n..(s + LANES) * n],
-                            &mut older[s * n..(s + LANES) * n],
-                            &mut comb[s..s + LANES],
-                        ));
-                    }
-                    for s in lanes..roots.len() {
-                        resets += u64::from(step_strand(
-                            batch,
-                            &roots[s],
-                            &mut latest[s * n..(s + 1) * n],
-                            &mut older[s * n..(s + 1) * n],
-                            &mut comb[s],
-                        ));
-                    }
-                    resets
-                })
-                .sum();
-            self.recovered += resets;
+            self.for_each_task(|latest, older, comb, roots| {
+                let mut resets = 0u64;
+                let n = POINTS_PER_STRAND;
+                let lanes = if path == CpuPath::Simd {
+                    roots.len() / LANES * LANES
+                } else {
+                    0
+                };
+                for (k, chunk) in roots[..lanes].chunks(LANES).enumerate() {
+                    let s = k * LANES;
+                    resets += u64::from(step_lanes(
+                        batch,
+                        &capsules,
+                        chunk,
+                        &mut latest[s * n..(s + LANES) * n],
+                        &mut older[s * n..(s + LANES) * n],
+                        &mut comb[s..s + LANES],
+                    ));
+                }
+                for s in lanes..roots.len() {
+                    resets += u64::from(step_strand(
+                        batch,
+                        &roots[s],
+                        &mut latest[s * n..(s + 1) * n],
+                        &mut older[s * n..(s + 1) * n],
+                        &mut comb[s],
+                    ));
+                }
+                resets
+            });
         }
     }
 
     /// Every strand through one step on the scalar reference, reading the grid `view`.
     fn step_reading(&mut self, step: &StepUniforms, view: GridView<'_>) {
-        let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
         let steps = std::slice::from_ref(step);
+        self.for_each_task(|latest, older, comb, roots| {
+            let n = POINTS_PER_STRAND;
+            (0..roots.len())
+                .map(|s| {
+                    u64::from(step_strand_in(
+                        steps,
+                        &roots[s],
+                        &mut latest[s * n..(s + 1) * n],
+                        &mut older[s * n..(s + 1) * n],
+                        &mut comb[s],
+                        Some(view),
+                    ))
+                })
+                .sum()
+        });
+    }
+
+    /// Runs `task` on every [`STRANDS_PER_TASK`] strands in parallel (their latest and older
+    /// points, combs and roots) and counts the strands it says it reset.
+    fn for_each_task(
+        &mut self,
+        task: impl Fn(&mut [Vec4], &mut [Vec4], &mut [Vec4], &[GpuRoot]) -> u64 + Sync + Send,
+    ) {
+        let points = STRANDS_PER_TASK * POINTS_PER_STRAND;
         let resets: u64 = self
             .latest
             .par_chunks_mut(points)
             .zip(self.older.par_chunks_mut(points))
             .zip(self.comb.par_chunks_mut(STRANDS_PER_TASK))
             .zip(self.roots.par_chunks(STRANDS_PER_TASK))
-            .map(|(((latest, older), comb), roots)| {
-                let n = POINTS_PER_STRAND;
-                (0..roots.len())
-                    .map(|s| {
-                        u64::from(step_strand_in(
-                            steps,
-                            &roots[s],
-                            &mut latest[s * n..(s + 1) * n],
-                            &mut older[s * n..(s + 1) * n],
-                            &mut comb[s],
-                            Some(view),
-                        ))
-                    })
-                    .sum::<u64>()
-            })
+            .map(|(((latest, older), comb), roots)| task(latest, older, comb, roots))
             .sum();
         self.recovered += resets;
     }
@@ -200,16 +200,10 @@ impl StrandSolver for CpuSolver {
     }
 
     fn set_volume(&mut self, volume: Option<VolumeSettings>) -> Result<(), SimError> {
-        // A grid placed or measured anew (or none) is splatted before the next step; the
-        // strengths alone may change and keep the count.
         if let Some(v) = &volume {
             v.check()?;
         }
-        let same_grid =
-            matches!((&self.volume, &volume), (Some(old), Some(new)) if old.same_grid(new));
-        if !same_grid {
-            self.cadence = SplatCadence::due();
-        }
+        self.cadence.follow(self.volume.as_ref(), volume.as_ref());
         self.volume = volume;
         Ok(())
     }

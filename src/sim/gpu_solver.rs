@@ -415,9 +415,6 @@ impl StrandSolver for GpuSolver {
                 .as_ref()
                 .is_some_and(|old| std::sync::Arc::ptr_eq(&old.rest, &v.rest));
             v.check()?;
-            if !self.volume.as_ref().is_some_and(|old| old.same_grid(v)) {
-                self.cadence = SplatCadence::due();
-            }
             if bytes != self.grid.size() || !same_rest {
                 self.grid = make_grid(&self.device, bytes);
                 self.rest_grid = make_rest_grid(&self.device, &v.rest);
@@ -434,9 +431,7 @@ impl StrandSolver for GpuSolver {
                 self.bind_groups = buffers.bind_groups(&self.device, &self.layout);
             }
         }
-        if volume.is_none() {
-            self.cadence = SplatCadence::due();
-        }
+        self.cadence.follow(self.volume.as_ref(), volume.as_ref());
         self.volume = volume;
         self.check_device_error()
     }

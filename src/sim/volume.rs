@@ -250,6 +250,15 @@ impl SplatCadence {
         SplatCadence { since: None }
     }
 
+    /// Follows a solver's grid changing from `old` to `new`: a grid turned off, or placed or
+    /// measured anew, is splatted before the next step; new strengths or interval alone keep
+    /// the count.
+    pub fn follow(&mut self, old: Option<&VolumeSettings>, new: Option<&VolumeSettings>) {
+        if !matches!((old, new), (Some(old), Some(new)) if old.same_grid(new)) {
+            *self = SplatCadence::due();
+        }
+    }
+
     /// Whether the next step splats under `settings`.
     fn splats(&self, settings: &VolumeSettings) -> bool {
         self.since.is_none_or(|n| n >= settings.interval.max(1))
