@@ -1,9 +1,10 @@
-//! Strand-solver throughput at the full tier, in five cases (idle; a moving hand touching
-//! about 2% of the strands; the tail whipping; the hand with the volume grid on, splatted
-//! every step and every eighth step), on every adapter found and on `CpuSolver` (SIMD and
-//! the scalar reference; the grid's cases on the GPU only), each against its floor: a copy
-//! of the same bytes on the same device with the same threads, in the same run. The grid's
-//! cost is a "volume" case over the "hand" case, measured in the same run.
+//! Strand-solver throughput at the full tier, in six cases (idle; a moving hand touching
+//! about 2% of the strands; the tail whipping; the hand with the volume grid on: splatted
+//! every step from the default subset of strands, every eighth step, and every step from
+//! every strand), on every adapter found and on `CpuSolver` (SIMD and the scalar
+//! reference; the grid's cases on the GPU only), each against its floor: a copy of the same
+//! bytes on the same device with the same threads, in the same run. The grid's cost is a
+//! "volume" case over the "hand" case, measured in the same run.
 //!
 //! Steps run in dispatches of [`MAX_STEPS_PER_DISPATCH`]: a dispatch reads and writes each
 //! strand's bytes once ([`dispatch_traffic_per_strand`], counted from the layout), so the
@@ -16,10 +17,11 @@ use pelt::creature::{Creature, IdleMotion, tail_whip};
 use pelt::gpu::GpuContext;
 use pelt::groom::Groom;
 use pelt::hand::CapsuleScript;
+use pelt::sim::volume::{DEFAULT_SPLAT_STRANDS, splat_stride};
 use pelt::sim::{
     ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
-    StepUniforms, StrandSolver, StrandTier, VolumeSettings, dispatch_traffic_per_strand, gpu_roots,
-    rest_positions,
+    POINTS_PER_STRAND, StepUniforms, StrandSolver, StrandTier, VolumeSettings,
+    dispatch_traffic_per_strand, gpu_roots, rest_positions,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -54,8 +56,9 @@ fn strands() -> usize {
 struct Case {
     name: &'static str,
     batches: Vec<Vec<StepUniforms>>,
-    /// The volume grid's interval (`FurParams::volume_interval`), or `None` with it off.
-    volume: Option<u32>,
+    /// The volume grid's interval (`FurParams::volume_interval`) and the most strands it
+    /// splats (`FurParams::volume_splat_strands`), or `None` with it off.
+    volume: Option<(u32, u32)>,
 }
 
 /// Three capsules (palm and two fingers) stroking down the back and back up, forever.
@@ -86,7 +89,7 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
     let idle = IdleMotion::from_seed(1);
     let script = hand_script();
     let dt = 1.0 / 60.0;
-    let make = |name, hand: bool, whip: bool, volume: Option<u32>| {
+    let make = |name, hand: bool, whip: bool, volume: Option<(u32, u32)>| {
         let batches = (0..15)
             .map(|b| {
                 (0..MAX_STEPS_PER_DISPATCH)
@@ -114,15 +117,18 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
         make("idle", false, false, None),
         make("hand", true, false, None),
         make("tail whip", false, true, None),
-        make("volume", true, false, Some(1)),
-        make("volume/8", true, false, Some(8)),
+        make("volume", true, false, Some((1, DEFAULT_SPLAT_STRANDS))),
+        make("volume/8", true, false, Some((8, DEFAULT_SPLAT_STRANDS))),
+        make("volume/all", true, false, Some((1, u32::MAX))),
     ]
 }
 
-/// The grid the library places around the groomed coat, with the default strengths.
-fn volume_settings(initial: &[glam::Vec4], u: &StepUniforms) -> VolumeSettings {
+/// The grid the library places around the groomed coat, with the default strengths,
+/// splatting at most `splat_strands` strands.
+fn volume_settings(initial: &[glam::Vec4], u: &StepUniforms, splat_strands: u32) -> VolumeSettings {
     let params = FurParams::default();
     let mut settings = VolumeSettings::around(initial, u, params.volume_resolution);
+    settings.stride = splat_stride(initial.len() / POINTS_PER_STRAND, splat_strands);
     settings.measure_rest(u, initial);
     settings.friction = params.volume_friction;
     settings.strength = params.volume_strength;
@@ -179,8 +185,8 @@ fn bench_gpu(c: &mut Criterion, ctx: &GpuContext, label: &str, roots: &[GpuRoot]
                 return;
             }
         };
-        if let Some(interval) = case.volume {
-            let mut settings = volume_settings(&initial, &case.batches[0][0]);
+        if let Some((interval, splat_strands)) = case.volume {
+            let mut settings = volume_settings(&initial, &case.batches[0][0], splat_strands);
             settings.interval = interval;
             if let Err(e) = solver.set_volume(Some(settings)) {
                 eprintln!("{label}: volume skipped ({e})");

@@ -1,7 +1,7 @@
 // The coat as a volume: a density and velocity grid around the creature. Every
 // `VolumeSettings::interval` steps (1 by default; the host counts them) the grid is cleared
-// (a buffer clear), `splat_grid` adds every simulated point's weight and weighted velocity
-// to the eight nodes around it, and the strand step that follows reads it at each point
+// (a buffer clear), `splat_grid` adds the weight and weighted velocity of the simulated
+// points of every `stride`-th strand (each weighing `stride`) to the eight nodes around them, and the strand step that follows reads it at each point
 // between its forces and its rest-length projection (`volume_correct`): friction blends the
 // point's velocity toward the grid's, and density above each node's groomed density (plus
 // slack) pushes it down its gradient. The steps until the next splat do not read it.
@@ -25,6 +25,8 @@ struct VolumeUniforms {
     friction: f32,
     // How hard density above rest pushes points down its gradient.
     strength: f32,
+    // Every `stride`-th strand is splatted, weighing `stride` (0 counts as 1).
+    stride: u32,
 }
 
 // Four integers per node: density, momentum x, y, z.
@@ -88,8 +90,9 @@ fn fixed(x: f32, scale: f32) -> i32 {
     return i32(round(x * scale));
 }
 
-// One point at `p` moving `velocity` (metres per step) into the grid.
-fn splat_point(p: vec3<f32>, velocity: vec3<f32>) {
+// One point at `p` moving `velocity` (metres per step), weighing `weight` points, into the
+// grid.
+fn splat_point(p: vec3<f32>, velocity: vec3<f32>, weight: f32) {
     let cell = grid_cell(p);
     if (!cell.inside) {
         return;
@@ -97,29 +100,32 @@ fn splat_point(p: vec3<f32>, velocity: vec3<f32>) {
     let vel = clamp(velocity, vec3<f32>(-VOLUME_VELOCITY_LIMIT), vec3<f32>(VOLUME_VELOCITY_LIMIT));
     for (var c = 0u; c < 8u; c = c + 1u) {
         let k = corner(cell, c);
+        let w = k.w * weight;
         let at = k.node * 4u;
-        let m = vel * k.w;
-        atomicAdd(&grid[at], fixed(k.w, VOLUME_DENSITY_SCALE));
+        let m = vel * w;
+        atomicAdd(&grid[at], fixed(w, VOLUME_DENSITY_SCALE));
         atomicAdd(&grid[at + 1u], fixed(m.x, VOLUME_MOMENTUM_SCALE));
         atomicAdd(&grid[at + 2u], fixed(m.y, VOLUME_MOMENTUM_SCALE));
         atomicAdd(&grid[at + 3u], fixed(m.z, VOLUME_MOMENTUM_SCALE));
     }
 }
 
-// One invocation per strand: its simulated points (1..5) at their latest positions,
-// moving by latest − older. Points that are not finite add nothing.
+// One invocation per splatted strand (every `stride`-th): its simulated points (1..5) at
+// their latest positions, moving by latest − older. Points that are not finite add nothing.
 @compute @workgroup_size(STEP_WORKGROUP)
 fn splat_grid(@builtin(global_invocation_id) id: vec3<u32>) {
-    let s = id.x;
-    if (s >= batch.strand_count || volume.resolution == 0u) {
+    let stride = max(volume.stride, 1u);
+    if (id.x >= (batch.strand_count + stride - 1u) / stride || volume.resolution == 0u) {
         return;
     }
+    let s = id.x * stride;
+    let weight = f32(stride);
     let base = s * POINTS;
     for (var i = 1u; i < POINTS; i = i + 1u) {
         let p = latest[base + i].xyz;
         let q = older[base + i].xyz;
         if (finite3(p) && finite3(q)) {
-            splat_point(p, p - q);
+            splat_point(p, p - q, weight);
         }
     }
 }

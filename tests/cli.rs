@@ -118,6 +118,31 @@ fn bad_arguments_exit_with_a_clear_message() {
     assert!(!out.exists(), "a failed run left a file behind");
 }
 
+#[test]
+fn simulate_names_how_the_volume_grid_is_splatted() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = |strands: &str, interval: &str| {
+        let out = pelt()
+            .args([
+                "simulate", "--solver", "cpu", "--steps", "1", "--volume", "on",
+            ])
+            .args(["--strands", strands, "--volume-interval", interval, "--out"])
+            .arg(dir.path().join("state.npy"))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // A coat over the 65,536 strands a grid splats by default splats one strand in k.
+    let big = summary("70000", "8");
+    assert!(
+        big.contains("volume grid on (splatted every 8 steps, from one strand in 2)"),
+        "{big}"
+    );
+    let small = summary("512", "1");
+    assert!(small.contains("volume grid on from step"), "{small}");
+}
+
 /// The header and the data of one `.npy` inside an `.npz`.
 fn npz_array(archive: &mut zip::ZipArchive<std::fs::File>, name: &str) -> (String, Vec<u8>) {
     use std::io::Read;

@@ -224,12 +224,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     pelt::files::write_atomic(&args.out, "the picture", &image.to_png()?)?;
     // The switches that change the picture besides the view, named when used.
     let mut extras = String::new();
-    if args.volume.on() {
-        extras.push_str(&match args.volume.volume_interval {
-            1 => ", volume grid on".to_string(),
-            n => format!(", volume grid on (splatted every {n} steps)"),
-        });
-    }
+    extras.push_str(&args.volume.describe(strands));
     if let Some(env) = &args.env {
         extras.push_str(&format!(
             ", environment {}",

@@ -97,6 +97,30 @@ impl VolumeArgs {
         self.volume == Volume::On
     }
 
+    /// How a summary names the grid for a coat of `strands`: empty with it off, else its
+    /// interval and, where the coat splats a subset (`FurParams::volume_splat_strands`),
+    /// which strands.
+    pub fn describe(self, strands: usize) -> String {
+        if !self.on() {
+            return String::new();
+        }
+        let stride = pelt::sim::volume::splat_stride(
+            strands,
+            pelt::sim::FurParams::default().volume_splat_strands,
+        );
+        let mut how = Vec::new();
+        if self.volume_interval > 1 {
+            how.push(format!("every {} steps", self.volume_interval));
+        }
+        if stride > 1 {
+            how.push(format!("from one strand in {stride}"));
+        }
+        match how.is_empty() {
+            true => ", volume grid on".to_string(),
+            false => format!(", volume grid on (splatted {})", how.join(", ")),
+        }
+    }
+
     /// A configuration with the grid switched and spaced as these say.
     pub fn apply(self, config: FurConfig) -> FurConfig {
         let mut config = self.volume.apply(config);
@@ -246,13 +270,10 @@ fn simulate(
     };
     if args.volume.on() {
         eprintln!(
-            "volume grid on, splatted every {} step{} from step {}",
-            args.volume.volume_interval,
-            if args.volume.volume_interval == 1 {
-                ""
-            } else {
-                "s"
-            },
+            "{} from step {}",
+            args.volume
+                .describe(sim.gpu_roots().len())
+                .trim_start_matches(", "),
             pelt::sim::SETTLE_STEPS
         );
     }

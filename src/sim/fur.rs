@@ -453,7 +453,12 @@ impl FurSim {
     /// first: an invalid set is an error and the old one stays.
     pub fn set_params(&mut self, params: FurParams) -> Result<(), SimError> {
         params.validate()?;
-        if params.volume_resolution != self.params.volume_resolution {
+        if (params.volume_resolution, params.volume_splat_strands)
+            != (
+                self.params.volume_resolution,
+                self.params.volume_splat_strands,
+            )
+        {
             self.volume = None;
         }
         self.params = params;
@@ -490,6 +495,8 @@ impl FurSim {
                 &self.groomed_at,
                 self.params.volume_resolution,
             );
+            settings.stride =
+                super::volume::splat_stride(self.roots.len(), self.params.volume_splat_strands);
             settings.measure_rest(&u, &positions);
             self.volume = Some(settings);
         }

@@ -291,6 +291,7 @@ impl GpuSolver {
         self.queue.write_buffer(&self.volume_uniforms, 0, &bytes);
         let workgroups = self.strand_count.div_ceil(WORKGROUP_SIZE);
         if splat {
+            let splatted = self.strand_count.div_ceil(volume.stride.max(1));
             // Cleared and splatted from the state the steps start from, before the first
             // step reads it; the dispatches until the next splat read it as it stands.
             encoder.clear_buffer(&self.grid, 0, None);
@@ -300,7 +301,7 @@ impl GpuSolver {
             });
             pass.set_pipeline(&self.splat_pipeline);
             pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-            pass.dispatch_workgroups(workgroups, 1, 1);
+            pass.dispatch_workgroups(splatted.div_ceil(WORKGROUP_SIZE), 1, 1);
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("strand steps"),

@@ -48,6 +48,12 @@ pub struct FurParams {
     /// the step after a splat reads the grid, the others move each strand alone (see
     /// `VolumeSettings::interval`).
     pub volume_interval: u32,
+    /// The most strands splatted into the grid, at least
+    /// [`MIN_SPLAT_STRANDS`](super::volume::MIN_SPLAT_STRANDS). A coat with more splats an
+    /// even subset, every k-th strand along the skin, each weighing k (see
+    /// `VolumeSettings::stride`); every strand still reads the grid. The default keeps the
+    /// test tiers whole and splats every 7th strand of the full coat.
+    pub volume_splat_strands: u32,
 }
 
 impl Default for FurParams {
@@ -70,6 +76,7 @@ impl Default for FurParams {
             volume_strength: 1.5,
             volume_resolution: 96,
             volume_interval: 1,
+            volume_splat_strands: super::volume::DEFAULT_SPLAT_STRANDS,
         }
     }
 }
@@ -145,6 +152,13 @@ impl FurParams {
                 name: "volume_interval",
                 value: self.volume_interval as f32,
                 expected: "a whole number of steps from 1 to 8",
+            });
+        }
+        if self.volume_splat_strands < super::volume::MIN_SPLAT_STRANDS {
+            return Err(SimError::Parameter {
+                name: "volume_splat_strands",
+                value: self.volume_splat_strands as f32,
+                expected: "at least 256 strands",
             });
         }
         Ok(())

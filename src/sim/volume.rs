@@ -1,10 +1,12 @@
 //! The coat as a volume: a density and velocity grid around the creature, splatted from
-//! every simulated point with fixed-point sums and read back by every point between the
+//! the simulated points with fixed-point sums and read back by every point between the
 //! Verlet step and the final rest-length projection (`shaders/volume_grid.wgsl` mirrored
 //! line for line). Friction blends a point's velocity toward the grid's; the volume term
 //! pushes it down the gradient of the density above the coat's rest density. The grid is
 //! splatted and read every step, or every [`VolumeSettings::interval`] steps to divide its
-//! cost ([`SplatCadence`]).
+//! cost ([`SplatCadence`]); a coat of more than `FurParams::volume_splat_strands` strands
+//! splats an even, weighted subset of them ([`VolumeSettings::stride`]), so a splat costs
+//! the same at any coat size.
 //!
 //! The sums are integers (weights times [`DENSITY_SCALE`], momenta times
 //! [`MOMENTUM_SCALE`]), so the GPU's atomic adds give the same grid whatever the order its
@@ -42,6 +44,22 @@ pub const REST_SLACK: f32 = 0.05;
 pub const GRID_MARGIN: f32 = 0.15;
 /// The most steps [`VolumeSettings::interval`] may put between splats: one dispatch.
 pub const MAX_INTERVAL: u32 = super::layout::MAX_STEPS_PER_DISPATCH as u32;
+/// The most strands a coat splats by default (`FurParams::volume_splat_strands`): more
+/// than the tests' densest coat (16,384), so every tested coat splats whole, and about
+/// 1/7 of the full coat, which still puts more points in a typical node (21 splatted,
+/// each weighing 7, of 149) than the densest tested coat splats whole (6.4). A splat
+/// costs 32 atomic adds a point, so this bounds its cost at any coat size.
+pub const DEFAULT_SPLAT_STRANDS: u32 = 65_536;
+/// The fewest strands `FurParams::volume_splat_strands` may ask for: below this a node
+/// holds too few points for its density to mean anything.
+pub const MIN_SPLAT_STRANDS: u32 = 256;
+
+/// The splat's stride for a coat of `strands` splatting at most `limit`: every k-th strand,
+/// each weighing k (1: every strand).
+pub fn splat_stride(strands: usize, limit: u32) -> u32 {
+    let limit = (limit.max(1)) as usize;
+    strands.div_ceil(limit).clamp(1, u32::MAX as usize) as u32
+}
 
 /// The grid of one step as the shaders read it. WGSL twin: `VolumeUniforms` (encase).
 /// `resolution` 0 turns the grid off.
@@ -59,6 +77,8 @@ pub struct VolumeUniforms {
     pub friction: f32,
     /// How hard density above rest pushes points down its gradient.
     pub strength: f32,
+    /// Every `stride`-th strand is splatted, weighing `stride` (0 counts as 1).
+    pub stride: u32,
 }
 
 /// The grid's placement, rest densities and strengths, fixed for a run (the origin follows
@@ -90,6 +110,13 @@ pub struct VolumeSettings {
     /// each point's own old velocity back to it, and its stale density pushes points it no
     /// longer holds (a press moved neighbours 39 mm).
     pub interval: u32,
+    /// Every `stride`-th strand is splatted, each weighing `stride` ([`splat_stride`]):
+    /// roots are stored in Morton order, so any stride takes an even subset of the skin,
+    /// and the rest densities are measured with the same subset, so an untouched coat still
+    /// feels no pressure. Every strand reads the grid. Density and momentum are sums, so
+    /// a subset weighted by the stride estimates them without bias; with fewer points per
+    /// node they are noisier.
+    pub stride: u32,
 }
 
 impl VolumeSettings {
@@ -102,13 +129,15 @@ impl VolumeSettings {
             rest_density: self.rest_density,
             friction: self.friction,
             strength: self.strength,
+            stride: self.stride,
         }
     }
 
     /// Whether `other` is the same grid (place, spacing, resolution and rest densities), so
     /// a solver keeps counting toward its next splat; the strengths and interval may differ.
     pub fn same_grid(&self, other: &VolumeSettings) -> bool {
-        (self.offset, self.cell, self.resolution) == (other.offset, other.cell, other.resolution)
+        (self.offset, self.cell, self.resolution, self.stride)
+            == (other.offset, other.cell, other.resolution, other.stride)
             && Arc::ptr_eq(&self.rest, &other.rest)
     }
 
@@ -172,6 +201,13 @@ impl VolumeSettings {
                 expected: "a whole number of steps from 1 to 8",
             });
         }
+        if self.stride == 0 {
+            return Err(super::SimError::Parameter {
+                name: "volume splat stride",
+                value: 0.0,
+                expected: "1 or more (VolumeSettings::stride)",
+            });
+        }
         Ok(())
     }
 
@@ -203,6 +239,7 @@ impl VolumeSettings {
             friction: 0.0,
             strength: 0.0,
             interval: 1,
+            stride: 1,
         }
     }
 
@@ -332,15 +369,16 @@ fn fixed(x: f32, scale: f32) -> i32 {
     (x * scale).round_ties_even() as i32
 }
 
-/// Adds one point at `p` moving `velocity` (metres per step) into `grid` (WGSL
-/// `splat_point`).
-pub fn splat_point(grid: &mut [i32], v: &VolumeUniforms, p: Vec3, velocity: Vec3) {
+/// Adds one point at `p` moving `velocity` (metres per step) and weighing `weight` points
+/// into `grid` (WGSL `splat_point`).
+pub fn splat_point(grid: &mut [i32], v: &VolumeUniforms, p: Vec3, velocity: Vec3, weight: f32) {
     let Some((base, f)) = grid_cell(v, p) else {
         return;
     };
     let vel = velocity.clamp(Vec3::splat(-VELOCITY_LIMIT), Vec3::splat(VELOCITY_LIMIT));
     for c in 0..8 {
         let (node, w, _) = corner(v, base, f, c);
+        let w = w * weight;
         let at = node * WORDS_PER_NODE;
         let m = vel * w;
         grid[at] = grid[at].wrapping_add(fixed(w, DENSITY_SCALE));
@@ -350,18 +388,21 @@ pub fn splat_point(grid: &mut [i32], v: &VolumeUniforms, p: Vec3, velocity: Vec3
     }
 }
 
-/// The grid of every simulated point (1..5 of each strand) at `latest`, moving by
-/// `latest − older` (WGSL `splat_grid`).
+/// The grid of the simulated points (1..5) of every `v.stride`-th strand at `latest`,
+/// moving by `latest − older`, each weighing the stride (WGSL `splat_grid`).
 pub fn splat(v: &VolumeUniforms, latest: &[Vec4], older: &[Vec4]) -> Vec<i32> {
     let mut grid = vec![0i32; (v.resolution as usize).pow(3) * WORDS_PER_NODE];
+    let stride = v.stride.max(1);
+    let weight = stride as f32;
     for (a, b) in latest
         .chunks(POINTS_PER_STRAND)
         .zip(older.chunks(POINTS_PER_STRAND))
+        .step_by(stride as usize)
     {
         for i in 1..POINTS_PER_STRAND.min(a.len()).min(b.len()) {
             let (p, q) = (a[i].xyz(), b[i].xyz());
             if p.is_finite() && q.is_finite() {
-                splat_point(&mut grid, v, p, p - q);
+                splat_point(&mut grid, v, p, p - q, weight);
             }
         }
     }
@@ -502,6 +543,48 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn the_splat_stride_keeps_the_splatted_strands_within_the_limit() {
+        assert_eq!(splat_stride(4_096, DEFAULT_SPLAT_STRANDS), 1);
+        assert_eq!(splat_stride(65_536, 65_536), 1);
+        assert_eq!(splat_stride(65_537, 65_536), 2);
+        // The full coat: every 7th strand, 60,005 of them.
+        assert_eq!(splat_stride(420_032, DEFAULT_SPLAT_STRANDS), 7);
+        assert_eq!(splat_stride(0, 256), 1);
+        assert_eq!(splat_stride(1_000, 0), 1_000);
+    }
+
+    #[test]
+    fn a_strided_splat_takes_every_kth_strand_at_k_times_the_weight() {
+        // Six strands, each a different height: a stride of 3 splats strands 0 and 3.
+        let settings = VolumeSettings::around(&[Vec4::ZERO, Vec4::ONE], &step(), 8);
+        let coat: Vec<Vec4> = (0..6)
+            .flat_map(|s| {
+                (0..6).map(move |i| Vec4::new(0.5, 0.1 * s as f32 + 0.01 * i as f32, 0.5, 1.0))
+            })
+            .collect();
+        let mut u = settings.uniforms(&step());
+        let total = |grid: &[i32]| -> f32 {
+            grid.chunks(WORDS_PER_NODE)
+                .map(|n| n[0] as f32 / DENSITY_SCALE)
+                .sum()
+        };
+        u.stride = 1;
+        let whole = splat(&u, &coat, &coat);
+        u.stride = 3;
+        let strided = splat(&u, &coat, &coat);
+        // Five simulated points a strand: 30 in all, and 2 strands × 5 points × weight 3.
+        assert!((total(&whole) - 30.0).abs() < 1e-3, "{}", total(&whole));
+        assert!((total(&strided) - 30.0).abs() < 1e-3, "{}", total(&strided));
+        let mut by_hand = vec![0i32; whole.len()];
+        for s in [0, 3] {
+            for p in &coat[s * 6 + 1..s * 6 + 6] {
+                splat_point(&mut by_hand, &u, p.xyz(), Vec3::ZERO, 3.0);
+            }
+        }
+        assert_eq!(strided, by_hand);
     }
 
     #[test]
