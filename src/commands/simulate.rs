@@ -59,8 +59,8 @@ pub struct VolumeArgs {
     pub volume: Volume,
     /// Steps from one splat of the grid to the next (1 to 8; with `--volume on`, or in
     /// `demo` for the panel's switch): the step after a splat reads the grid, the others
-    /// move each strand alone. At 8 the grid adds 31% to a GPU solver step at the full
-    /// tier on lavapipe instead of 318%, for a weaker grid (experimental).
+    /// move each strand alone. At 8 the grid adds 4–9% to a GPU solver step at the full
+    /// tier on lavapipe instead of 146%, for a weaker grid (experimental).
     #[arg(
         long,
         default_value_t = 1,

@@ -54,11 +54,17 @@ pub const DEFAULT_SPLAT_STRANDS: u32 = 65_536;
 /// holds too few points for its density to mean anything.
 pub const MIN_SPLAT_STRANDS: u32 = 256;
 
+/// The largest [`VolumeSettings::stride`]: a point then weighs 2²⁶ in the density's fixed
+/// point, so a node could hold 32 of them before its `i32` wraps (it holds about 0.15 at
+/// this stride on the full coat).
+pub const MAX_STRIDE: u32 = 1024;
+
 /// The splat's stride for a coat of `strands` splatting at most `limit`: every k-th strand,
-/// each weighing k (1: every strand).
+/// each weighing k (1: every strand), at most [`MAX_STRIDE`] (a coat so large that even
+/// that splats more than `limit` splats one strand in [`MAX_STRIDE`]).
 pub fn splat_stride(strands: usize, limit: u32) -> u32 {
     let limit = (limit.max(1)) as usize;
-    strands.div_ceil(limit).clamp(1, u32::MAX as usize) as u32
+    strands.div_ceil(limit).clamp(1, MAX_STRIDE as usize) as u32
 }
 
 /// The grid of one step as the shaders read it. WGSL twin: `VolumeUniforms` (encase).
@@ -201,11 +207,11 @@ impl VolumeSettings {
                 expected: "a whole number of steps from 1 to 8",
             });
         }
-        if self.stride == 0 {
+        if !(1..=MAX_STRIDE).contains(&self.stride) {
             return Err(super::SimError::Parameter {
                 name: "volume splat stride",
-                value: 0.0,
-                expected: "1 or more (VolumeSettings::stride)",
+                value: self.stride as f32,
+                expected: "a whole number from 1 to 1,024 (VolumeSettings::stride)",
             });
         }
         Ok(())
@@ -554,6 +560,8 @@ mod tests {
         assert_eq!(splat_stride(420_032, DEFAULT_SPLAT_STRANDS), 7);
         assert_eq!(splat_stride(0, 256), 1);
         assert_eq!(splat_stride(1_000, 0), 1_000);
+        // Never so sparse that a node's integers could wrap.
+        assert_eq!(splat_stride(usize::MAX, 256), MAX_STRIDE);
     }
 
     #[test]
