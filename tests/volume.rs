@@ -488,7 +488,7 @@ fn a_solver_refuses_a_grid_it_cannot_use_and_keeps_the_one_it_had() {
         .expect("the grid is measured after settling");
     let roots = sim.gpu_roots().to_vec();
     let initial = sim.positions().unwrap();
-    let bad: [(&str, VolumeSettings); 6] = [
+    let bad: [(&str, VolumeSettings); 9] = [
         (
             "volume_interval",
             VolumeSettings {
@@ -521,6 +521,30 @@ fn a_solver_refuses_a_grid_it_cannot_use_and_keeps_the_one_it_had() {
             "volume splat stride",
             VolumeSettings {
                 stride: 0,
+                ..good.clone()
+            },
+        ),
+        // So many nodes that their count wraps a usize cubed: refused, never indexed.
+        (
+            "volume_resolution",
+            VolumeSettings {
+                resolution: 1 << 22,
+                rest: Vec::new().into(),
+                ..good.clone()
+            },
+        ),
+        (
+            "volume offset",
+            VolumeSettings {
+                offset: Vec3::new(0.0, f32::INFINITY, 0.0),
+                ..good.clone()
+            },
+        ),
+        // A node counting past what its integers hold.
+        (
+            "volume rest densities",
+            VolumeSettings {
+                rest: vec![volume::MAX_REST_POINTS * 2.0; good.rest.len()].into(),
                 ..good.clone()
             },
         ),
@@ -674,6 +698,17 @@ fn a_new_splat_limit_remeasures_the_grid_and_too_low_a_limit_is_refused() {
     };
     let e = sim.set_params(params).unwrap_err().to_string();
     assert!(e.contains("volume_splat_strands"), "{e}");
+    // A limit that splats the same strands (all of them) keeps the grid as measured.
+    let params = FurParams {
+        volume_splat_strands: 70_000,
+        ..*sim.params()
+    };
+    sim.set_params(params).unwrap();
+    sim.step(1).unwrap();
+    assert!(
+        sim.volume_settings().unwrap().same_grid(&whole),
+        "a limit above the coat's strands measured the grid anew"
+    );
     // A quarter: the grid is measured anew from every 4th strand at the next step.
     let params = FurParams {
         volume_splat_strands: SUBSET,
@@ -691,4 +726,24 @@ fn a_new_splat_limit_remeasures_the_grid_and_too_low_a_limit_is_refused() {
     // within the subset's noise (6.8 against 6.4 points a node).
     let ratio = quarter.rest_density / whole.rest_density;
     assert!((0.9..1.15).contains(&ratio), "rest density ratio {ratio}");
+}
+
+#[test]
+fn a_grid_too_coarse_for_its_coat_is_an_error_not_a_wrapped_sum() {
+    // 65,536 strands in a 4³ grid: a node would count more points than its integers hold.
+    let mut config = still_config(DENSE * 4, true);
+    config.params.volume_resolution = 4;
+    let mut sim = FurSim::new_cpu(&config, Creature::default()).unwrap();
+    sim.step(SETTLE_STEPS as u32).unwrap();
+    let e = sim.step(1).unwrap_err().to_string();
+    assert!(e.contains("volume rest densities"), "{e}");
+    assert!(sim.volume_settings().is_none(), "the bad grid was kept");
+    // A finer grid, set as the error suggests, works.
+    let params = FurParams {
+        volume_resolution: 32,
+        ..*sim.params()
+    };
+    sim.set_params(params).unwrap();
+    sim.step(1).unwrap();
+    assert!(sim.volume_settings().is_some());
 }

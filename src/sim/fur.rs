@@ -453,11 +453,12 @@ impl FurSim {
     /// first: an invalid set is an error and the old one stays.
     pub fn set_params(&mut self, params: FurParams) -> Result<(), SimError> {
         params.validate()?;
-        if (params.volume_resolution, params.volume_splat_strands)
-            != (
-                self.params.volume_resolution,
-                self.params.volume_splat_strands,
-            )
+        // A new resolution, or a limit that changes which strands splat, needs the rest
+        // densities measured anew; a limit that splats the same strands changes nothing.
+        let strands = self.roots.len();
+        let stride = |p: &FurParams| super::volume::splat_stride(strands, p.volume_splat_strands);
+        if params.volume_resolution != self.params.volume_resolution
+            || stride(&params) != stride(&self.params)
         {
             self.volume = None;
         }
@@ -499,6 +500,12 @@ impl FurSim {
                 super::volume::splat_stride(self.roots.len(), self.params.volume_splat_strands);
             settings.measure_rest(&u, &positions);
             self.volume = Some(settings);
+            // A grid too coarse for the coat (a node counting past its integers) is an
+            // error now, and measured again at the next step with new parameters.
+            if let Some(Err(e)) = self.volume_settings().map(|v| v.check()) {
+                self.volume = None;
+                return Err(e);
+            }
         }
         Ok(self.volume_settings())
     }

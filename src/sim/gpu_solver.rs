@@ -398,6 +398,7 @@ impl StrandSolver for GpuSolver {
 
     fn set_volume(&mut self, volume: Option<VolumeSettings>) -> Result<(), SimError> {
         if let Some(v) = &volume {
+            v.check()?;
             let bytes = (v.words() * 4) as u64;
             let limits = self.device.limits();
             if bytes
@@ -415,7 +416,6 @@ impl StrandSolver for GpuSolver {
                 .volume
                 .as_ref()
                 .is_some_and(|old| std::sync::Arc::ptr_eq(&old.rest, &v.rest));
-            v.check()?;
             if bytes != self.grid.size() || !same_rest {
                 self.grid = make_grid(&self.device, bytes);
                 self.rest_grid = make_rest_grid(&self.device, &v.rest);

@@ -54,6 +54,14 @@ pub const DEFAULT_SPLAT_STRANDS: u32 = 65_536;
 /// holds too few points for its density to mean anything.
 pub const MIN_SPLAT_STRANDS: u32 = 256;
 
+/// The most nodes a side a grid may have: 512³ nodes of four words would already be 2 GiB,
+/// so the node count never overflows.
+pub const MAX_RESOLUTION: u32 = 512;
+/// The most points (weights, with a stride) a node may hold at rest: half of what its
+/// fixed-point density can count before the `i32` wraps (2³¹ / [`DENSITY_SCALE`]), so a
+/// pressed coat has room. A coarse grid over a large coat would exceed it.
+pub const MAX_REST_POINTS: f32 = 16_384.0;
+
 /// The largest [`VolumeSettings::stride`]: a point then weighs 2²⁶ in the density's fixed
 /// point, so a node could hold 32 of them before its `i32` wraps (it holds about 0.15 at
 /// this stride on the full coat).
@@ -159,19 +167,18 @@ impl VolumeSettings {
                 expected,
             })
         };
-        if self.resolution < 2 {
+        if !(2..=MAX_RESOLUTION).contains(&self.resolution) {
             return bad(
                 "volume_resolution",
                 self.resolution as f32,
-                "at least 2 nodes a side",
+                "from 2 to 512 nodes a side",
             );
         }
-        if !(self.offset.is_finite() && self.cell.is_finite() && self.cell > 0.0) {
-            return bad(
-                "volume cell",
-                self.cell,
-                "a finite place and a positive cell size",
-            );
+        if let Some(o) = self.offset.to_array().into_iter().find(|o| !o.is_finite()) {
+            return bad("volume offset", o, "a finite place");
+        }
+        if !(self.cell.is_finite() && self.cell > 0.0) {
+            return bad("volume cell", self.cell, "a finite, positive cell size");
         }
         if !self.rest_density.is_finite() || self.rest_density <= 0.0 {
             return bad(
@@ -192,6 +199,14 @@ impl VolumeSettings {
         }
         if let Some(r) = self.rest.iter().find(|r| !r.is_finite()) {
             return bad("volume rest densities", *r, "finite numbers");
+        }
+        if let Some(r) = self.rest.iter().find(|r| **r > MAX_REST_POINTS) {
+            return bad(
+                "volume rest densities",
+                *r,
+                "at most 16,384 points a node (a finer volume_resolution spreads the coat \
+                 over more nodes)",
+            );
         }
         if self.rest.len() != (self.resolution as usize).pow(3) {
             return Err(super::SimError::Parameter {
@@ -217,9 +232,12 @@ impl VolumeSettings {
         Ok(())
     }
 
-    /// Integers in the grid buffer.
+    /// Integers in the grid buffer (saturating: [`VolumeSettings::check`] refuses a grid
+    /// that large).
     pub fn words(&self) -> usize {
-        (self.resolution as usize).pow(3) * WORDS_PER_NODE
+        (self.resolution as usize)
+            .saturating_pow(3)
+            .saturating_mul(WORDS_PER_NODE)
     }
 
     /// The grid (without rest density) around `rest` positions (six per strand) taken at
