@@ -269,12 +269,17 @@ fn simulate(
         }
     };
     if args.volume.on() {
+        let settle = pelt::sim::SETTLE_STEPS;
         eprintln!(
-            "{} from step {}",
+            "{} from step {settle}{}",
             args.volume
                 .describe(sim.gpu_roots().len())
                 .trim_start_matches(", "),
-            pelt::sim::SETTLE_STEPS
+            if u64::from(args.steps) <= settle {
+                format!(" (this run stops at step {}, before it starts)", args.steps)
+            } else {
+                String::new()
+            }
         );
     }
     let built = started.elapsed();

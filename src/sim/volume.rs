@@ -129,7 +129,8 @@ pub struct VolumeSettings {
     /// and the rest densities are measured with the same subset, so an untouched coat still
     /// feels no pressure. Every strand reads the grid. Density and momentum are sums, so
     /// a subset weighted by the stride estimates them without bias; with fewer points per
-    /// node they are noisier.
+    /// node they are noisier. Set it before [`VolumeSettings::measure_rest`]: rest densities
+    /// measured with another stride would press on an untouched coat.
     pub stride: u32,
 }
 
