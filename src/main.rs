@@ -92,13 +92,15 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    // With no command: `pelt demo`, or `pelt run` without a display, each parsed from its
+    // bare name so it gets clap's defaults (a derived `Default` would give a 0×0 window).
     match cli.command {
-        None if app::display_available() => commands::demo::run(&Default::default()),
+        None if app::display_available() => run(Cli::try_parse_from(["pelt", "demo"])?),
         None => {
             eprintln!(
                 "pelt: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so no window: running the headless printout instead. `pelt --help` lists the commands."
             );
-            commands::run::run(&commands::run::RunArgs::default())
+            run(Cli::try_parse_from(["pelt", "run"])?)
         }
         Some(Command::Run(a)) => commands::run::run(&a),
         Some(Command::Info) => commands::info::run(),

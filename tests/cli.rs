@@ -454,3 +454,30 @@ fn every_command_s_help_ends_with_an_example_using_only_its_own_options() {
         }
     }
 }
+
+#[test]
+fn a_bare_pelt_without_a_display_prints_what_pelt_run_prints() {
+    // Both must get `pelt run`'s defaults (seed 1, its strand count), not zeros.
+    let printout = |args: &[&str]| {
+        let out = pelt()
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // The lines that do not depend on timing.
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.contains("points pushed") || l.starts_with("invariants"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let bare = printout(&[]);
+    assert_eq!(bare.len(), 2, "{bare:?}");
+    assert_eq!(bare, printout(&["run"]));
+}

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 const MAX_FRAMES: u32 = 1_000_000;
 
 /// Arguments of `pelt demo`.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug)]
 pub struct DemoArgs {
     /// Strands in the coat (default: the largest tier this adapter draws at 20 fps or more,
     /// measured in the first frames).

@@ -225,6 +225,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     // The switches that change the picture besides the view, named when used.
     let mut extras = String::new();
     extras.push_str(&args.volume.describe(strands));
+    if args.volume.on() && u64::from(args.steps) <= pelt::sim::SETTLE_STEPS {
+        extras.push_str(&format!(
+            " (it starts after step {}, so not in this run)",
+            pelt::sim::SETTLE_STEPS
+        ));
+    }
     if let Some(env) = &args.env {
         extras.push_str(&format!(
             ", environment {}",

@@ -8,7 +8,7 @@ use pelt::hand::CapsuleScript;
 use pelt::sim::{FurConfig, FurSim, StrandTier};
 
 /// Arguments of `pelt run`.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// Number of strands (default: the adapter's tier).
     #[arg(long)]

@@ -54,13 +54,14 @@ pub struct SimulateArgs {
 #[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VolumeArgs {
     /// Whether strands interact through the coat's density and velocity grid (in `demo`
-    /// the panel switches it too).
+    /// the panel switches it too). It starts once the coat has settled, after step 60.
     #[arg(long, value_enum, default_value_t = Volume::Off)]
     pub volume: Volume,
     /// Steps from one splat of the grid to the next (1 to 8; with `--volume on`, or in
     /// `demo` for the panel's switch): the step after a splat reads the grid, the others
     /// move each strand alone. At 8 the grid adds 4–9% to a GPU solver step at the full
-    /// tier on lavapipe instead of 146%, for a weaker grid (experimental).
+    /// tier on lavapipe instead of 146% (both splatting every 7th strand of the full coat),
+    /// for a weaker grid (experimental).
     #[arg(
         long,
         default_value_t = 1,

@@ -50,9 +50,13 @@ pub struct FurParams {
     pub volume_interval: u32,
     /// The most strands splatted into the grid, at least
     /// [`MIN_SPLAT_STRANDS`](super::volume::MIN_SPLAT_STRANDS). A coat with more splats an
-    /// even subset, every k-th strand along the skin, each weighing k (see
-    /// `VolumeSettings::stride`); every strand still reads the grid. The default keeps the
-    /// test tiers whole and splats every 7th strand of the full coat.
+    /// even subset, every k-th strand along the skin, each weighing k
+    /// ([`VolumeSettings::stride`](super::volume::VolumeSettings::stride)); every strand
+    /// still reads the grid. The default,
+    /// [`DEFAULT_SPLAT_STRANDS`](super::volume::DEFAULT_SPLAT_STRANDS) (65,536), splats
+    /// coats up to that size whole and every 7th strand of the full coat. A new value
+    /// through `FurSim::set_params` that changes k measures the rest densities anew, from
+    /// the coat as it stands then.
     pub volume_splat_strands: u32,
 }
 

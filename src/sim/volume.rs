@@ -4,7 +4,8 @@
 //! line for line). Friction blends a point's velocity toward the grid's; the volume term
 //! pushes it down the gradient of the density above the coat's rest density. The grid is
 //! splatted and read every step, or every [`VolumeSettings::interval`] steps to divide its
-//! cost ([`SplatCadence`]); a coat of more than `FurParams::volume_splat_strands` strands
+//! cost ([`SplatCadence`]); a coat of more than
+//! [`FurParams::volume_splat_strands`](super::FurParams::volume_splat_strands) strands
 //! splats an even, weighted subset of them ([`VolumeSettings::stride`]), so a splat costs
 //! the same at any coat size.
 //!
@@ -67,9 +68,9 @@ pub const MAX_REST_POINTS: f32 = 16_384.0;
 /// this stride on the full coat).
 pub const MAX_STRIDE: u32 = 1024;
 
-/// The splat's stride for a coat of `strands` splatting at most `limit`: every k-th strand,
-/// each weighing k (1: every strand), at most [`MAX_STRIDE`] (a coat so large that even
-/// that splats more than `limit` splats one strand in [`MAX_STRIDE`]).
+/// The splat's stride for a coat of `strands` splatting at most `limit` (0 counts as 1):
+/// every k-th strand, each weighing k (1: every strand). k is at most [`MAX_STRIDE`], so a
+/// coat of more than `limit` × [`MAX_STRIDE`] strands splats more than `limit` of them.
 pub fn splat_stride(strands: usize, limit: u32) -> u32 {
     let limit = (limit.max(1)) as usize;
     strands.div_ceil(limit).clamp(1, MAX_STRIDE as usize) as u32
