@@ -1,10 +1,11 @@
 // The coat as a volume: a density and velocity grid around the creature. Every
 // `VolumeSettings::interval` steps (1 by default; the host counts them) the grid is cleared
 // (a buffer clear), `splat_grid` adds the weight and weighted velocity of the simulated
-// points of every `stride`-th strand (each weighing `stride`) to the eight nodes around them, and the strand step that follows reads it at each point
-// between its forces and its rest-length projection (`volume_correct`): friction blends the
-// point's velocity toward the grid's, and density above each node's groomed density (plus
-// slack) pushes it down its gradient. The steps until the next splat do not read it.
+// points of every `stride`-th strand (each weighing `stride`) to the eight nodes around
+// them, and the strand step that follows reads it at each point between its forces and its
+// rest-length projection (`volume_correct`): friction blends the point's velocity toward
+// the grid's, and density above each node's groomed density (plus slack) pushes it down its
+// gradient. The steps until the next splat do not read it.
 //
 // The sums are fixed-point integers (VOLUME_DENSITY_SCALE, VOLUME_MOMENTUM_SCALE), added
 // with atomics: integer addition does not care in which order threads add, so the grid is

@@ -133,11 +133,15 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     clip.finish().context("encoding the clip")?;
     bar.finish_and_clear();
     pelt::files::write_atomic(&options.out, "the clip", &bytes)?;
-    let grid = match (options.volume, options.volume_interval) {
-        (false, _) => String::new(),
-        (true, 1) => ", volume grid on".to_string(),
-        (true, n) => format!(", volume grid on (splatted every {n} steps)"),
-    };
+    // Named as `simulate` and `render` name it (interval, and the subset a large coat splats).
+    let grid = crate::commands::simulate::VolumeArgs {
+        volume: match options.volume {
+            true => crate::commands::simulate::Volume::On,
+            false => crate::commands::simulate::Volume::Off,
+        },
+        volume_interval: options.volume_interval,
+    }
+    .describe(strands);
     eprintln!(
         "{strands} strands, {} frames at {width}×{height} on {}{grid}: wrote {} ({:.2} MB)",
         options.frames,

@@ -455,10 +455,8 @@ impl FurSim {
         params.validate()?;
         // A new resolution, or a limit that changes which strands splat, needs the rest
         // densities measured anew; a limit that splats the same strands changes nothing.
-        let strands = self.roots.len();
-        let stride = |p: &FurParams| super::volume::splat_stride(strands, p.volume_splat_strands);
         if params.volume_resolution != self.params.volume_resolution
-            || stride(&params) != stride(&self.params)
+            || self.splat_stride(&params) != self.splat_stride(&self.params)
         {
             self.volume = None;
         }
@@ -481,6 +479,11 @@ impl FurSim {
         })
     }
 
+    /// Which strands this coat splats under `params` (every k-th, [`VolumeSettings::stride`]).
+    fn splat_stride(&self, params: &FurParams) -> u32 {
+        super::volume::splat_stride(self.roots.len(), params.volume_splat_strands)
+    }
+
     /// The grid for the next steps: `None` while the coat is still settling (the first
     /// [`SETTLE_STEPS`] steps, taken without it); then, once, the rest densities measured
     /// from the coat as it stands, so the untouched coat feels no pressure.
@@ -496,8 +499,7 @@ impl FurSim {
                 &self.groomed_at,
                 self.params.volume_resolution,
             );
-            settings.stride =
-                super::volume::splat_stride(self.roots.len(), self.params.volume_splat_strands);
+            settings.stride = self.splat_stride(&self.params);
             settings.measure_rest(&u, &positions);
             self.volume = Some(settings);
             // A grid too coarse for the coat (a node counting past its integers) is an
