@@ -1,7 +1,7 @@
 //! Strand-solver throughput at the full tier, in six cases (idle; a moving hand touching
 //! about 2% of the strands; the tail whipping; the hand with the volume grid on: splatted
-//! every step from the default subset of strands, every eighth step, and every step from
-//! every strand), on every adapter found and on `CpuSolver` (SIMD and the scalar
+//! every eighth step from the default subset of strands (the library's defaults), every
+//! step from that subset, and every step from every strand), on every adapter found and on `CpuSolver` (SIMD and the scalar
 //! reference; the grid's cases on the GPU only), each against its floor: a copy of the same
 //! bytes on the same device with the same threads, in the same run. The grid's cost is a
 //! "volume" case over the "hand" case, measured in the same run.
@@ -17,7 +17,7 @@ use pelt::creature::{Creature, IdleMotion, tail_whip};
 use pelt::gpu::GpuContext;
 use pelt::groom::Groom;
 use pelt::hand::CapsuleScript;
-use pelt::sim::volume::{DEFAULT_SPLAT_STRANDS, splat_stride};
+use pelt::sim::volume::{DEFAULT_INTERVAL, DEFAULT_SPLAT_STRANDS, splat_stride};
 use pelt::sim::{
     ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
     POINTS_PER_STRAND, StepUniforms, StrandSolver, StrandTier, VolumeSettings,
@@ -117,8 +117,15 @@ fn cases(creature: &Creature, params: &FurParams) -> Vec<Case> {
         make("idle", false, false, None),
         make("hand", true, false, None),
         make("tail whip", false, true, None),
-        make("volume", true, false, Some((1, DEFAULT_SPLAT_STRANDS))),
-        make("volume/8", true, false, Some((8, DEFAULT_SPLAT_STRANDS))),
+        // The library's defaults: a splat every eighth step, from at most 65,536 strands.
+        make(
+            "volume",
+            true,
+            false,
+            Some((DEFAULT_INTERVAL, DEFAULT_SPLAT_STRANDS)),
+        ),
+        // A splat every step: the grid as first built, and what its one-step dispatches cost.
+        make("volume/1", true, false, Some((1, DEFAULT_SPLAT_STRANDS))),
         make("volume/all", true, false, Some((1, u32::MAX))),
     ]
 }

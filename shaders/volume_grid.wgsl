@@ -1,5 +1,5 @@
 // The coat as a volume: a density and velocity grid around the creature. Every
-// `VolumeSettings::interval` steps (1 by default; the host counts them) the grid is cleared
+// `VolumeSettings::interval` steps (8 by default; the host counts them) the grid is cleared
 // (a buffer clear), `splat_grid` adds the weight and weighted velocity of the simulated
 // points of every `stride`-th strand (each weighing `stride`) to the eight nodes around
 // them, and the strand step that follows reads it at each point between its forces and its

@@ -121,12 +121,18 @@ fn bad_arguments_exit_with_a_clear_message() {
 #[test]
 fn simulate_names_how_the_volume_grid_is_splatted() {
     let dir = tempfile::tempdir().unwrap();
-    let summary = |strands: &str, interval: &str| {
+    let summary = |strands: &str, interval: Option<&str>| {
         let out = pelt()
             .args([
                 "simulate", "--solver", "cpu", "--steps", "1", "--volume", "on",
             ])
-            .args(["--strands", strands, "--volume-interval", interval, "--out"])
+            .args(
+                interval
+                    .map(|n| ["--volume-interval", n])
+                    .into_iter()
+                    .flatten(),
+            )
+            .args(["--strands", strands, "--out"])
             .arg(dir.path().join("state.npy"))
             .output()
             .unwrap();
@@ -134,13 +140,22 @@ fn simulate_names_how_the_volume_grid_is_splatted() {
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
     // A coat over the 65,536 strands a grid splats by default splats one strand in k.
-    let big = summary("70000", "8");
+    let big = summary("70000", Some("4"));
     assert!(
-        big.contains("volume grid on (splatted every 8 steps, from one strand in 2)"),
+        big.contains("volume grid on (splatted every 4 steps, from one strand in 2)"),
         "{big}"
     );
-    let small = summary("512", "1");
-    assert!(small.contains("volume grid on from step"), "{small}");
+    let small = summary("512", Some("1"));
+    assert!(
+        small.contains("volume grid on (splatted every step) from step 60"),
+        "{small}"
+    );
+    // Without --volume-interval, the library's default: every eighth step.
+    let default = summary("512", None);
+    assert!(
+        default.contains("volume grid on (splatted every 8 steps) from step 60"),
+        "{default}"
+    );
 }
 
 /// The header and the data of one `.npy` inside an `.npz`.

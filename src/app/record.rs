@@ -139,7 +139,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
             true => crate::commands::simulate::Volume::On,
             false => crate::commands::simulate::Volume::Off,
         },
-        volume_interval: options.volume_interval,
+        volume_interval: Some(options.volume_interval),
     }
     .describe(strands);
     eprintln!(

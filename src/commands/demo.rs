@@ -206,7 +206,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             raster: args.raster,
             solver: args.solver,
             volume: args.volume.on(),
-            volume_interval: args.volume.volume_interval,
+            volume_interval: args.volume.interval(),
         });
     }
     run_app(DemoOptions {
@@ -222,7 +222,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         budget_fps: budget,
         scale: args.scale.unwrap_or(1.0),
         volume: args.volume.on(),
-        volume_interval: args.volume.volume_interval,
+        volume_interval: args.volume.interval(),
         environment,
     })
 }

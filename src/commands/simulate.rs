@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
-use pelt::sim::volume::MAX_INTERVAL;
+use pelt::sim::volume::{DEFAULT_INTERVAL, MAX_INTERVAL};
 use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
 use std::path::{Path, PathBuf};
 
@@ -57,24 +57,24 @@ pub struct VolumeArgs {
     /// the panel switches it too). It starts once the coat has settled, after step 60.
     #[arg(long, value_enum, default_value_t = Volume::Off)]
     pub volume: Volume,
-    /// Steps from one splat of the grid to the next (1 to 8; with `--volume on`, or in
-    /// `demo` for the panel's switch): the step after a splat reads the grid, the others
-    /// move each strand alone. At 8 the grid adds 4–9% to a GPU solver step at the full
-    /// tier on lavapipe instead of 146% (both splatting every 7th strand of the full coat),
-    /// for a weaker grid (experimental).
+    /// Steps from one splat of the grid to the next, 1 to 8 (default 8; with `--volume
+    /// on`, or in `demo` for the panel's switch): the step after a splat reads the grid,
+    /// the others move each strand alone. At 8 the grid adds 8–9% to a GPU solver step at
+    /// the full tier on lavapipe; at 1, a splat every step, 144–150% (both splatting every
+    /// 7th strand of the full coat).
     #[arg(
         long,
-        default_value_t = 1,
+        value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..=MAX_INTERVAL as i64)
     )]
-    pub volume_interval: u32,
+    pub volume_interval: Option<u32>,
 }
 
 impl Default for VolumeArgs {
     fn default() -> Self {
         VolumeArgs {
             volume: Volume::Off,
-            volume_interval: 1,
+            volume_interval: None,
         }
     }
 }
@@ -83,14 +83,19 @@ impl VolumeArgs {
     /// An error when an interval is given for a run with the grid off (it would do
     /// nothing); `demo` does not ask, as its panel can switch the grid on.
     pub fn check_for_run(self) -> anyhow::Result<()> {
-        if !self.on() && self.volume_interval != 1 {
-            anyhow::bail!(
-                "--volume-interval {} needs --volume on: with the grid off there is nothing \
-                 to splat",
-                self.volume_interval
-            );
+        match self.volume_interval {
+            Some(n) if !self.on() => anyhow::bail!(
+                "--volume-interval {n} needs --volume on: with the grid off there is nothing \
+                 to splat"
+            ),
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// Steps from one splat to the next: as given, else the library's default
+    /// (`sim::volume::DEFAULT_INTERVAL`).
+    pub fn interval(self) -> u32 {
+        self.volume_interval.unwrap_or(DEFAULT_INTERVAL)
     }
 
     /// Whether the grid is on.
@@ -110,22 +115,20 @@ impl VolumeArgs {
             pelt::sim::FurParams::default().volume_splat_strands,
         );
         let mut how = Vec::new();
-        if self.volume_interval > 1 {
-            how.push(format!("every {} steps", self.volume_interval));
+        match self.interval() {
+            1 => how.push("every step".to_string()),
+            n => how.push(format!("every {n} steps")),
         }
         if stride > 1 {
             how.push(format!("from one strand in {stride}"));
         }
-        match how.is_empty() {
-            true => ", volume grid on".to_string(),
-            false => format!(", volume grid on (splatted {})", how.join(", ")),
-        }
+        format!(", volume grid on (splatted {})", how.join(", "))
     }
 
     /// A configuration with the grid switched and spaced as these say.
     pub fn apply(self, config: FurConfig) -> FurConfig {
         let mut config = self.volume.apply(config);
-        config.params.volume_interval = self.volume_interval;
+        config.params.volume_interval = self.interval();
         config
     }
 }

@@ -44,8 +44,9 @@ pub struct FurParams {
     pub volume_strength: f32,
     /// Grid nodes along each axis, 4 to 128 (the grid is a cube over the coat).
     pub volume_resolution: u32,
-    /// Steps from one splat of the grid to the next, 1 to 8 (`sim::volume::MAX_INTERVAL`):
-    /// the step after a splat reads the grid, the others move each strand alone (see
+    /// Steps from one splat of the grid to the next, 1 to 8 (`sim::volume::MAX_INTERVAL`;
+    /// by default [`DEFAULT_INTERVAL`](super::volume::DEFAULT_INTERVAL), 8): the step after
+    /// a splat reads the grid, the others move each strand alone (see
     /// `VolumeSettings::interval`).
     pub volume_interval: u32,
     /// The most strands splatted into the grid, at least
@@ -79,7 +80,7 @@ impl Default for FurParams {
             volume_friction: 0.9,
             volume_strength: 1.5,
             volume_resolution: 96,
-            volume_interval: 1,
+            volume_interval: super::volume::DEFAULT_INTERVAL,
             volume_splat_strands: super::volume::DEFAULT_SPLAT_STRANDS,
         }
     }
