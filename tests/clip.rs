@@ -11,7 +11,8 @@ use cli_common::{pelt, s, stderr};
 const FRAMES: usize = 30;
 const SIZE: (usize, usize) = (160, 90);
 
-fn record(out: &Path, extra: &[&str]) {
+/// Records the shipped script to `out` and returns what the run printed.
+fn record(out: &Path, extra: &[&str]) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
     let o = pelt()
         .args([
@@ -33,6 +34,7 @@ fn record(out: &Path, extra: &[&str]) {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    stderr(&o)
 }
 
 /// Every frame of an APNG, composed as a viewer shows it (each frame's rectangle blended
@@ -176,6 +178,17 @@ fn a_recorded_clip_follows_the_raster_flag() {
 }
 
 #[test]
+fn a_clip_too_short_to_reach_the_volume_grid_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    // 30 frames at 60 a second: 30 steps, before the grid starts after step 60.
+    let said = record(&dir.path().join("short.png"), &["--volume", "on"]);
+    assert!(
+        said.contains("volume grid on (splatted every 8 steps) (it starts after step 60; this clip ends at step 30, before it)"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_record_needs_a_script_and_a_png_name_and_a_matching_shape() {
     let dir = tempfile::tempdir().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
@@ -209,6 +222,19 @@ fn a_record_needs_a_script_and_a_png_name_and_a_matching_shape() {
         s(&dir.path().join("a.png")),
     ]);
     assert!(err.contains("shape"), "{err}");
+    // A clip has no panel to switch the grid on, so an interval without it is refused.
+    let err = cli_common::fails(&[
+        "demo",
+        "--script",
+        s(&script),
+        "--frames",
+        "2",
+        "--volume-interval",
+        "3",
+        "--record",
+        s(&dir.path().join("a.png")),
+    ]);
+    assert!(err.contains("needs --volume on"), "{err}");
     // Within a pixel of the window's shape, but not its shape at all.
     for tiny in ["1x1", "3x2"] {
         let err = cli_common::fails(&[

@@ -142,6 +142,16 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         volume_interval: Some(options.volume_interval),
     }
     .describe(strands);
+    // As `simulate` and `render` say it: a clip too short to reach the grid's start.
+    let steps = fur.hair().steps();
+    let grid = if options.volume && steps <= pelt::sim::SETTLE_STEPS {
+        format!(
+            "{grid} (it starts after step {}; this clip ends at step {steps}, before it)",
+            pelt::sim::SETTLE_STEPS
+        )
+    } else {
+        grid
+    };
     eprintln!(
         "{strands} strands, {} frames at {width}×{height} on {}{grid}: wrote {} ({:.2} MB)",
         options.frames,

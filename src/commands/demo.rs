@@ -142,6 +142,9 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         pelt::files::check_output(path, "the screenshot", &["png"], &inputs)?;
     }
     if let Some(path) = &args.record {
+        // A clip is drawn without the panel, so nothing could switch the grid on: an
+        // interval given with it off is refused, as `simulate` and `render` refuse it.
+        args.volume.check_for_run()?;
         let inputs: Vec<&std::path::Path> = args
             .script
             .iter()

@@ -81,7 +81,8 @@ impl Default for VolumeArgs {
 
 impl VolumeArgs {
     /// An error when an interval is given for a run with the grid off (it would do
-    /// nothing); `demo` does not ask, as its panel can switch the grid on.
+    /// nothing); `demo`'s window does not ask, as its panel can switch the grid on, but
+    /// `demo --record` (no panel) does.
     pub fn check_for_run(self) -> anyhow::Result<()> {
         match self.volume_interval {
             Some(n) if !self.on() => anyhow::bail!(

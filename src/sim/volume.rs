@@ -350,7 +350,8 @@ impl SplatCadence {
     /// Starts a run of `steps` steps ([`SplatCadence::run_length`]) whose first is `first`,
     /// counting them: whether the grid is splatted before it, and the uniforms its steps
     /// read, the grid placed on `first`'s pose (resolution 0, no grid, for a run that does
-    /// not start with a splat).
+    /// not start with a splat). A run longer than `run_length` allows is counted as
+    /// reaching the next splat, never wrapped: the next run then splats.
     pub fn start_run(
         &mut self,
         settings: &VolumeSettings,
@@ -359,7 +360,8 @@ impl SplatCadence {
     ) -> (bool, VolumeUniforms) {
         let splat = self.splats(settings);
         let since = if splat { 0 } else { self.since.unwrap_or(0) };
-        self.since = Some(since + steps as u32);
+        let steps = u32::try_from(steps).unwrap_or(u32::MAX);
+        self.since = Some(since.saturating_add(steps));
         match splat {
             true => (true, settings.uniforms(first)),
             false => (false, VolumeUniforms::default()),
@@ -633,6 +635,19 @@ mod tests {
         assert_eq!(single, [true, false, false, true, false, false, true]);
         // A call that starts mid-interval runs to the next splat, then splats.
         assert_eq!(runs(8, &[5, 8]), vec![(5, true), (3, false), (5, true)]);
+    }
+
+    #[test]
+    fn a_run_longer_than_the_cadence_allows_reaches_the_next_splat_and_never_wraps() {
+        let settings = every(8);
+        for too_long in [usize::MAX, u32::MAX as usize, 9] {
+            let mut cadence = SplatCadence::due();
+            assert!(cadence.start_run(&settings, &step(), 5).0);
+            assert!(!cadence.start_run(&settings, &step(), too_long).0);
+            // Counted past the interval, not wrapped to a few steps in: the next run splats.
+            assert_eq!(cadence.run_length(&settings, 100), 8, "{too_long}");
+            assert!(cadence.start_run(&settings, &step(), 1).0, "{too_long}");
+        }
     }
 
     #[test]
