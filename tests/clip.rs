@@ -183,7 +183,7 @@ fn a_clip_too_short_to_reach_the_volume_grid_says_so() {
     // 30 frames at 60 a second: 30 steps, before the grid starts after step 60.
     let said = record(&dir.path().join("short.png"), &["--volume", "on"]);
     assert!(
-        said.contains("volume grid on (splatted every 8 steps) (it starts after step 60; this clip ends at step 30, before it)"),
+        said.contains("volume grid on (splatted every 8 steps); it starts after step 60, and this clip ends at step 30, before it"),
         "{said}"
     );
 }

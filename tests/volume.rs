@@ -203,29 +203,41 @@ fn run(
 fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
     let ctx = gpu();
     // No hand, no idle motion, no gust: the coat only settles, and must neither inflate
-    // nor drift.
-    let mut config = still_config(STRANDS, false);
-    let mut sims = [false, true].map(|volume| {
+    // nor drift, splatted at the default cadence (every eighth step) or every step.
+    let config = still_config(STRANDS, false);
+    let coat = |volume: bool, interval: u32| {
+        let mut config = config.clone();
         config.params.volume = volume;
+        config.params.volume_interval = interval;
         let mut sim = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
         sim.step(600).unwrap();
-        sim
-    });
-    let off = sims[0].positions().unwrap();
-    let on = sims[1].positions().unwrap();
-    let d = max_distance(&off, &on);
-    let settings = sims[1].volume_settings().unwrap();
-    eprintln!(
-        "still coat after 600 steps: volume on vs off differ by at most {:.3} mm \
-         (grid {}³, cell {:.1} mm, rest density {:.2} points per node)",
-        d * 1000.0,
-        settings.resolution,
-        settings.cell * 1000.0,
-        settings.rest_density
-    );
-    assert!(d <= 0.002, "the still coat moved {d} m with the volume on");
-    // The grid did act: the sway moves strands against their neighbours.
-    assert!(d > 0.0, "volume on and off gave the same coat");
+        let settings = sim.volume_settings();
+        (sim.positions().unwrap(), settings)
+    };
+    let (off, _) = coat(false, volume::DEFAULT_INTERVAL);
+    for interval in [volume::DEFAULT_INTERVAL, 1] {
+        let (on, settings) = coat(true, interval);
+        let settings = settings.unwrap();
+        let d = max_distance(&off, &on);
+        eprintln!(
+            "still coat after 600 steps, splatted every {interval} steps: volume on vs off \
+             differ by at most {:.4} mm (grid {}³, cell {:.1} mm, rest density {:.2} points \
+             per node)",
+            d * 1000.0,
+            settings.resolution,
+            settings.cell * 1000.0,
+            settings.rest_density
+        );
+        assert!(
+            d <= 0.002,
+            "interval {interval}: the still coat moved {d} m"
+        );
+        // The grid did act: the sway moves strands against their neighbours.
+        assert!(
+            d > 0.0,
+            "interval {interval}: volume on and off gave the same coat"
+        );
+    }
 }
 
 /// Densest node within 2 cm of the capsule's surface, over the rest density, with the
@@ -412,8 +424,10 @@ fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
 #[test]
 fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
     let ctx = gpu();
-    // Every strand splatted at intervals 1 and 8, and every fourth strand (256 of 1,024).
-    for (interval, splatted) in [(1, u32::MAX), (volume::MAX_INTERVAL, u32::MAX), (1, 256)] {
+    // Every strand splatted every step and at the default cadence (every eighth step), and
+    // every fourth strand (256 of 1,024) every step.
+    let default = volume::DEFAULT_INTERVAL;
+    for (interval, splatted) in [(1, u32::MAX), (default, u32::MAX), (1, 256)] {
         let mut config = still_config(1024, true);
         config.params.volume_interval = interval;
         config.params.volume_splat_strands = splatted;

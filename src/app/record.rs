@@ -146,7 +146,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let steps = fur.hair().steps();
     let grid = if options.volume && steps <= pelt::sim::SETTLE_STEPS {
         format!(
-            "{grid} (it starts after step {}; this clip ends at step {steps}, before it)",
+            "{grid}; it starts after step {}, and this clip ends at step {steps}, before it",
             pelt::sim::SETTLE_STEPS
         )
     } else {

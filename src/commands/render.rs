@@ -227,7 +227,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     extras.push_str(&args.volume.describe(strands));
     if args.volume.on() && u64::from(args.steps) <= pelt::sim::SETTLE_STEPS {
         extras.push_str(&format!(
-            " (it starts after step {}, so not in this run)",
+            "; it starts after step {}, so not in this run",
             pelt::sim::SETTLE_STEPS
         ));
     }

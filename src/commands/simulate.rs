@@ -57,8 +57,9 @@ pub struct VolumeArgs {
     /// the panel switches it too). It starts once the coat has settled, after step 60.
     #[arg(long, value_enum, default_value_t = Volume::Off)]
     pub volume: Volume,
-    /// Steps from one splat of the grid to the next, 1 to 8 (default 8; with `--volume
-    /// on`, or in `demo` for the panel's switch): the step after a splat reads the grid,
+    /// Steps from one splat of the grid to the next, 1 to 8 [default: 8] (needs `--volume
+    /// on`, but for `demo`'s window, whose panel can switch the grid on): the step after a
+    /// splat reads the grid,
     /// the others move each strand alone. At 8 the grid adds 8–9% to a GPU solver step at
     /// the full tier on lavapipe; at 1, a splat every step, 144–150% (both splatting every
     /// 7th strand of the full coat).

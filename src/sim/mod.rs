@@ -123,7 +123,8 @@ pub trait StrandSolver {
     /// Advances one step per entry of `steps`, in order.
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError>;
     /// Turns the volume grid on (with these settings) or off for the steps that follow. On,
-    /// the grid is splatted from every strand before the next step and then every
+    /// the grid is splatted from every [`volume::VolumeSettings::stride`]-th strand before
+    /// the next step and then every
     /// [`volume::VolumeSettings::interval`] steps, counted by the solver whatever the
     /// batches (settings for the same grid keep the count); the step after a splat reads
     /// it, the others step each strand alone.

@@ -50,7 +50,7 @@ pub const MAX_INTERVAL: u32 = super::layout::MAX_STEPS_PER_DISPATCH as u32;
 /// batched step at the full tier, where a splat every step forces one-step dispatches
 /// (measured on lavapipe: +8–9% against +144–150%). Measured at the test tier over one splat
 /// period, a stroke still turns its untouched neighbours with it (mean cosine 0.45 against
-/// 0.41 every step) and a held press still moves them away (0.17 mm against 0.14 mm).
+/// 0.42 every step) and a held press still moves them away (0.17 mm against 0.14 mm).
 pub const DEFAULT_INTERVAL: u32 = MAX_INTERVAL;
 /// The most strands a coat splats by default (`FurParams::volume_splat_strands`): more
 /// than the tests' densest coat (16,384), so every tested coat splats whole, and about
@@ -273,7 +273,7 @@ impl VolumeSettings {
             rest: Arc::from(Vec::new()),
             friction: 0.0,
             strength: 0.0,
-            interval: 1,
+            interval: DEFAULT_INTERVAL,
             stride: 1,
         }
     }
