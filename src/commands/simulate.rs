@@ -59,10 +59,9 @@ pub struct VolumeArgs {
     pub volume: Volume,
     /// Steps from one splat of the grid to the next, 1 to 8 [default: 8] (needs `--volume
     /// on`, but for `demo`'s window, whose panel can switch the grid on): the step after a
-    /// splat reads the grid,
-    /// the others move each strand alone. At 8 the grid adds 8–9% to a GPU solver step at
-    /// the full tier on lavapipe; at 1, a splat every step, 144–150% (both splatting every
-    /// 7th strand of the full coat).
+    /// splat reads the grid, the others move each strand alone. At 8 the grid adds 8–9% to
+    /// a GPU solver step at the full tier on lavapipe; at 1, a splat every step, 144–150%
+    /// (both splatting every 7th strand of the full coat).
     #[arg(
         long,
         value_name = "N",

@@ -124,10 +124,9 @@ pub trait StrandSolver {
     fn step(&mut self, steps: &[StepUniforms]) -> Result<(), SimError>;
     /// Turns the volume grid on (with these settings) or off for the steps that follow. On,
     /// the grid is splatted from every [`volume::VolumeSettings::stride`]-th strand before
-    /// the next step and then every
-    /// [`volume::VolumeSettings::interval`] steps, counted by the solver whatever the
-    /// batches (settings for the same grid keep the count); the step after a splat reads
-    /// it, the others step each strand alone.
+    /// the next step and then every [`volume::VolumeSettings::interval`] steps, counted by
+    /// the solver whatever the batches (settings for the same grid keep the count); the
+    /// step after a splat reads it, the others step each strand alone.
     fn set_volume(&mut self, volume: Option<volume::VolumeSettings>) -> Result<(), SimError>;
     /// The latest positions: six per strand, xyz world position, w 1 where the hand
     /// touched the point in the last step.
