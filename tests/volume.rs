@@ -644,13 +644,17 @@ fn a_solver_refuses_a_grid_it_cannot_use_and_keeps_the_one_it_had() {
 #[test]
 fn a_grid_interval_outside_one_to_eight_is_refused() {
     let mut sim = FurSim::new_cpu(&still_config(64, true), Creature::default()).unwrap();
-    for bad in [0, volume::MAX_INTERVAL + 1] {
+    for bad in [0, volume::MAX_INTERVAL + 1, u32::MAX] {
         let params = FurParams {
             volume_interval: bad,
             ..*sim.params()
         };
         let e = sim.set_params(params).unwrap_err().to_string();
-        assert!(e.contains("volume_interval"), "interval {bad}: {e}");
+        // Named with its exact value (an f32 printed 4294967295 as 4294967300).
+        assert!(
+            e.contains("volume_interval") && e.contains(&format!(" is {bad}:")),
+            "interval {bad}: {e}"
+        );
     }
     assert_eq!(
         sim.params().volume_interval,

@@ -406,9 +406,9 @@ impl StrandSolver for GpuSolver {
                     .max_storage_buffer_binding_size
                     .min(limits.max_buffer_size)
             {
-                return Err(SimError::Parameter {
+                return Err(SimError::WholeParameter {
                     name: "volume_resolution",
-                    value: v.resolution as f32,
+                    value: u64::from(v.resolution),
                     expected: "a grid that fits one storage buffer on this device",
                 });
             }

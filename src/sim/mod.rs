@@ -49,6 +49,17 @@ pub enum SimError {
         /// What it should be.
         expected: &'static str,
     },
+    /// A whole-number parameter out of its range (named with its exact value, which an
+    /// `f32` would round past 2²⁴).
+    #[error("parameter `{name}` is {value}: expected {expected}")]
+    WholeParameter {
+        /// Which parameter.
+        name: &'static str,
+        /// Its value.
+        value: u64,
+        /// What it should be.
+        expected: &'static str,
+    },
     /// Zero strands, or more than this device (or the groom) can hold.
     #[error(
         "strand count {count} is out of range: this device holds 1 to {max} strands (try a smaller --strands)"

@@ -146,23 +146,23 @@ impl FurParams {
         unit("volume_friction", self.volume_friction)?;
         non_negative("volume_strength", self.volume_strength)?;
         if !(4..=128).contains(&self.volume_resolution) {
-            return Err(SimError::Parameter {
+            return Err(SimError::WholeParameter {
                 name: "volume_resolution",
-                value: self.volume_resolution as f32,
+                value: u64::from(self.volume_resolution),
                 expected: "a whole number from 4 to 128",
             });
         }
         if !(1..=super::volume::MAX_INTERVAL).contains(&self.volume_interval) {
-            return Err(SimError::Parameter {
+            return Err(SimError::WholeParameter {
                 name: "volume_interval",
-                value: self.volume_interval as f32,
+                value: u64::from(self.volume_interval),
                 expected: "a whole number of steps from 1 to 8",
             });
         }
         if self.volume_splat_strands < super::volume::MIN_SPLAT_STRANDS {
-            return Err(SimError::Parameter {
+            return Err(SimError::WholeParameter {
                 name: "volume_splat_strands",
-                value: self.volume_splat_strands as f32,
+                value: u64::from(self.volume_splat_strands),
                 expected: "at least 256 strands",
             });
         }

@@ -179,11 +179,11 @@ impl VolumeSettings {
             })
         };
         if !(2..=MAX_RESOLUTION).contains(&self.resolution) {
-            return bad(
-                "volume_resolution",
-                self.resolution as f32,
-                "from 2 to 512 nodes a side",
-            );
+            return Err(super::SimError::WholeParameter {
+                name: "volume_resolution",
+                value: u64::from(self.resolution),
+                expected: "from 2 to 512 nodes a side",
+            });
         }
         if let Some(o) = self.offset.to_array().into_iter().find(|o| !o.is_finite()) {
             return bad("volume offset", o, "a finite place");
@@ -220,23 +220,23 @@ impl VolumeSettings {
             );
         }
         if self.rest.len() != (self.resolution as usize).pow(3) {
-            return Err(super::SimError::Parameter {
+            return Err(super::SimError::WholeParameter {
                 name: "volume rest densities",
-                value: self.rest.len() as f32,
+                value: self.rest.len() as u64,
                 expected: "one per grid node (VolumeSettings::measure_rest)",
             });
         }
         if !(1..=MAX_INTERVAL).contains(&self.interval) {
-            return Err(super::SimError::Parameter {
+            return Err(super::SimError::WholeParameter {
                 name: "volume_interval",
-                value: self.interval as f32,
+                value: u64::from(self.interval),
                 expected: "a whole number of steps from 1 to 8",
             });
         }
         if !(1..=MAX_STRIDE).contains(&self.stride) {
-            return Err(super::SimError::Parameter {
+            return Err(super::SimError::WholeParameter {
                 name: "volume splat stride",
-                value: self.stride as f32,
+                value: u64::from(self.stride),
                 expected: "a whole number from 1 to 1,024 (VolumeSettings::stride)",
             });
         }
