@@ -200,54 +200,24 @@ fn a_record_needs_a_script_and_a_png_name_and_a_matching_shape() {
         s(&dir.path().join("a.png")),
     ]);
     assert!(err.contains("--script"), "{err}");
-    let err = cli_common::fails(&[
-        "demo",
-        "--script",
-        s(&script),
-        "--frames",
-        "2",
-        "--record",
-        s(&dir.path().join("a.gif")),
-    ]);
+    // The shipped script, two frames, `extra`, recorded to `name`: what the refusal says.
+    let refused = |extra: &[&str], name: &str| {
+        let out = dir.path().join(name);
+        let mut args = vec!["demo", "--script", s(&script), "--frames", "2"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--record", s(&out)]);
+        cli_common::fails(&args)
+    };
+    let err = refused(&[], "a.gif");
     assert!(err.contains(".png"), "{err}");
-    let err = cli_common::fails(&[
-        "demo",
-        "--script",
-        s(&script),
-        "--frames",
-        "2",
-        "--record-size",
-        "100x100",
-        "--record",
-        s(&dir.path().join("a.png")),
-    ]);
+    let err = refused(&["--record-size", "100x100"], "a.png");
     assert!(err.contains("shape"), "{err}");
     // A clip has no panel to switch the grid on, so an interval without it is refused.
-    let err = cli_common::fails(&[
-        "demo",
-        "--script",
-        s(&script),
-        "--frames",
-        "2",
-        "--volume-interval",
-        "3",
-        "--record",
-        s(&dir.path().join("a.png")),
-    ]);
+    let err = refused(&["--volume-interval", "3"], "a.png");
     assert!(err.contains("needs --volume on"), "{err}");
     // Within a pixel of the window's shape, but not its shape at all.
     for tiny in ["1x1", "3x2"] {
-        let err = cli_common::fails(&[
-            "demo",
-            "--script",
-            s(&script),
-            "--frames",
-            "2",
-            "--record-size",
-            tiny,
-            "--record",
-            s(&dir.path().join("a.png")),
-        ]);
+        let err = refused(&["--record-size", tiny], "a.png");
         assert!(err.contains("shape"), "{tiny}: {err}");
     }
 }
