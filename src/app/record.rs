@@ -57,10 +57,8 @@ pub struct RecordOptions {
     /// Frames a second of the clip (`--record-fps`): each frame advances the replay by
     /// 1/fps s, the solver still stepping at its fixed 60 Hz.
     pub fps: u16,
-    /// Whether the coat is a volume (`--volume`).
-    pub volume: bool,
-    /// Steps between splats of the volume grid (`--volume-interval`).
-    pub volume_interval: u32,
+    /// The volume grid (`--volume`, `--volume-interval`).
+    pub volume: crate::commands::simulate::VolumeArgs,
 }
 
 /// Replays `options.script` for `options.frames` frames offscreen and writes every frame
@@ -89,8 +87,8 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     fur.set_debug_mode(options.mode);
     fur.renderer_mut().set_raster(options.raster);
     let params = pelt::sim::FurParams {
-        volume: options.volume,
-        volume_interval: options.volume_interval,
+        volume: options.volume.on(),
+        volume_interval: options.volume.interval(),
         ..*fur.hair().params()
     };
     fur.hair_mut().set_params(params)?;
@@ -134,17 +132,10 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     bar.finish_and_clear();
     pelt::files::write_atomic(&options.out, "the clip", &bytes)?;
     // Named as `simulate` and `render` name it (interval, and the subset a large coat splats).
-    let grid = crate::commands::simulate::VolumeArgs {
-        volume: match options.volume {
-            true => crate::commands::simulate::Volume::On,
-            false => crate::commands::simulate::Volume::Off,
-        },
-        volume_interval: Some(options.volume_interval),
-    }
-    .describe(strands);
+    let grid = options.volume.describe(strands);
     // As `simulate` and `render` say it: a clip too short to reach the grid's start.
     let steps = fur.hair().steps();
-    let grid = if options.volume && steps <= pelt::sim::SETTLE_STEPS {
+    let grid = if options.volume.on() && steps <= pelt::sim::SETTLE_STEPS {
         format!(
             "{grid}; it starts after step {}, and this clip ends at step {steps}, before it",
             pelt::sim::SETTLE_STEPS

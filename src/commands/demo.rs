@@ -208,8 +208,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             fps: args.record_fps,
             raster: args.raster,
             solver: args.solver,
-            volume: args.volume.on(),
-            volume_interval: args.volume.interval(),
+            volume: args.volume,
         });
     }
     run_app(DemoOptions {

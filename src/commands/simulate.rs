@@ -115,11 +115,10 @@ impl VolumeArgs {
             strands,
             pelt::sim::FurParams::default().volume_splat_strands,
         );
-        let mut how = Vec::new();
-        match self.interval() {
-            1 => how.push("every step".to_string()),
-            n => how.push(format!("every {n} steps")),
-        }
+        let mut how = vec![match self.interval() {
+            1 => "every step".to_string(),
+            n => format!("every {n} steps"),
+        }];
         if stride > 1 {
             how.push(format!("from one strand in {stride}"));
         }
