@@ -9,6 +9,7 @@ mod clip;
 mod input;
 mod orbit;
 mod panel;
+mod panel_cache;
 mod raster_probe;
 mod record;
 mod surface;

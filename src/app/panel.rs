@@ -4,6 +4,7 @@
 //! asked for as [`PanelAction`]s.
 
 use super::FrameStats;
+use super::panel_cache::PanelCache;
 use super::tier_search::CANDIDATES;
 use pelt::SimulatedFur;
 use pelt::gpu::GpuContext;
@@ -40,6 +41,8 @@ pub struct Panel {
     ctx: egui::Context,
     state: egui_winit::State,
     renderer: egui_wgpu::Renderer,
+    /// The panel as last drawn, redrawn where it changes and laid over every frame.
+    cache: PanelCache,
     /// The seed field.
     pub seed: u64,
     /// The solver parameters as edited.
@@ -50,6 +53,10 @@ pub struct Panel {
     key_elevation: f32,
     exposure: f32,
     pending: Vec<PanelAction>,
+    /// This frame's interface, run by [`Panel::prepare`] and drawn by [`Panel::paint`].
+    prepared: Option<egui::FullOutput>,
+    /// Columns from the left the prepared panel hides.
+    hides_left: u32,
 }
 
 impl Panel {
@@ -78,6 +85,7 @@ impl Panel {
                 format,
                 egui_wgpu::RendererOptions::default(),
             ),
+            cache: PanelCache::new(&gpu.device, format),
             ctx,
             state,
             seed,
@@ -87,6 +95,8 @@ impl Panel {
             key_elevation: d.y.clamp(-1.0, 1.0).asin().to_degrees(),
             exposure: lighting.exposure,
             pending: Vec::new(),
+            prepared: None,
+            hides_left: 0,
         }
     }
 
@@ -112,7 +122,8 @@ impl Panel {
         }
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, fur: &SimulatedFur, stats: &FrameStats) {
+    /// Lays the panel out; returns the rectangle it fills, in points.
+    fn ui(&mut self, ui: &mut egui::Ui, fur: &SimulatedFur, stats: &FrameStats) -> egui::Rect {
         egui::Panel::left("pelt")
             .default_size(250.0)
             .show(ui, |ui| {
@@ -232,67 +243,98 @@ impl Panel {
                         self.pending.push(PanelAction::ExportVrm);
                     }
                 });
-            });
+            })
+            .response
+            .rect
     }
 
-    /// Draws the panel over `view` (already holding the frame) and returns what the user
-    /// asked for since the last call.
-    #[allow(clippy::too_many_arguments)]
-    pub fn draw(
+    /// Runs the panel's interface for this frame (input, layout, tessellation) before the
+    /// frame is drawn, so the frame knows what the panel will hide ([`Panel::hides_left`]).
+    pub fn prepare(
         &mut self,
-        gpu: &GpuContext,
         window: &Window,
-        encoder: &mut wgpu::CommandEncoder,
-        view: &wgpu::TextureView,
         size: (u32, u32),
         fur: &SimulatedFur,
         stats: &FrameStats,
-    ) -> Vec<PanelAction> {
+    ) {
         let input = self.state.take_egui_input(window);
         let ctx = self.ctx.clone();
-        let mut output = ctx.run_ui(input, |ui| self.ui(ui, fur, stats));
+        let mut filled = egui::Rect::NOTHING;
+        let mut output = ctx.run_ui(input, |ui| filled = self.ui(ui, fur, stats));
+        self.state
+            .handle_platform_output(window, std::mem::take(&mut output.platform_output));
+        let ppp = output.pixels_per_point;
+        // The panel's fill hides what is under it when it is opaque and spans the window's
+        // height from its left edge; its last column may be anti-aliased, so it is not
+        // counted.
+        let opaque = ctx.global_style().visuals.panel_fill.a() == u8::MAX;
+        let spans =
+            filled.min.x <= 0.0 && filled.min.y <= 0.0 && filled.max.y * ppp >= size.1 as f32;
+        self.hides_left = if opaque && spans && filled.max.x.is_finite() {
+            ((filled.max.x * ppp).floor().max(1.0) as u32 - 1).min(size.0)
+        } else {
+            0
+        };
+        self.prepared = Some(output);
+    }
+
+    /// Columns of pixels, from the window's left edge, that the prepared panel covers
+    /// opaquely: what is drawn there is never seen.
+    pub fn hides_left(&self) -> u32 {
+        self.hides_left
+    }
+
+    /// Draws the prepared panel over `view` (already holding the frame) and returns what
+    /// the user asked for since the last call.
+    pub fn paint(
+        &mut self,
+        gpu: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        view: &wgpu::TextureView,
+        size: (u32, u32),
+    ) -> Vec<PanelAction> {
+        let Some(mut output) = self.prepared.take() else {
+            return std::mem::take(&mut self.pending);
+        };
         // Taken whole: every delta is applied or freed below (egui checks that none is lost).
         let mut textures = std::mem::take(&mut output.textures_delta);
-        self.state
-            .handle_platform_output(window, output.platform_output);
-        let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
+        let shapes = output.shapes;
+        let jobs = self.ctx.tessellate(shapes.clone(), output.pixels_per_point);
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [size.0, size.1],
             pixels_per_point: output.pixels_per_point,
         };
+        let textures_changed = super::panel_cache::replaces_texels(&textures);
         for (id, deltas) in textures.set.drain() {
             for delta in &deltas {
                 self.renderer
                     .update_texture(&gpu.device, &gpu.queue, id, delta);
             }
         }
-        let extra = self
-            .renderer
-            .update_buffers(&gpu.device, &gpu.queue, encoder, &jobs, &screen);
-        if !extra.is_empty() {
-            gpu.queue.submit(extra);
+        let redraw = self.cache.update(
+            &gpu.device,
+            shapes,
+            &jobs,
+            output.pixels_per_point,
+            size,
+            textures_changed,
+        );
+        if let Some(redraw) = redraw {
+            let extra = self.renderer.update_buffers(
+                &gpu.device,
+                &gpu.queue,
+                encoder,
+                &redraw.jobs,
+                &screen,
+            );
+            if !extra.is_empty() {
+                gpu.queue.submit(extra);
+            }
+            if let Some(mut pass) = self.cache.redraw_pass(encoder, redraw.area) {
+                self.renderer.render(&mut pass, &redraw.jobs, &screen);
+            }
         }
-        {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("panel"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Load,
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                })
-                .forget_lifetime();
-            self.renderer.render(&mut pass, &jobs, &screen);
-        }
+        self.cache.composite(encoder, view);
         for id in textures.free.drain() {
             self.renderer.free_texture(&id);
         }

@@ -261,11 +261,17 @@ impl WindowGpu {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("demo frame"),
             });
+        let size = self.size();
+        // The panel's interface runs first, so the upscale can skip what it hides.
+        let panel_started = std::time::Instant::now();
+        panel.prepare(window, size, fur, stats);
+        let mut panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
         let targets = self.targets.as_ref().context("frame targets")?;
         let drawn = match &self.scaled {
             Some(scaled) => {
                 let drawn = fur.render(&mut encoder, &scaled.targets, &scaled.view, camera);
-                self.upscaler.record(&mut encoder, scaled, &view);
+                self.upscaler
+                    .record(&mut encoder, scaled, &view, panel.hides_left());
                 drawn
             }
             None => fur.render(&mut encoder, targets, &view, camera),
@@ -273,22 +279,14 @@ impl WindowGpu {
         if let Err(e) = drawn {
             self.report(format!("frame not drawn: {e}"));
         }
-        let size = self.size();
         let panel_view = frame.texture.create_view(&wgpu::TextureViewDescriptor {
             format: Some(self.panel_format),
             ..Default::default()
         });
         let panel_started = std::time::Instant::now();
-        let actions = panel.draw(
-            &self.gpu,
-            window,
-            &mut encoder,
-            &panel_view,
-            size,
-            fur,
-            stats,
-        );
-        self.panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
+        let actions = panel.paint(&self.gpu, &mut encoder, &panel_view, size);
+        panel_ms += panel_started.elapsed().as_secs_f64() * 1e3;
+        self.panel_ms = panel_ms;
         self.gpu.queue.submit(Some(encoder.finish()));
         // Read back before presenting: the texture is the window's again afterwards.
         let image = if capture {

@@ -137,12 +137,14 @@ impl Upscaler {
         }
     }
 
-    /// Draws `scaled` over the whole of `output`.
+    /// Draws `scaled` over `output` but for its first `hidden_left` columns, which
+    /// something opaque drawn later hides (the panel); those are only cleared.
     pub fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         scaled: &ScaledTarget,
         output: &wgpu::TextureView,
+        hidden_left: u32,
     ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("demo: upscale"),
@@ -160,6 +162,11 @@ impl Upscaler {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        let size = output.texture().size();
+        if hidden_left >= size.width {
+            return;
+        }
+        pass.set_scissor_rect(hidden_left, 0, size.width - hidden_left, size.height);
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &scaled.group, &[]);
         pass.draw(0..3, 0..1);
