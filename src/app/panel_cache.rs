@@ -84,6 +84,25 @@ fn pixels_of(
     (r.x0 < r.x1 && r.y0 < r.y1).then_some(r)
 }
 
+/// The pixels egui's scissor keeps for `clip_rect` (it rounds each edge to the nearest
+/// pixel).
+fn scissor_pixels(
+    clip_rect: egui::Rect,
+    pixels_per_point: f32,
+    size: (u32, u32),
+) -> Option<PixelRect> {
+    pixels_of(clip_rect, pixels_per_point, size, [f32::round, f32::round])
+}
+
+/// Every pixel `bounds` reaches into (its edges rounded outward).
+fn outward_pixels(
+    bounds: egui::Rect,
+    pixels_per_point: f32,
+    size: (u32, u32),
+) -> Option<PixelRect> {
+    pixels_of(bounds, pixels_per_point, size, [f32::floor, f32::ceil])
+}
+
 /// The pixels `primitive` can touch: its clip rectangle as egui's scissor rounds it, and
 /// of that, for a mesh, its vertices' bounds rounded outward (a triangle covers only
 /// pixels whose centres it holds); a callback may touch its whole clip rectangle.
@@ -92,28 +111,19 @@ pub fn primitive_pixels(
     pixels_per_point: f32,
     size: (u32, u32),
 ) -> Option<PixelRect> {
-    let scissor = pixels_of(
-        primitive.clip_rect,
-        pixels_per_point,
-        size,
-        [f32::round, f32::round],
-    )?;
+    let scissor = scissor_pixels(primitive.clip_rect, pixels_per_point, size)?;
     match &primitive.primitive {
         Primitive::Mesh(mesh) if mesh.indices.is_empty() => None,
-        Primitive::Mesh(mesh) => pixels_of(
-            mesh.calc_bounds(),
-            pixels_per_point,
-            size,
-            [f32::floor, f32::ceil],
-        )?
-        .intersect(scissor),
+        Primitive::Mesh(mesh) => {
+            outward_pixels(mesh.calc_bounds(), pixels_per_point, size)?.intersect(scissor)
+        }
         Primitive::Callback(_) => Some(scissor),
     }
 }
 
 /// Pixels past a shape's bounds its tessellation may reach: its snapping to the pixel
 /// grid (half a pixel) and the anti-aliasing feather (one pixel), rounded up.
-const SHAPE_MARGIN: u32 = 2;
+const SHAPE_MARGIN: f32 = 2.0;
 
 /// The pixels `shape` can touch: within its clip rectangle (as egui's scissor rounds it),
 /// its visual bounds rounded outward and widened by [`SHAPE_MARGIN`]; a transformed shape
@@ -123,31 +133,18 @@ pub fn shape_pixels(
     pixels_per_point: f32,
     size: (u32, u32),
 ) -> Option<PixelRect> {
-    let scissor = pixels_of(
-        shape.clip_rect,
-        pixels_per_point,
-        size,
-        [f32::round, f32::round],
-    )?;
+    let scissor = scissor_pixels(shape.clip_rect, pixels_per_point, size)?;
     if shape.transform_after_tessellation != egui::emath::TSTransform::IDENTITY
         || matches!(shape.shape, egui::Shape::Callback(_))
     {
         return Some(scissor);
     }
-    // An empty shape's bounds (`Rect::NOTHING`, min above max) give no pixels.
-    let r = pixels_of(
-        shape.shape.visual_bounding_rect(),
-        pixels_per_point,
-        (u32::MAX, u32::MAX),
-        [f32::floor, f32::ceil],
-    )?;
-    PixelRect {
-        x0: r.x0.saturating_sub(SHAPE_MARGIN),
-        y0: r.y0.saturating_sub(SHAPE_MARGIN),
-        x1: r.x1.saturating_add(SHAPE_MARGIN),
-        y1: r.y1.saturating_add(SHAPE_MARGIN),
-    }
-    .intersect(scissor)
+    // Widened in points, before rounding and clamping, so a shape just off the target
+    // still counts where its feather reaches in. An empty shape's bounds
+    // (`Rect::NOTHING`, min above max) stay empty and give no pixels.
+    let margin = SHAPE_MARGIN / pixels_per_point;
+    let bounds = shape.shape.visual_bounding_rect().expand(margin);
+    outward_pixels(bounds, pixels_per_point, size)?.intersect(scissor)
 }
 
 /// Where drawing `current` gives other pixels than drawing `previous` did: the pixels of
