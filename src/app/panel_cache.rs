@@ -53,6 +53,12 @@ impl PixelRect {
         (r.x0 < r.x1 && r.y0 < r.y1).then_some(r)
     }
 
+    /// Limits `pass`'s drawing to these pixels (never empty: every `PixelRect` made here
+    /// has pixels).
+    fn scissor(self, pass: &mut wgpu::RenderPass) {
+        pass.set_scissor_rect(self.x0, self.y0, self.x1 - self.x0, self.y1 - self.y0);
+    }
+
     /// The rectangle in egui's points at `pixels_per_point` (on whole pixels, so egui's
     /// scissor, which rounds, gives these pixels back).
     fn in_points(self, pixels_per_point: f32) -> egui::Rect {
@@ -207,6 +213,32 @@ pub fn replaces_texels(delta: &egui::TexturesDelta) -> bool {
             .set
             .iter()
             .any(|(_, d)| d.iter().any(|d| d.pos.is_none()))
+}
+
+/// A render pass that draws over what `view` holds.
+fn drawing_over(
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    label: &str,
+) -> wgpu::RenderPass<'static> {
+    encoder
+        .begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some(label),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        })
+        .forget_lifetime()
 }
 
 /// The cache's texture for one window size.
@@ -393,25 +425,8 @@ impl PanelCache {
         area: PixelRect,
     ) -> Option<wgpu::RenderPass<'static>> {
         let target = self.target.as_ref()?;
-        let mut pass = encoder
-            .begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("demo: panel cache"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &target.view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            })
-            .forget_lifetime();
-        pass.set_scissor_rect(area.x0, area.y0, area.x1 - area.x0, area.y1 - area.y0);
+        let mut pass = drawing_over(encoder, &target.view, "demo: panel cache");
+        area.scissor(&mut pass);
         pass.set_pipeline(&self.clear);
         pass.draw(0..3, 0..1);
         Some(pass)
@@ -423,23 +438,8 @@ impl PanelCache {
         let (Some(target), Some(shown)) = (&self.target, self.shown) else {
             return;
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("demo: panel over the frame"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_scissor_rect(shown.x0, shown.y0, shown.x1 - shown.x0, shown.y1 - shown.y0);
+        let mut pass = drawing_over(encoder, view, "demo: panel over the frame");
+        shown.scissor(&mut pass);
         pass.set_pipeline(&self.composite);
         pass.set_bind_group(0, &target.group, &[]);
         pass.draw(0..3, 0..1);
