@@ -225,9 +225,13 @@ fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window(
     };
     let (w, h, full) = shot("full.png", "1.00");
     let (w2, h2, half) = shot("half.png", "0.50");
+    // A quarter of the window is upscaled in two steps (bicubic to twice its size, then
+    // bilinear).
+    let (w4, h4, quarter) = shot("quarter.png", "0.25");
     assert_eq!((w2, h2), (w, h), "the upscaled frame fills the window");
-    // Past the panel, the half-scale picture is the full one, softened: compared as means
-    // of 16×16 blocks (strand-level detail differs between the two), a small difference,
+    assert_eq!((w4, h4), (w, h), "the upscaled frame fills the window");
+    // Past the panel, the smaller pictures are the full one, softened: compared as means
+    // of 16×16 blocks (strand-level detail differs between them), a small difference,
     // where a misplaced, mis-sized or missing scene would differ a lot.
     let (w, h) = (w as usize, h as usize);
     let block = |img: &[[u8; 3]], bx: usize, by: usize| -> [f64; 3] {
@@ -241,21 +245,31 @@ fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window(
         }
         sum.map(|v| v / 256.0)
     };
-    let (mut diff, mut n) = (0.0, 0.0);
-    for by in 0..h / 16 {
-        for bx in (w * 3 / 10).div_ceil(16)..w / 16 {
-            let (a, b) = (block(&full, bx, by), block(&half, bx, by));
-            diff += (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f64>();
-            n += 3.0;
+    let block_mae = |scaled: &[[u8; 3]]| {
+        let (mut diff, mut n) = (0.0, 0.0);
+        for by in 0..h / 16 {
+            for bx in (w * 3 / 10).div_ceil(16)..w / 16 {
+                let (a, b) = (block(&full, bx, by), block(scaled, bx, by));
+                diff += (0..3).map(|c| (a[c] - b[c]).abs()).sum::<f64>();
+                n += 3.0;
+            }
         }
+        diff / n
+    };
+    for (name, picture, bound) in [("half", &half, 2.0), ("quarter", &quarter, 3.0)] {
+        let mae = block_mae(picture);
+        eprintln!(
+            "{name} scale against full: 16×16 block means differ by {mae:.2}/255 per channel"
+        );
+        assert!(
+            mae < bound,
+            "the {name}-scale picture differs by {mae:.2}/255"
+        );
+        assert!(
+            mae > 0.0,
+            "the {name}-scale picture is the full one: no scaling happened"
+        );
     }
-    let mae = diff / n;
-    eprintln!("half scale against full: 16×16 block means differ by {mae:.2}/255 per channel");
-    assert!(mae < 4.0, "the half-scale picture differs by {mae:.2}/255");
-    assert!(
-        mae > 0.0,
-        "the half-scale picture is the full one: no scaling happened"
-    );
 }
 
 #[test]

@@ -157,8 +157,10 @@ impl WindowGpu {
     /// (Re)makes the scaled targets for the window's size and the scale.
     fn make_scaled(&mut self) {
         let size = self.scene_size();
-        self.scaled = (self.targets.is_some() && size != self.size())
-            .then(|| self.upscaler.target(&self.gpu.device, &self.layout, size));
+        self.scaled = (self.targets.is_some() && size != self.size()).then(|| {
+            self.upscaler
+                .target(&self.gpu.device, &self.layout, size, self.size())
+        });
     }
 
     /// Milliseconds the last drawn frame's panel took on the CPU.
