@@ -234,6 +234,24 @@ fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window(
     // of 16×16 blocks (strand-level detail differs between them), a small difference,
     // where a misplaced, mis-sized or missing scene would differ a lot.
     let (w, h) = (w as usize, h as usize);
+    // The upscale skips the columns the opaque panel hides and clears them black: right
+    // of the panel's edge (the first column, from the left, that differs from its fill
+    // in row 0) no column may be left black.
+    for (name, picture) in [("half", &half), ("quarter", &quarter)] {
+        let fill = picture[w * 8 + 2];
+        let edge = (0..w)
+            .find(|&x| distance(picture[x], fill) > 6)
+            .unwrap_or(w);
+        let black = (edge..(edge + 12).min(w))
+            .flat_map(|x| (0..h).map(move |y| (x, y)))
+            .filter(|&(x, y)| picture[y * w + x] == [0, 0, 0])
+            .count();
+        eprintln!("{name} scale: the panel ends at column {edge}");
+        assert!(
+            edge > 100 && edge < w / 2 && black == 0,
+            "{name} scale: panel edge at column {edge}; {black} black pixels in the 12 columns after it"
+        );
+    }
     let block = |img: &[[u8; 3]], bx: usize, by: usize| -> [f64; 3] {
         let mut sum = [0.0; 3];
         for y in by * 16..(by + 1) * 16 {

@@ -1,7 +1,9 @@
 //! The egui side panel: the view, the coat's tier and seed, the main solver and shading
 //! parameters (live), the interaction state and pleasure, frame timings, a screenshot
 //! button and an "export VRM" button. It draws over the frame and reports what the user
-//! asked for as [`PanelAction`]s.
+//! asked for as [`PanelAction`]s. A frame runs its interface first ([`Panel::prepare`]),
+//! so the scene's upscale can skip the columns the panel hides, then [`Panel::paint`]
+//! redraws what changed of the kept panel (`panel_cache`) and lays it over the frame.
 
 use super::FrameStats;
 use super::panel_cache::PanelCache;
@@ -34,6 +36,29 @@ pub enum PanelAction {
     Params(FurParams),
     /// New lights.
     Lighting(Lighting),
+}
+
+/// Columns of pixels, from the left edge of a window of `size`, that a panel filling
+/// `filled` (points, at `pixels_per_point`) hides: none unless its fill is `opaque` and it
+/// spans the window's height from its left edge; its last column may be anti-aliased, so
+/// it is not counted.
+pub fn hidden_columns(
+    filled: egui::Rect,
+    pixels_per_point: f32,
+    size: (u32, u32),
+    opaque: bool,
+) -> u32 {
+    let spans = filled.min.x <= 0.0
+        && filled.min.y <= 0.0
+        && filled.max.y * pixels_per_point >= size.1 as f32;
+    if !(opaque && spans && filled.max.x.is_finite()) {
+        return 0;
+    }
+    let right = (filled.max.x * pixels_per_point).floor();
+    if right < 1.0 {
+        return 0;
+    }
+    (right as u32 - 1).min(size.0)
 }
 
 /// The panel's egui state and what it shows.
@@ -263,18 +288,15 @@ impl Panel {
         let mut output = ctx.run_ui(input, |ui| filled = self.ui(ui, fur, stats));
         self.state
             .handle_platform_output(window, std::mem::take(&mut output.platform_output));
-        let ppp = output.pixels_per_point;
-        // The panel's fill hides what is under it when it is opaque and spans the window's
-        // height from its left edge; its last column may be anti-aliased, so it is not
-        // counted.
         let opaque = ctx.global_style().visuals.panel_fill.a() == u8::MAX;
-        let spans =
-            filled.min.x <= 0.0 && filled.min.y <= 0.0 && filled.max.y * ppp >= size.1 as f32;
-        self.hides_left = if opaque && spans && filled.max.x.is_finite() {
-            ((filled.max.x * ppp).floor().max(1.0) as u32 - 1).min(size.0)
-        } else {
-            0
-        };
+        self.hides_left = hidden_columns(filled, output.pixels_per_point, size, opaque);
+        // A frame prepared but never painted (a skipped frame) still owes its texture
+        // changes (new glyphs): they go with this one.
+        if let Some(unpainted) = self.prepared.take() {
+            let mut owed = unpainted.textures_delta;
+            owed.append(std::mem::take(&mut output.textures_delta));
+            output.textures_delta = owed;
+        }
         self.prepared = Some(output);
     }
 
@@ -339,5 +361,53 @@ impl Panel {
             self.renderer.free_texture(&id);
         }
         std::mem::take(&mut self.pending)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rect(x0: f32, y0: f32, x1: f32, y1: f32) -> egui::Rect {
+        egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+    }
+
+    #[test]
+    fn only_an_opaque_panel_over_the_whole_height_hides_columns() {
+        let size = (1280, 720);
+        // 278.6 points at one pixel a point: columns 0 … 276 are fill, 277 may be
+        // anti-aliased, 278 is the fill's last partial column.
+        assert_eq!(
+            hidden_columns(rect(0.0, 0.0, 278.6, 720.0), 1.0, size, true),
+            277
+        );
+        // At 1.25 pixels a point the edge is at pixel 348.25.
+        assert_eq!(
+            hidden_columns(rect(0.0, 0.0, 278.6, 576.0), 1.25, size, true),
+            347
+        );
+        assert_eq!(
+            hidden_columns(rect(0.0, 0.0, 278.6, 720.0), 1.0, size, false),
+            0
+        );
+        // Shorter than the window, or not from its left edge: nothing hidden.
+        assert_eq!(
+            hidden_columns(rect(0.0, 0.0, 278.6, 700.0), 1.0, size, true),
+            0
+        );
+        assert_eq!(
+            hidden_columns(rect(10.0, 0.0, 278.6, 720.0), 1.0, size, true),
+            0
+        );
+        // Wider than the window: at most all of it; empty or unknown: none.
+        assert_eq!(
+            hidden_columns(rect(0.0, 0.0, 5000.0, 720.0), 1.0, size, true),
+            1280
+        );
+        assert_eq!(
+            hidden_columns(rect(0.0, 0.0, 0.5, 720.0), 1.0, size, true),
+            0
+        );
+        assert_eq!(hidden_columns(egui::Rect::NOTHING, 1.0, size, true), 0);
     }
 }

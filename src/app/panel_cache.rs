@@ -204,15 +204,18 @@ pub fn clip_to(
 }
 
 /// Whether `delta` may change texels that shapes already drawn read: a texture set whole
-/// (egui's font atlas made again or grown) or freed. A delta at a position writes new
-/// glyphs into atlas space nothing used before (egui allocates glyphs, with a border,
-/// and never rewrites one); the shapes that use them are new, so they are in the damage.
+/// (egui's font atlas made again or grown), freed, or any texture but the font atlas
+/// written in part (an image updated in place). A delta at a position of the font atlas
+/// writes new glyphs into atlas space nothing used before (egui allocates glyphs, with a
+/// border, and never rewrites one); the shapes that use them are new, so they are in the
+/// damage.
 pub fn replaces_texels(delta: &egui::TexturesDelta) -> bool {
+    let font_atlas = egui::TextureId::default();
     !delta.free.is_empty()
         || delta
             .set
             .iter()
-            .any(|(_, d)| d.iter().any(|d| d.pos.is_none()))
+            .any(|(id, d)| *id != font_atlas || d.iter().any(|d| d.pos.is_none()))
 }
 
 /// A render pass that draws over what `view` holds.
@@ -493,6 +496,33 @@ mod tests {
         )
         .unwrap();
         assert_eq!((d.x0, d.y0, d.x1, d.y1), (18, 18, 320, 200));
+    }
+
+    #[test]
+    fn only_glyphs_added_to_the_font_atlas_leave_drawn_texels_alone() {
+        let image = || egui::ColorImage::new([2, 2], vec![egui::Color32::WHITE; 4]);
+        let options = egui::TextureOptions::LINEAR;
+        let with = |id: egui::TextureId, delta: egui::epaint::ImageDelta| {
+            let mut d = egui::TexturesDelta::default();
+            d.set.insert(id, [delta].into_iter().collect());
+            d
+        };
+        let atlas = egui::TextureId::default();
+        let image_id = egui::TextureId::Managed(7);
+        let partial = || egui::epaint::ImageDelta::partial([4, 0], image(), options);
+        let full = || egui::epaint::ImageDelta::full(image(), options);
+        // egui insists every delta is applied or cleared before it is dropped.
+        let replaces = |mut d: egui::TexturesDelta| {
+            let r = replaces_texels(&d);
+            d.clear();
+            r
+        };
+        assert!(!replaces(with(atlas, partial())));
+        assert!(replaces(with(atlas, full())));
+        assert!(replaces(with(image_id, partial())));
+        let mut freed = with(atlas, partial());
+        freed.free.insert(image_id);
+        assert!(replaces(freed));
     }
 
     #[test]

@@ -264,11 +264,11 @@ impl WindowGpu {
                 label: Some("demo frame"),
             });
         let size = self.size();
+        let targets = self.targets.as_ref().context("frame targets")?;
         // The panel's interface runs first, so the upscale can skip what it hides.
         let panel_started = std::time::Instant::now();
         panel.prepare(window, size, fur, stats);
         let mut panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
-        let targets = self.targets.as_ref().context("frame targets")?;
         let drawn = match &self.scaled {
             Some(scaled) => {
                 let drawn = fur.render(&mut encoder, &scaled.targets, &scaled.view, camera);
