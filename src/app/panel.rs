@@ -40,17 +40,19 @@ pub enum PanelAction {
 
 /// Columns of pixels, from the left edge of a window of `size`, that a panel filling
 /// `filled` (points, at `pixels_per_point`) hides: none unless its fill is `opaque` and it
-/// spans the window's height from its left edge; its last column may be anti-aliased, so
-/// it is not counted.
+/// spans the window's height from its left edge (each edge as the pixel it rounds to); its
+/// last column may be anti-aliased, so it is not counted.
 pub fn hidden_columns(
     filled: egui::Rect,
     pixels_per_point: f32,
     size: (u32, u32),
     opaque: bool,
 ) -> u32 {
-    let spans = filled.min.x <= 0.0
-        && filled.min.y <= 0.0
-        && filled.max.y * pixels_per_point >= size.1 as f32;
+    // egui keeps rectangles to 1/32 of a point and snaps a fill's edges to whole pixels,
+    // so its edges are compared as the pixels they round to.
+    let px = |v: f32| (v * pixels_per_point).round();
+    let spans =
+        px(filled.min.x) <= 0.0 && px(filled.min.y) <= 0.0 && px(filled.max.y) >= size.1 as f32;
     if !(opaque && spans && filled.max.x.is_finite()) {
         return 0;
     }
