@@ -519,7 +519,7 @@ fn inward_triangles(mesh: &pelt::render::mesh::Mesh) -> (usize, usize) {
 fn every_surface_is_wound_toward_its_normals_so_culling_keeps_it() {
     use pelt::render::mesh::{creature_skin, face, floor};
     use pelt::render::shapes::capsule_mesh;
-    use pelt::render::{DrawCapsule, Material};
+    use pelt::render::{CapsuleDetail, DrawCapsule, Material};
     let creature = Creature::default();
     let hand = [DrawCapsule {
         a: Vec3::new(0.1, 0.2, 0.3),
@@ -531,7 +531,11 @@ fn every_surface_is_wound_toward_its_normals_so_culling_keeps_it() {
         ("skin", creature_skin(&creature, 1.0)),
         ("coarse skin", creature_skin(&creature, 0.3)),
         ("face", face(&creature, &Default::default())),
-        ("hand", capsule_mesh(&hand)),
+        ("hand", capsule_mesh(&hand, |_| CapsuleDetail::FINE)),
+        (
+            "coarse hand",
+            capsule_mesh(&hand, |_| CapsuleDetail::COARSE),
+        ),
     ] {
         let (inward, counted) = inward_triangles(&mesh);
         eprintln!("{name}: {inward} of {counted} triangles wound against their normals");
@@ -594,6 +598,59 @@ fn glossy_eyes_and_nails_are_drawn_with_their_highlight() {
         count(&image, &[ids::HAND]) > count(&without_nail, &[ids::HAND]),
         "the nail is not drawn"
     );
+}
+
+#[test]
+fn a_hand_small_on_screen_is_drawn_coarser_and_looks_the_same() {
+    use pelt::render::{CapsuleDetail, DrawCapsule, Material};
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 256);
+    let mut s = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Skin);
+    // A forearm and two fingers over the creature's back, a finger's radius a centimetre.
+    let capsule = |a: [f32; 3], b: [f32; 3], radius| DrawCapsule {
+        a: Vec3::from(a),
+        b: Vec3::from(b),
+        radius,
+        material: Material::Hand,
+    };
+    let hand = [
+        capsule([0.0, 0.45, -0.2], [0.3, 0.6, -0.5], 0.03),
+        capsule([0.0, 0.45, -0.2], [-0.08, 0.38, -0.05], 0.01),
+        capsule([0.02, 0.44, -0.18], [-0.04, 0.37, -0.02], 0.01),
+    ];
+    s.hand = &hand;
+    // Large on screen (a finger's radius 6.5 pixels at 1080 rows) every capsule is fine
+    // (416 triangles); at half that the fingers (3.2 pixels) are coarse (112), the
+    // forearm, three times as thick, still fine; smaller still, all three are coarse.
+    for (size, triangles) in [
+        ((1920, 1080), 3 * 416),
+        ((960, 540), 416 + 2 * 112),
+        ((240, 135), 3 * 112),
+    ] {
+        renderer.render_image(&s, size.0, size.1).unwrap();
+        assert_eq!(renderer.hand_triangles(), triangles, "at {size:?}");
+    }
+    // The coarse hand looks like the fine one at the size it is chosen for.
+    let small = renderer.render_image(&s, 240, 135).unwrap();
+    renderer.set_hand_detail(Some(CapsuleDetail::FINE));
+    let fine_small = renderer.render_image(&s, 240, 135).unwrap();
+    assert_eq!(renderer.hand_triangles(), 3 * 416);
+    let hand_pixels = |image: &Image| count(image, &[ids::HAND]) as f64;
+    let (a, b) = (hand_pixels(&small), hand_pixels(&fine_small));
+    let mean = small
+        .rgba
+        .iter()
+        .zip(&fine_small.rgba)
+        .map(|(x, y)| f64::from(x.abs_diff(*y)))
+        .sum::<f64>()
+        / small.rgba.len() as f64;
+    eprintln!("hand pixels {a} by size, {b} fine; mean difference {mean:.3} levels");
+    assert!(b > 20.0, "the hand is on screen");
+    assert!(
+        (a - b).abs() <= 0.05 * b,
+        "the hand's outline moved: {a} against {b} pixels"
+    );
+    assert!(mean > 0.0 && mean < 0.5, "mean difference {mean}");
 }
 
 #[test]

@@ -129,7 +129,7 @@ pub use renderer::{BACKGROUND, FurRenderer};
 pub use ribbons::RibbonStrand;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};
-pub use shapes::DrawCapsule;
+pub use shapes::{CapsuleDetail, DrawCapsule};
 pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 pub use timing::{Pass, PassTimings};
 

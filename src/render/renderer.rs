@@ -23,6 +23,7 @@ use super::scene::Scene;
 use super::settings::{Raster, RenderSettings};
 use super::shadow::{ShadowHair, ShadowPass};
 use super::shadow_raster::ShadowRaster;
+use super::shapes::CapsuleDetail;
 use super::strand_cull::{StrandCullPass, cull_uniforms};
 use super::strand_lod::{LodPolicy, StrandLod, coat_pixels};
 use super::surfaces::SurfacesPass;
@@ -77,6 +78,7 @@ pub struct FurRenderer {
     last_raster: Raster,
     /// The skin's level of detail when fixed; `None` to follow its size on screen.
     fixed_skin_level: Option<usize>,
+    fixed_hand_detail: Option<CapsuleDetail>,
     /// The positions of a CPU-stepped coat, uploaded each frame (`None` when the strands
     /// are a GPU solver's own buffers).
     host_positions: Option<wgpu::Buffer>,
@@ -158,6 +160,7 @@ impl FurRenderer {
             last_lod: StrandLod::all(0),
             last_raster: settings.raster,
             fixed_skin_level: None,
+            fixed_hand_detail: None,
             host_positions: None,
         })
     }
@@ -379,6 +382,18 @@ impl FurRenderer {
         self.surfaces.skin_triangles()
     }
 
+    /// Draws the hand's capsules at a fixed tessellation (`Some(CapsuleDetail::FINE)`:
+    /// always the full one), or each by its size on screen (`None`, the default).
+    pub fn set_hand_detail(&mut self, detail: Option<CapsuleDetail>) {
+        self.fixed_hand_detail = detail;
+    }
+
+    /// Triangles of the hand as the last frame drew it (its capsules tessellated by their
+    /// size on screen).
+    pub fn hand_triangles(&self) -> u32 {
+        self.surfaces.hand_triangles()
+    }
+
     /// The strand level of detail of the last frame drawn.
     pub fn last_lod(&self) -> StrandLod {
         self.last_lod
@@ -517,7 +532,20 @@ impl FurRenderer {
         } else {
             &[]
         };
-        self.surfaces.upload_hand(&self.device, &self.queue, hand);
+        // Each capsule as finely as its size on screen needs, at its point nearest the eye.
+        let pixel_scale = scene.camera.pixel_scale(targets.size.1);
+        let eye = scene.camera.eye;
+        let fixed = self.fixed_hand_detail;
+        self.surfaces
+            .upload_hand(&self.device, &self.queue, hand, |c| {
+                if let Some(detail) = fixed {
+                    return detail;
+                }
+                let axis = c.b - c.a;
+                let t = ((eye - c.a).dot(axis) / axis.length_squared().max(1e-12)).clamp(0.0, 1.0);
+                let near = (c.a + axis * t - eye).length() - c.radius;
+                CapsuleDetail::for_radius_pixels(c.radius / (near.max(1e-3) * pixel_scale))
+            });
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
         let raster = self.raster_for(targets.size);
         self.last_raster = raster;

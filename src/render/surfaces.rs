@@ -12,7 +12,7 @@ use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout}
 use super::frame::{FrameBinding, View};
 use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
 use super::mesh_lod::{DETAILS, SHADOW_LEVEL};
-use super::shapes::{DrawCapsule, capsule_mesh};
+use super::shapes::{CapsuleDetail, DrawCapsule, capsule_mesh};
 use super::target::TargetLayout;
 use crate::creature::{Creature, FaceLayout};
 use crate::shaders::ShaderModule;
@@ -218,20 +218,27 @@ impl SurfacesPass {
         self.environment = EnvironmentBinding::new(device, queue, &self.environment_layout, map);
     }
 
-    /// Rebuilds the hand's mesh from `capsules` (world space): its matte capsules first,
-    /// then its glossy nails. The upload lands at the next submission.
+    /// Rebuilds the hand's mesh from `capsules` (world space), each at the tessellation
+    /// `detail` gives it: its matte capsules first, then its glossy nails. The upload
+    /// lands at the next submission.
     pub fn upload_hand(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         capsules: &[DrawCapsule],
+        detail: impl Fn(&DrawCapsule) -> CapsuleDetail,
     ) {
         let (nails, matte): (Vec<DrawCapsule>, Vec<DrawCapsule>) =
             capsules.iter().partition(|c| c.material == Material::Nail);
-        let mut mesh = capsule_mesh(&matte);
+        let mut mesh = capsule_mesh(&matte, &detail);
         let glossy_start = mesh.indices.len() as u32;
-        mesh.append(&capsule_mesh(&nails));
+        mesh.append(&capsule_mesh(&nails, &detail));
         self.hand.upload(device, queue, &mesh, glossy_start);
+    }
+
+    /// Triangles of the hand as last uploaded.
+    pub fn hand_triangles(&self) -> u32 {
+        self.hand.index_count / 3
     }
 
     /// Bytes of GPU memory the pass holds.
