@@ -1,8 +1,8 @@
 // The demo's dynamic resolution: the scene, drawn offscreen at a fraction of the window's
 // size, upscaled into the window with a Catmull-Rom bicubic filter (sharp, no blocky
-// texels); below half the window's size, to twice the scene's size by `fs_upscale` and the
-// rest of the way by `fs_bilinear`, one bilinear tap, which lavapipe draws at a fraction of
-// the bicubic's cost. Five bilinear taps stand for the sixteen texels of the 4×4 kernel: the middle
+// texels); below half the window's size, to half the window's size by `fs_upscale` and
+// the rest of the way (2×) by `fs_bilinear`, one bilinear tap, which lavapipe draws at a
+// fraction of the bicubic's cost. Five bilinear taps stand for the sixteen texels of the 4×4 kernel: the middle
 // two weights of each axis share one tap placed between their texels, and the four
 // corner taps, whose weights are products of two small negative lobes (together at most
 // (0.5 f (1 − f))², 1.6% of the sum, at f = 0.5), are left out and the rest renormalised. Nine taps cost 23 ms a
@@ -59,8 +59,8 @@ fn fs_upscale(v: Varying) -> @location(0) vec4<f32> {
     return vec4<f32>(max(color, vec3<f32>(0.0)), 1.0);
 }
 
-// One bilinear tap: the last, small step of a two-step upscale (at most 2× from a picture
-// already upscaled twice by the bicubic filter).
+// One bilinear tap: the last step of a two-step upscale, exactly 2× from a picture the
+// bicubic filter drew at half the window's size.
 @fragment
 fn fs_bilinear(v: Varying) -> @location(0) vec4<f32> {
     return vec4<f32>(textureSampleLevel(scene, scene_sampler, v.uv, 0.0).rgb, 1.0);
