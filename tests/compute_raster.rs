@@ -229,9 +229,12 @@ fn a_frame_too_large_for_the_compute_buffers_is_drawn_by_the_ribbons() {
         let mut sim = FurSim::new_gpu(&FurConfig::new(STRANDS, 3), creature.clone(), &ctx).unwrap();
         sim.step(5).unwrap();
         let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+        // Maps of that size whatever the picture's (a small picture would otherwise
+        // make them at its own size).
         let settings = RenderSettings {
             raster,
             shadow_map_size: size,
+            shadow_follows_target: false,
             ..RenderSettings::default()
         };
         let mut renderer =

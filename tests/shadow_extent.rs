@@ -1,8 +1,9 @@
-//! A small picture draws its shadows into a corner of the shadow maps no finer than it
-//! needs (`RenderSettings::shadow_extent`), and looks as if the maps were that size: the
-//! lookups' coordinates shrink with the corner. Checked on both rasterisers against a
-//! renderer whose whole maps are the corner's size, and against the full maps, whose
-//! sharper shadows differ more.
+//! A small picture draws its shadows into maps no finer than it needs
+//! (`RenderSettings::shadow_extent`), made again at that size when the picture's size
+//! changes. Checked on both rasterisers: a renderer that drew a large picture first draws
+//! a small one, and then the large one again, exactly as renderers made for each size do
+//! (no map, group or compute buffer of the other size left behind), and the small
+//! picture's shadows are not those of the full maps.
 
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
@@ -16,19 +17,26 @@ const STRANDS: usize = 4096;
 /// The target: its larger side 256, so its corner of the 1024² maps is 256².
 const SIZE: (u32, u32) = (256, 144);
 
-fn render(ctx: &GpuContext, sim: &FurSim, settings: RenderSettings, mode: DebugMode) -> Image {
+/// The README's size: its larger side over 512, so it keeps the whole 1024² maps.
+const LARGE: (u32, u32) = (640, 360);
+
+fn renderer(ctx: &GpuContext, sim: &FurSim, settings: RenderSettings) -> FurRenderer {
     let creature = Creature::default();
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
     let mut renderer =
         FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
     renderer.set_strands_from_sim(sim).unwrap();
+    renderer
+}
+
+fn draw(renderer: &mut FurRenderer, sim: &FurSim, mode: DebugMode, size: (u32, u32)) -> Image {
     let mut scene = Scene::new(
         Camera::preset(CameraPreset::Front),
         sim.pose_at(sim.time() as f32),
     );
     scene.mode = mode;
     scene.positions_index = sim.gpu().unwrap().current_index();
-    renderer.render_image(&scene, SIZE.0, SIZE.1).unwrap()
+    renderer.render_image(&scene, size.0, size.1).unwrap()
 }
 
 /// Mean absolute difference per channel, levels of 255, and the largest.
@@ -69,48 +77,60 @@ fn the_extent_follows_the_larger_side_in_powers_of_two_within_the_maps() {
 }
 
 #[test]
-fn shadows_in_a_corner_of_the_maps_look_like_maps_of_that_size() {
+fn maps_made_again_for_each_size_draw_as_maps_made_for_it() {
     let ctx = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
     let creature = Creature::default();
     let mut sim = FurSim::new_gpu(&FurConfig::new(STRANDS, 3), creature, &ctx).unwrap();
     sim.step(20).unwrap();
     for raster in [Raster::Hardware, Raster::Compute] {
-        let corner = RenderSettings {
+        let following = RenderSettings {
             raster,
             ..RenderSettings::default()
         };
-        assert_eq!(corner.shadow_extent(SIZE), 256);
+        assert_eq!(following.shadow_extent(SIZE), 256);
         let whole_small = RenderSettings {
             shadow_map_size: 256,
             shadow_follows_target: false,
-            ..corner
+            ..following
         };
         let whole_large = RenderSettings {
             shadow_follows_target: false,
-            ..corner
+            ..following
         };
         // The skin view shows the hair's shadow on the skin alone; the final view all of it.
         for mode in [DebugMode::Skin, DebugMode::Final] {
-            let a = render(&ctx, &sim, corner, mode);
-            let b = render(&ctx, &sim, whole_small, mode);
-            let c = render(&ctx, &sim, whole_large, mode);
-            let (same, same_most) = difference(&a, &b);
-            let (finer, _) = difference(&a, &c);
+            let name = format!("{raster} {}", mode.name());
+            // One renderer: large (1024² maps), small (256²), large again.
+            let mut r = renderer(&ctx, &sim, following);
+            let large = draw(&mut r, &sim, mode, LARGE);
+            let large_bytes = r.memory_bytes();
+            let small = draw(&mut r, &sim, mode, SIZE);
+            let small_bytes = r.memory_bytes();
+            let large_again = draw(&mut r, &sim, mode, LARGE);
+            // Renderers made for each size, and the small picture on the full maps.
+            let fresh_small = draw(&mut renderer(&ctx, &sim, whole_small), &sim, mode, SIZE);
+            let fresh_large = draw(&mut renderer(&ctx, &sim, whole_large), &sim, mode, LARGE);
+            let full_maps = draw(&mut renderer(&ctx, &sim, whole_large), &sim, mode, SIZE);
+            assert!(
+                small.rgba == fresh_small.rgba,
+                "{name}: the small picture after a large one differs from one drawn with 256² maps"
+            );
+            assert!(
+                large.rgba == fresh_large.rgba && large_again.rgba == large.rgba,
+                "{name}: the large picture changed after a small one"
+            );
+            let (finer, _) = difference(&small, &full_maps);
             eprintln!(
-                "{raster} {}: corner of 1024² against 256² maps {same:.4}/255 (largest {same_most}); against 1024² maps {finer:.4}/255",
-                mode.name()
-            );
-            // Rounding in the lookups' scaled coordinates may move a comparison by a
-            // hair; a misplaced corner moves every shadow.
-            assert!(
-                same < 0.01 && same_most <= 4,
-                "{raster} {}: the corner's shadows differ from 256² maps by {same:.4}/255 (largest {same_most})",
-                mode.name()
+                "{name}: small picture against 1024² maps {finer:.4}/255; memory {large_bytes} → {small_bytes} bytes"
             );
             assert!(
-                finer > 10.0 * same.max(0.001),
-                "{raster} {}: the corner looks like the full maps ({finer:.4}/255) as much as like 256² ones ({same:.4}/255)",
-                mode.name()
+                finer > 0.01,
+                "{name}: the small picture's shadows are the full maps' ({finer:.4}/255)"
+            );
+            // Four maps of 20 bytes a texel in all shrink from 1024² to 256².
+            assert!(
+                large_bytes >= small_bytes + 20 * (1024 * 1024 - 256 * 256),
+                "{name}: the maps did not shrink ({large_bytes} → {small_bytes} bytes)"
             );
         }
     }

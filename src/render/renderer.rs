@@ -509,8 +509,14 @@ impl FurRenderer {
             && self.strands.is_some();
         let lod = self.strand_lod(&scene.camera, targets.size);
         self.last_lod = lod;
-        // The corner of the shadow maps this frame draws and looks its shadows up in.
+        // The shadow maps this frame draws and looks its shadows up in, made at the size
+        // the target needs when it changes (a corner of maps larger than the picture
+        // needs would still clear, and on a CPU rasteriser walk, all of them).
         let shadow_extent = self.settings.shadow_extent(targets.size);
+        if self.shadow.maps.size != shadow_extent {
+            self.shadow.resize(&self.device, shadow_extent);
+            self.shadow_compute = None;
+        }
         let (frame, camera_view, light_view) = frame_uniforms(
             scene,
             &FrameInputs {
@@ -532,9 +538,12 @@ impl FurRenderer {
         } else {
             &[]
         };
-        // Each capsule as finely as its size on screen needs, at its point nearest the eye.
+        // Each capsule as finely as its size on screen needs, at its point nearest the eye:
+        // its radius over its depth there (a perspective projection's size; off the view's
+        // axis things look larger still, so this errs toward fine).
         let pixel_scale = scene.camera.pixel_scale(targets.size.1);
         let eye = scene.camera.eye;
+        let forward = (scene.camera.target - eye).normalize_or(glam::Vec3::NEG_Z);
         let fixed = self.fixed_hand_detail;
         self.surfaces
             .upload_hand(&self.device, &self.queue, hand, |c| {
@@ -543,7 +552,7 @@ impl FurRenderer {
                 }
                 let axis = c.b - c.a;
                 let t = ((eye - c.a).dot(axis) / axis.length_squared().max(1e-12)).clamp(0.0, 1.0);
-                let near = (c.a + axis * t - eye).length() - c.radius;
+                let near = (c.a + axis * t - eye).dot(forward) - c.radius;
                 CapsuleDetail::for_radius_pixels(c.radius / (near.max(1e-3) * pixel_scale))
             });
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);

@@ -69,12 +69,13 @@ pub const MIN_SHADOW_EXTENT: u32 = 256;
 /// Choices fixed when the renderer is built or rarely changed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderSettings {
-    /// Texels along each side of the shadow maps.
+    /// Texels along each side of the shadow maps (the most, with `shadow_follows_target`).
     pub shadow_map_size: u32,
-    /// Whether a small target draws its shadows into a corner of the maps no finer than
-    /// it needs ([`RenderSettings::shadow_extent`]): the maps' cost follows the picture's
-    /// size (a 320×180 frame of the demo's budget spent 29 of its 65 ms on 1024² maps).
-    /// On by default; pictures whose larger side is over 512 pixels are not affected.
+    /// Whether a small target draws its shadows into maps no finer than it needs
+    /// ([`RenderSettings::shadow_extent`]), made again at that size when it changes: the
+    /// maps' cost follows the picture's size (a 320×180 frame of the demo's budget spent
+    /// 29 of its 65 ms on 1024² maps). On by default; pictures whose larger side is over
+    /// 512 pixels are not affected.
     pub shadow_follows_target: bool,
     /// Whether the hair casts shadows (on the skin and on itself).
     pub hair_casts_shadows: bool,

@@ -152,6 +152,7 @@ pub struct ShadowPass {
     pub inputs_layout: wgpu::BindGroupLayout,
     /// The maps as the camera's passes read them.
     pub inputs: wgpu::BindGroup,
+    first_hair_layout: wgpu::BindGroupLayout,
     first_hair: wgpu::BindGroup,
     hair_depth: wgpu::RenderPipeline,
     deep_opacity: wgpu::RenderPipeline,
@@ -190,18 +191,6 @@ impl ShadowPass {
                 sampler_entry(4, READERS, wgpu::SamplerBindingType::Filtering),
             ],
         );
-        let inputs = bind_group(
-            device,
-            "render: shadow maps",
-            &inputs_layout,
-            &[
-                wgpu::BindingResource::TextureView(&maps.skin_depth),
-                wgpu::BindingResource::TextureView(&maps.first_hair),
-                wgpu::BindingResource::TextureView(&maps.deep_opacity),
-                wgpu::BindingResource::Sampler(&maps.compare),
-                wgpu::BindingResource::Sampler(&maps.linear),
-            ],
-        );
         let first_hair_layout = bind_group_layout(
             device,
             "render: first hair",
@@ -212,12 +201,7 @@ impl ShadowPass {
                 false,
             )],
         );
-        let first_hair = bind_group(
-            device,
-            "render: first hair",
-            &first_hair_layout,
-            &[wgpu::BindingResource::TextureView(&maps.first_hair)],
-        );
+        let (inputs, first_hair) = bind_maps(device, &maps, &inputs_layout, &first_hair_layout);
         let module = ShaderModule::Shadow.create(device);
         let depth_layout = pipeline_layout(device, "ribbon depth", &[Some(frame), Some(strands)]);
         let opacity_layout = pipeline_layout(
@@ -272,10 +256,23 @@ impl ShadowPass {
             maps,
             inputs_layout,
             inputs,
+            first_hair_layout,
             first_hair,
             hair_depth,
             deep_opacity,
         }
+    }
+
+    /// Makes the maps again at `size` texels a side (the groups that read them too), so a
+    /// small picture clears and keeps only the texels it uses.
+    pub fn resize(&mut self, device: &wgpu::Device, size: u32) {
+        self.maps = ShadowMaps::new(device, size);
+        (self.inputs, self.first_hair) = bind_maps(
+            device,
+            &self.maps,
+            &self.inputs_layout,
+            &self.first_hair_layout,
+        );
     }
 
     /// Records the three maps: the surfaces' opaque depth, then (with `hair`) the first
@@ -361,6 +358,35 @@ impl ShadowPass {
             hair.ribbons.draw(&mut pass, hair.group, hair.count);
         }
     }
+}
+
+/// The groups that read `maps`: the camera's passes' (all three maps and the samplers) and
+/// the deep opacity pass's (the first hair's depth).
+fn bind_maps(
+    device: &wgpu::Device,
+    maps: &ShadowMaps,
+    inputs_layout: &wgpu::BindGroupLayout,
+    first_hair_layout: &wgpu::BindGroupLayout,
+) -> (wgpu::BindGroup, wgpu::BindGroup) {
+    let inputs = bind_group(
+        device,
+        "render: shadow maps",
+        inputs_layout,
+        &[
+            wgpu::BindingResource::TextureView(&maps.skin_depth),
+            wgpu::BindingResource::TextureView(&maps.first_hair),
+            wgpu::BindingResource::TextureView(&maps.deep_opacity),
+            wgpu::BindingResource::Sampler(&maps.compare),
+            wgpu::BindingResource::Sampler(&maps.linear),
+        ],
+    );
+    let first_hair = bind_group(
+        device,
+        "render: first hair",
+        first_hair_layout,
+        &[wgpu::BindingResource::TextureView(&maps.first_hair)],
+    );
+    (inputs, first_hair)
 }
 
 /// A depth attachment cleared to the far plane (1) and kept.
