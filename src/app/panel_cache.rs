@@ -224,6 +224,16 @@ fn drawing_over(
     view: &wgpu::TextureView,
     label: &str,
 ) -> wgpu::RenderPass<'static> {
+    pass_on(encoder, view, label, wgpu::LoadOp::Load)
+}
+
+/// A render pass on `view`, which starts as `load` says.
+fn pass_on(
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    label: &str,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'static> {
     encoder
         .begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some(label),
@@ -232,7 +242,7 @@ fn drawing_over(
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
+                    load,
                     store: wgpu::StoreOp::Store,
                 },
             })],
@@ -607,29 +617,18 @@ mod tests {
         encoder: &mut wgpu::CommandEncoder,
         view: &wgpu::TextureView,
     ) -> wgpu::RenderPass<'static> {
-        encoder
-            .begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("panel cache test: frame"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: 0.2,
-                            g: 0.6,
-                            b: 0.3,
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            })
-            .forget_lifetime()
+        let green = wgpu::Color {
+            r: 0.2,
+            g: 0.6,
+            b: 0.3,
+            a: 1.0,
+        };
+        pass_on(
+            encoder,
+            view,
+            "panel cache test: frame",
+            wgpu::LoadOp::Clear(green),
+        )
     }
 
     #[test]
