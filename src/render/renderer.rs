@@ -105,12 +105,14 @@ impl FurRenderer {
         let frame = FrameBinding::new(device);
         let cull = StrandCullPass::new(device);
         let strands_layout = RibbonsPass::strands_layout(device);
-        let shadow = ShadowPass::new(
-            device,
-            settings.shadow_map_size,
-            &frame.layout,
-            &strands_layout,
-        );
+        // Maps that follow the picture are made at its size by the first frame; until
+        // then the smallest.
+        let first_maps = if settings.shadow_follows_target {
+            super::settings::MIN_SHADOW_EXTENT.min(settings.shadow_map_size)
+        } else {
+            settings.shadow_map_size
+        };
+        let shadow = ShadowPass::new(device, first_maps, &frame.layout, &strands_layout);
         let ribbons = RibbonsPass::new(
             device,
             strands_layout,
@@ -515,7 +517,16 @@ impl FurRenderer {
         let shadow_extent = self.settings.shadow_extent(targets.size);
         if self.shadow.maps.size != shadow_extent {
             self.shadow.resize(&self.device, shadow_extent);
-            self.shadow_compute = None;
+            // The compute rasteriser's buffers draw any extent up to theirs: made again
+            // only to grow (its pipelines took 60–80 ms to build on lavapipe, at every
+            // crossing of a size boundary when they were made each time).
+            if self
+                .shadow_compute
+                .as_ref()
+                .is_some_and(|c| c.size() < shadow_extent)
+            {
+                self.shadow_compute = None;
+            }
         }
         let (frame, camera_view, light_view) = frame_uniforms(
             scene,
@@ -538,8 +549,8 @@ impl FurRenderer {
         } else {
             &[]
         };
-        // Each capsule as finely as its size on screen needs, at its point nearest the eye:
-        // its radius over its depth there (a perspective projection's size; off the view's
+        // Each capsule as finely as its size on screen needs: its radius over its nearest
+        // depth (an end's, less the radius; a perspective projection's size; off the view's
         // axis things look larger still, so this errs toward fine).
         let pixel_scale = scene.camera.pixel_scale(targets.size.1);
         let eye = scene.camera.eye;
@@ -550,9 +561,7 @@ impl FurRenderer {
                 if let Some(detail) = fixed {
                     return detail;
                 }
-                let axis = c.b - c.a;
-                let t = ((eye - c.a).dot(axis) / axis.length_squared().max(1e-12)).clamp(0.0, 1.0);
-                let near = (c.a + axis * t - eye).dot(forward) - c.radius;
+                let near = (c.a - eye).dot(forward).min((c.b - eye).dot(forward)) - c.radius;
                 CapsuleDetail::for_radius_pixels(c.radius / (near.max(1e-3) * pixel_scale))
             });
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);

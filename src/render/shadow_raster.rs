@@ -189,6 +189,11 @@ impl ShadowRaster {
         }
     }
 
+    /// Texels along each side of the largest maps it draws.
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
     /// Bytes of GPU memory the buffers take.
     pub fn bytes(&self) -> u64 {
         self.first_depth.size()
