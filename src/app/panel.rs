@@ -318,6 +318,9 @@ impl Panel {
         size: (u32, u32),
     ) -> Vec<PanelAction> {
         let Some(mut output) = self.prepared.take() else {
+            // Not prepared (no caller does this): the panel as last drawn, so the columns
+            // the upscale skipped are not left empty.
+            self.cache.composite(encoder, view);
             return std::mem::take(&mut self.pending);
         };
         // Taken whole: every delta is applied or freed below (egui checks that none is lost).

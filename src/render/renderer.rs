@@ -511,9 +511,9 @@ impl FurRenderer {
             && self.strands.is_some();
         let lod = self.strand_lod(&scene.camera, targets.size);
         self.last_lod = lod;
-        // The shadow maps this frame draws and looks its shadows up in, made at the size
-        // the target needs when it changes (a corner of maps larger than the picture
-        // needs would still clear, and on a CPU rasteriser walk, all of them).
+        // The shadow maps this frame draws and looks its shadows up in, made again at the
+        // size the target needs when that changes (a corner of larger maps would still have
+        // all of them cleared every frame).
         let shadow_extent = self.settings.shadow_extent(targets.size);
         if self.shadow.maps.size != shadow_extent {
             self.shadow.resize(&self.device, shadow_extent);
