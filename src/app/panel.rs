@@ -326,7 +326,7 @@ impl Panel {
         // Taken whole: every delta is applied or freed below (egui checks that none is lost).
         let mut textures = std::mem::take(&mut output.textures_delta);
         let shapes = output.shapes;
-        let jobs = self.ctx.tessellate(shapes.clone(), output.pixels_per_point);
+        let ppp = output.pixels_per_point;
         let screen = egui_wgpu::ScreenDescriptor {
             size_in_pixels: [size.0, size.1],
             pixels_per_point: output.pixels_per_point,
@@ -338,14 +338,12 @@ impl Panel {
                     .update_texture(&gpu.device, &gpu.queue, id, delta);
             }
         }
-        let redraw = self.cache.update(
-            &gpu.device,
-            shapes,
-            &jobs,
-            output.pixels_per_point,
-            size,
-            textures_changed,
-        );
+        let ctx = &self.ctx;
+        let redraw =
+            self.cache
+                .update(&gpu.device, shapes, ppp, size, textures_changed, |shapes| {
+                    ctx.tessellate(shapes, ppp)
+                });
         if let Some(redraw) = redraw {
             let extra = self.renderer.update_buffers(
                 &gpu.device,

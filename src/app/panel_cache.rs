@@ -272,7 +272,7 @@ pub struct PanelCache {
     /// What the texture holds: the shapes last drawn, at this scale.
     held: Vec<ClippedShape>,
     held_scale: f32,
-    /// The pixels the held primitives cover (the composite's scissor).
+    /// The pixels the held shapes may cover (the composite's scissor).
     shown: Option<PixelRect>,
 }
 
@@ -367,18 +367,19 @@ impl PanelCache {
         }
     }
 
-    /// Takes the frame's shapes and their tessellation (`jobs`) and says what of the cache
-    /// must be drawn again: nothing when the shapes are those it holds; everything when
-    /// the window's size or scale changed or texels that unchanged shapes may read did
-    /// (`textures_changed`, from [`replaces_texels`]); otherwise the damage.
+    /// Takes the frame's shapes and says what of the cache must be drawn again: nothing
+    /// when they are the shapes it holds; everything when the window's size or scale
+    /// changed or texels that unchanged shapes may read did (`textures_changed`, from
+    /// [`replaces_texels`]); otherwise the damage. Only a frame with something to draw
+    /// again has its shapes tessellated (`tessellate`).
     pub fn update(
         &mut self,
         device: &wgpu::Device,
         shapes: Vec<ClippedShape>,
-        jobs: &[ClippedPrimitive],
         pixels_per_point: f32,
         size: (u32, u32),
         textures_changed: bool,
+        tessellate: impl FnOnce(Vec<ClippedShape>) -> Vec<ClippedPrimitive>,
     ) -> Option<Redraw> {
         let fresh = self.target.as_ref().is_none_or(|t| t.size != size)
             || self.held_scale != pixels_per_point;
@@ -390,13 +391,13 @@ impl PanelCache {
         } else {
             damage(&self.held, &shapes, pixels_per_point, size)
         };
-        self.shown = jobs
+        self.shown = shapes
             .iter()
-            .filter_map(|p| primitive_pixels(p, pixels_per_point, size))
+            .filter_map(|s| shape_pixels(s, pixels_per_point, size))
             .reduce(PixelRect::union);
         let redraw = area.map(|area| Redraw {
             area,
-            jobs: clip_to(jobs, area, pixels_per_point, size),
+            jobs: clip_to(&tessellate(shapes.clone()), area, pixels_per_point, size),
         });
         self.held = shapes;
         self.held_scale = pixels_per_point;
@@ -677,7 +678,9 @@ mod tests {
                 &screen,
             );
             drop(cleared_pass(&mut encoder, &kept_view));
-            let redraw = cache.update(device, output.shapes, &jobs, 1.0, SIZE, changed);
+            let redraw = cache.update(device, output.shapes, 1.0, SIZE, changed, |s| {
+                ctx.tessellate(s, 1.0)
+            });
             areas.push(
                 redraw
                     .as_ref()
