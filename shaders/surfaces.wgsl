@@ -215,7 +215,7 @@ fn fs_matte(v: SkinVarying) -> ColorOut {
     var color = tone_map(shade_surface(v).color);
     if (v.material == MATERIAL_FLOOR) {
         // The floor fades into the background away from the creature.
-        let far = smoothstep(1.0, 2.8, length(v.world.xz - vec2<f32>(0.0, -0.4)));
+        let far = smoothstep(FLOOR_FADE_START, FLOOR_FADE_END, length(v.world.xz - vec2<f32>(FLOOR_CENTER_X, FLOOR_CENTER_Z)));
         color = mix(color, frame.background, far);
     }
     out.color = vec4<f32>(color, 1.0);

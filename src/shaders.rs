@@ -179,8 +179,9 @@ const fn float(name: &'static str, value: f32) -> SharedFloat {
     SharedFloat { name, value }
 }
 
-/// Every `f32` constant of the prelude: π and the hair fibre's constants.
-pub const SHARED_FLOATS: [SharedFloat; 10] = [
+/// Every `f32` constant of the prelude: π, the hair fibre's constants, the volume grid's
+/// and the floor's.
+pub const SHARED_FLOATS: [SharedFloat; 14] = [
     float("PI", std::f32::consts::PI),
     float("HAIR_ALPHA", HAIR_ALPHA),
     float("HAIR_BETA_R", HAIR_BETA_R),
@@ -192,6 +193,11 @@ pub const SHARED_FLOATS: [SharedFloat; 10] = [
     float("VOLUME_MOMENTUM_SCALE", VOLUME_MOMENTUM_SCALE),
     float("VOLUME_VELOCITY_LIMIT", VOLUME_VELOCITY_LIMIT),
     float("VOLUME_PUSH_LIMIT", VOLUME_PUSH_LIMIT),
+    // The floor's fade into the background.
+    float("FLOOR_CENTER_X", crate::render::mesh::FLOOR_CENTER.x),
+    float("FLOOR_CENTER_Z", crate::render::mesh::FLOOR_CENTER.y),
+    float("FLOOR_FADE_START", crate::render::mesh::FLOOR_FADE.0),
+    float("FLOOR_FADE_END", crate::render::mesh::FLOOR_FADE.1),
 ];
 
 /// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] and

@@ -530,7 +530,8 @@ fn every_surface_is_wound_toward_its_normals_so_culling_keeps_it() {
     for (name, mesh) in [
         ("skin", creature_skin(&creature, 1.0)),
         ("coarse skin", creature_skin(&creature, 0.3)),
-        ("face", face(&creature, &Default::default())),
+        ("face", face(&creature, &Default::default(), 1.0)),
+        ("coarse face", face(&creature, &Default::default(), 0.35)),
         ("hand", capsule_mesh(&hand, |_| CapsuleDetail::FINE)),
         (
             "coarse hand",

@@ -237,6 +237,13 @@ fn each_skin_level_draws_close_to_the_full_mesh() {
     };
     let full_host = host(&full);
     let full_count = full_host.iter().filter(|&&h| h).count();
+    let face_pixels = |image: &Image| ids_of(image).iter().filter(|&&id| id == ids::FACE).count();
+    let full_face = face_pixels(&full);
+    let face_tris = renderer.face_triangles();
+    assert!(
+        full_face > 100,
+        "the eyes and nose cover {full_face} pixels"
+    );
     for level in 1..tris.len() {
         renderer.set_skin_level(Some(level));
         let image = render(&mut renderer, &sim, DebugMode::Skin, size);
@@ -265,5 +272,20 @@ fn each_skin_level_draws_close_to_the_full_mesh() {
             "skin level {level}: {differ} of {full_count} host pixels differ"
         );
         assert!(mae < 3.0, "skin level {level}: colour MAE {mae:.2}");
+        // The eyes and nose follow the skin's level, down to half their facets, and keep
+        // their outline.
+        let face = face_pixels(&image);
+        eprintln!(
+            "  face: {} of {} triangles, {face} pixels against {full_face}",
+            face_tris[level], face_tris[0]
+        );
+        assert!(
+            face_tris[level] <= face_tris[level - 1] && face_tris[2] * 3 < face_tris[0],
+            "face levels get coarser: {face_tris:?}"
+        );
+        assert!(
+            face.abs_diff(full_face) as f64 <= 0.03 * full_face as f64,
+            "face at level {level}: {face} pixels against {full_face}"
+        );
     }
 }

@@ -188,12 +188,19 @@ pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
 
 /// An ellipsoid of `radii` (right, up, out) centred at `center`, its "out" axis along
 /// `out` and its "up" axis as near head-up as that allows, in head space.
-fn oriented_ellipsoid(center: Vec3, out: Vec3, radii: Vec3, material: Material, eye: bool) -> Mesh {
+fn oriented_ellipsoid(
+    center: Vec3,
+    out: Vec3,
+    radii: Vec3,
+    material: Material,
+    eye: bool,
+    grid: (u32, u32),
+) -> Mesh {
     let out = out.normalize_or(Vec3::Z);
     let right = Vec3::Y.cross(out).normalize_or(Vec3::X);
     let up = out.cross(right);
     let mut mesh = Mesh::default();
-    mesh.add_grid(32, 18, true, |u, v| {
+    mesh.add_grid(grid.0, grid.1, true, |u, v| {
         let d = sphere_direction(u, v);
         // Sphere axes: x right, y up, z out.
         let local = Vec3::new(d.x * radii.x, d.y * radii.y, d.z * radii.z);
@@ -209,10 +216,32 @@ fn oriented_ellipsoid(center: Vec3, out: Vec3, radii: Vec3, material: Material, 
     mesh
 }
 
+/// Facets around (and from pole to pole) of the eyes and the nose at full detail.
+const FACE_GRID: (u32, u32) = (32, 18);
+
+/// The eyes' and the nose's share of their full detail at `detail` (1 the finest, as
+/// `mesh_lod::DETAILS`): they follow the skin down to half, then stay there. At half
+/// (16 × 9 facets) an eye's outline lies within 0.8 mm of the ellipsoid, under a pixel at
+/// every size that level is chosen for; coarser, a small eye would turn visibly polygonal.
+pub fn face_detail(detail: f32) -> f32 {
+    detail.clamp(0.5, 1.0)
+}
+
 /// The eyes and the nose, in head space, standing out of the short fur around them, wound
-/// outward.
-pub fn face(creature: &Creature, layout: &FaceLayout) -> Mesh {
+/// outward, tessellated at `detail` of their full facets ([`face_detail`]).
+pub fn face(creature: &Creature, layout: &FaceLayout, detail: f32) -> Mesh {
     let head = &creature.head;
+    let detail = face_detail(detail);
+    let facets = |n: u32| ((n as f32 * detail).round() as u32).max(4);
+    let grid = (facets(FACE_GRID.0), facets(FACE_GRID.1));
+    // Seen face-on, a coarse ellipsoid's outline is the polygon through its vertices on
+    // the meridian (2 × rows sides) and encloses less than the full mesh's: the radii grow
+    // to give it the same area (1.0 at full detail, 0.8% at half).
+    let area = |sides: u32| {
+        let step = std::f32::consts::TAU / sides as f32;
+        step.sin() / step
+    };
+    let swell = (area(2 * FACE_GRID.1) / area(2 * grid.1)).sqrt();
     let mut mesh = Mesh::default();
     for &dir in &layout.eyes {
         let s = head.surface(dir);
@@ -220,28 +249,46 @@ pub fn face(creature: &Creature, layout: &FaceLayout) -> Mesh {
         mesh.append(&oriented_ellipsoid(
             center,
             s.normal,
-            Vec3::new(0.042, 0.046, 0.026),
+            Vec3::new(0.042, 0.046, 0.026) * swell,
             Material::Eye,
             true,
+            grid,
         ));
     }
     let s = head.surface(layout.nose);
     mesh.append(&oriented_ellipsoid(
         s.position + s.normal * 0.03,
         s.normal,
-        Vec3::new(0.034, 0.022, 0.022),
+        Vec3::new(0.034, 0.022, 0.022) * swell,
         Material::Nose,
         false,
+        grid,
     ));
     mesh.orient_outward();
     mesh
 }
 
+/// The floor's centre on the ground plane (x, z), metres: under the creature.
+pub const FLOOR_CENTER: Vec2 = Vec2::new(0.0, -0.4);
+/// The floor's radius, metres.
+pub const FLOOR_RADIUS: f32 = 4.0;
+/// Distances from [`FLOOR_CENTER`] over which the floor fades into the background, metres
+/// (WGSL `FLOOR_FADE_START`, `FLOOR_FADE_END`, read by `fs_matte`).
+pub const FLOOR_FADE: (f32, f32) = (1.0, 2.8);
+
 /// The floor the solver keeps strands above: a disc at height `y`, world space, with
 /// triangles facing up and down.
+///
+/// Coarse on purpose (16 sides, 2 rings: 64 triangles with the underside). Everything the
+/// floor's vertices carry is constant over it or affine in the position, so interpolates
+/// exactly, except the hand's soft occlusion, which falls off within centimetres and so
+/// never reached vertices half a metre apart either; and the floor has faded into the
+/// background (`fs_matte`) well inside the 16-gon's inscribed circle, so its edge is never
+/// seen ([`FLOOR_FADE`]). Each triangle costs a CPU rasteriser about as much as a skin triangle: 64 sides
+/// and 8 rings (2,048 triangles) cost ~1.2 ms a frame on lavapipe for the same pixels.
 pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
     let mut mesh = Mesh::default();
-    mesh.add_grid(64, 8, true, |u, v| {
+    mesh.add_grid(16, 2, true, |u, v| {
         let phi = u * std::f32::consts::TAU;
         let r = radius * v;
         let p = Vec3::new(center.x + r * phi.cos(), y, center.y + r * phi.sin());
@@ -256,4 +303,54 @@ pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
         .collect();
     mesh.indices.extend(underside);
     mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_floor_covers_all_of_it_that_is_seen() {
+        // Everything nearer the centre than the fade's end must lie on the floor: there
+        // its colour is not yet the background's, so an edge there would show.
+        let mesh = floor(0.0, FLOOR_CENTER, FLOOR_RADIUS);
+        let corner = |i: u32| {
+            let p = mesh.vertices[i as usize].position;
+            Vec2::new(p[0], p[2]) - FLOOR_CENTER
+        };
+        let mut nearest_edge = f32::INFINITY;
+        for t in mesh.indices.chunks_exact(3) {
+            for k in 0..3 {
+                let (a, b) = (corner(t[k]), corner(t[(k + 1) % 3]));
+                // An edge on the rim: both ends at the radius.
+                if a.length() > 0.99 * FLOOR_RADIUS && b.length() > 0.99 * FLOOR_RADIUS {
+                    let mid = (a + b) * 0.5;
+                    nearest_edge = nearest_edge.min(mid.length());
+                }
+            }
+        }
+        assert!(
+            nearest_edge.is_finite() && nearest_edge > FLOOR_FADE.1 * 1.05,
+            "the rim comes within {nearest_edge} m of the centre; the floor fades out by {} m",
+            FLOOR_FADE.1
+        );
+        // And it is cheap: a few dozen triangles, not thousands.
+        assert!(
+            mesh.indices.len() / 3 <= 128,
+            "{} triangles",
+            mesh.indices.len() / 3
+        );
+    }
+
+    #[test]
+    fn the_face_coarsens_to_half_and_no_further() {
+        let creature = Creature::default();
+        let layout = FaceLayout::default();
+        let triangles = |detail: f32| face(&creature, &layout, detail).indices.len() / 3;
+        let full = triangles(1.0);
+        assert!(triangles(0.71) < full);
+        assert!(triangles(0.5) * 3 < full);
+        assert_eq!(triangles(0.35), triangles(0.5));
+        assert_eq!(triangles(0.0), triangles(0.5));
+    }
 }

@@ -384,6 +384,12 @@ impl FurRenderer {
         self.surfaces.skin_triangles()
     }
 
+    /// Triangles of the eyes and nose at each of the skin's levels of detail, finest
+    /// first: they are drawn at the skin's level, no coarser than half their facets.
+    pub fn face_triangles(&self) -> Vec<u32> {
+        self.surfaces.face_triangles()
+    }
+
     /// Draws the hand's capsules at a fixed tessellation (`Some(CapsuleDetail::FINE)`:
     /// always the full one), or each by its size on screen (`None`, the default).
     pub fn set_hand_detail(&mut self, detail: Option<CapsuleDetail>) {

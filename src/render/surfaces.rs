@@ -10,13 +10,14 @@ use super::descriptors::{
 };
 use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout};
 use super::frame::{FrameBinding, View};
-use super::mesh::{Material, Mesh, SurfaceVertex, creature_skin, face, floor};
+use super::mesh::{
+    FLOOR_CENTER, FLOOR_RADIUS, Material, Mesh, SurfaceVertex, creature_skin, face, floor,
+};
 use super::mesh_lod::{DETAILS, SHADOW_LEVEL};
 use super::shapes::{CapsuleDetail, DrawCapsule, capsule_mesh};
 use super::target::TargetLayout;
 use crate::creature::{Creature, FaceLayout};
 use crate::shaders::ShaderModule;
-use glam::Vec2;
 use wgpu::util::DeviceExt;
 
 /// A vertex and index buffer pair that grows as needed.
@@ -95,10 +96,11 @@ impl DynamicMesh {
 pub struct SurfacesPass {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
-    /// Index ranges of `indices`: the skin at each level of detail (`mesh_lod::DETAILS`),
-    /// the face (glossy; drawn with every level), the floor.
+    /// Index ranges of `indices`: the skin and the face (glossy) at each level of detail
+    /// (`mesh_lod::DETAILS`; the face no coarser than `mesh::face_detail` allows), the
+    /// floor.
     skin_ranges: Vec<std::ops::Range<u32>>,
-    face_range: std::ops::Range<u32>,
+    face_ranges: Vec<std::ops::Range<u32>>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
     matte: wgpu::RenderPipeline,
@@ -122,21 +124,23 @@ impl SurfacesPass {
         shadow_inputs: &wgpu::BindGroupLayout,
         target: &TargetLayout,
     ) -> Self {
-        // Every level of the skin, then the face, then the floor, in one buffer.
+        // Every level of the skin, then every level of the face, then the floor, in one
+        // buffer.
         let mut mesh = Mesh::default();
-        let skin_ranges = DETAILS
+        let mut append = |part: Mesh| {
+            let start = mesh.indices.len() as u32;
+            mesh.append(&part);
+            start..mesh.indices.len() as u32
+        };
+        let skin_ranges: Vec<_> = DETAILS
             .iter()
-            .map(|&detail| {
-                let start = mesh.indices.len() as u32;
-                mesh.append(&creature_skin(creature, detail));
-                start..mesh.indices.len() as u32
-            })
+            .map(|&detail| append(creature_skin(creature, detail)))
             .collect();
-        let skin_end = mesh.indices.len() as u32;
-        mesh.append(&face(creature, &FaceLayout::default()));
-        let creature_end = mesh.indices.len() as u32;
-        mesh.append(&floor(floor_height - 0.002, Vec2::new(0.0, -0.4), 4.0));
-        let floor_range = creature_end..mesh.indices.len() as u32;
+        let face_ranges: Vec<_> = DETAILS
+            .iter()
+            .map(|&detail| append(face(creature, &FaceLayout::default(), detail)))
+            .collect();
+        let floor_range = append(floor(floor_height - 0.002, FLOOR_CENTER, FLOOR_RADIUS));
         let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("surfaces: vertices"),
             contents: bytemuck::cast_slice(&mesh.vertices),
@@ -196,7 +200,7 @@ impl SurfacesPass {
             vertices,
             indices,
             skin_ranges,
-            face_range: skin_end..creature_end,
+            face_ranges,
             floor_range,
             hand: DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024),
             matte: shaded("surfaces: matte", "fs_matte"),
@@ -269,8 +273,22 @@ impl SurfacesPass {
         self.skin_ranges[level.min(self.skin_ranges.len() - 1)].clone()
     }
 
+    /// The face's index range at `level` (the coarsest past the last).
+    fn face(&self, level: usize) -> std::ops::Range<u32> {
+        self.face_ranges[level.min(self.face_ranges.len() - 1)].clone()
+    }
+
+    /// Triangles of the face (eyes and nose) at each level of detail, finest first.
+    pub fn face_triangles(&self) -> Vec<u32> {
+        self.face_ranges
+            .iter()
+            .map(|r| r.len() as u32 / 3)
+            .collect()
+    }
+
     /// Records the surfaces as the camera sees them into `pass`, lit with the shadow maps
-    /// (`shadow_inputs`), the skin at level of detail `skin_level` (`mesh_lod::DETAILS`).
+    /// (`shadow_inputs`), the skin and the face at level of detail `skin_level`
+    /// (`mesh_lod::DETAILS`).
     pub fn record(
         &self,
         pass: &mut wgpu::RenderPass,
@@ -286,7 +304,7 @@ impl SurfacesPass {
         self.draw_static(pass, self.floor_range.clone());
         self.hand.draw(pass, 0..self.hand.glossy_start);
         pass.set_pipeline(&self.glossy);
-        self.draw_static(pass, self.face_range.clone());
+        self.draw_static(pass, self.face(skin_level));
         self.hand
             .draw(pass, self.hand.glossy_start..self.hand.index_count);
     }
@@ -297,7 +315,7 @@ impl SurfacesPass {
         pass.set_pipeline(&self.light_depth);
         frame.bind(pass, View::Light);
         self.draw_static(pass, self.skin(SHADOW_LEVEL));
-        self.draw_static(pass, self.face_range.clone());
+        self.draw_static(pass, self.face(SHADOW_LEVEL));
         self.hand.draw(pass, 0..self.hand.index_count);
     }
 }
