@@ -33,7 +33,8 @@ struct CullUniforms {
     // Head sphere inside every bump of the head, head-local: centre and radius.
     head_center: vec3<f32>,
     head_radius: f32,
-    // Ribbon width at the root (m), and the safety margin the occluders shrink by (m).
+    // Ribbon width at the root as drawn (m, widened by the level of detail), and the
+    // safety margin the occluders shrink by (m).
     root_width: f32,
     safety_margin: f32,
     // Strands bound, and 1 to cull (0 marks nothing hidden).

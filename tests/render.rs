@@ -8,6 +8,7 @@ use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
+use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
 use pelt::render::{
     Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, RenderError,
     RenderSettings, RibbonStrand, Scene, Srgb, TargetLayout, ids,
@@ -679,6 +680,40 @@ fn culling_hidden_strands_changes_no_pixel() {
         );
         assert!(share > at_least, "{preset:?}: only {count} strands culled");
     }
+    // Nor with the strands widened (a reduced tier drawn to look like the full coat, or
+    // a level of detail): the occluders shrink by the widened ribbon's half width.
+    renderer.set_lod_policy(LodPolicy {
+        by_screen_size: false,
+        reference_strands: Some(FULL_COAT_STRANDS),
+        ..LodPolicy::default()
+    });
+    for preset in CameraPreset::ALL {
+        let s = scene(&sim, Camera::preset(preset), DebugMode::Final);
+        renderer.set_hair_culling(true);
+        let culled = renderer.render_image(&s, 320, 180).unwrap();
+        let count = renderer
+            .culled_strands()
+            .unwrap()
+            .expect("the frame culled");
+        let widened = renderer.last_lod().width_scale;
+        renderer.set_hair_culling(false);
+        let drawn = renderer.render_image(&s, 320, 180).unwrap();
+        let differ = culled
+            .rgba
+            .chunks_exact(4)
+            .zip(drawn.rgba.chunks_exact(4))
+            .filter(|(a, b)| a != b)
+            .count();
+        eprintln!("{preset:?} widened {widened:.2}: {count} culled, {differ} pixels differ");
+        assert!(widened > 4.0, "the strands are widened ({widened})");
+        assert!(count > 0, "{preset:?}: none culled");
+        assert_eq!(
+            differ, 0,
+            "{preset:?}: culling widened strands changed pixels"
+        );
+        assert!(culled.ids == drawn.ids);
+    }
+    renderer.set_lod_policy(LodPolicy::whole_coat());
     // Without the skin in front (the strands view) nothing is culled.
     renderer.set_hair_culling(true);
     let s = scene(

@@ -631,6 +631,7 @@ impl FurRenderer {
                 &scene.camera,
                 targets.size,
                 &self.settings,
+                lod.width_scale,
                 strands.count,
                 true,
             );

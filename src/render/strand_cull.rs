@@ -56,7 +56,7 @@ pub struct CullUniforms {
     pub head_center: Vec3,
     /// Head sphere radius.
     pub head_radius: f32,
-    /// Ribbon width at the root, metres.
+    /// Ribbon width at the root as drawn (widened by the level of detail), metres.
     pub root_width: f32,
     /// Metres the occluders shrink by beyond the ribbon's half width.
     pub safety_margin: f32,
@@ -91,14 +91,17 @@ pub fn head_inner_radius(creature: &Creature) -> f32 {
     head.base_radius + dents
 }
 
-/// The cull pass's uniforms for a frame seen by `camera` on a target of `size` pixels;
-/// `enabled` false makes the pass mark nothing.
+/// The cull pass's uniforms for a frame seen by `camera` on a target of `size` pixels,
+/// its ribbons drawn `width_scale` times their width (`StrandLod::width_scale`); `enabled`
+/// false makes the pass mark nothing.
+#[allow(clippy::too_many_arguments)]
 pub fn cull_uniforms(
     creature: &Creature,
     pose: &CreaturePose,
     camera: &Camera,
     size: (u32, u32),
     settings: &RenderSettings,
+    width_scale: f32,
     strands: u32,
     enabled: bool,
 ) -> CullUniforms {
@@ -129,7 +132,8 @@ pub fn cull_uniforms(
         head_stretch,
         head_center: creature.head.center,
         head_radius: head_inner_radius(creature).max(0.0),
-        root_width: settings.root_width,
+        // The width the ribbons are drawn at: a level of detail widens them.
+        root_width: settings.root_width * width_scale,
         safety_margin: CULL_SAFETY_MARGIN,
         strand_count: strands,
         enabled: u32::from(enabled && usable),
