@@ -113,20 +113,23 @@ fn space_matrix(space: u32, t: f32) -> mat4x4<f32> {
     );
 }
 
+// Lavapipe (Mesa 22.3, the CI's driver) "inlines" a uniform that a large shader branches
+// on alone: it compiles the shader again at every draw that binds the buffer and keeps
+// ~300 kB each time. These two branches on `view.perspective`, in every ribbon's vertex
+// shader, grew the demo by ~25 MB a second; as `select`s (both sides are evaluated, as a
+// SIMD shader would anyway) they cost nothing. `tests/render_memory.rs` catches a branch
+// like them coming back (the hand's loop and the shadow and environment switches, tried
+// the same way, were not recompiled).
+
 // Where a viewer at this pass sees `world` from: unit direction from the point to the eye.
 fn toward_viewer(world: vec3<f32>) -> vec3<f32> {
-    if (view.perspective == 1u) {
-        return normalize(view.eye - world);
-    }
-    return -view.forward;
+    return select(-view.forward, normalize(view.eye - world), view.perspective == 1u);
 }
 
 // World size of one pixel of this pass at `world`.
 fn pixel_size(world: vec3<f32>) -> f32 {
-    if (view.perspective == 1u) {
-        return max(dot(world - view.eye, view.forward), 1e-4) * view.pixel_scale;
-    }
-    return view.pixel_scale;
+    let depth = select(1.0, max(dot(world - view.eye, view.forward), 1e-4), view.perspective == 1u);
+    return depth * view.pixel_scale;
 }
 
 // The coat colour (linear) of the pattern channels (cream, stripe, ear tip, blush).

@@ -79,10 +79,6 @@ fn cull_strands(@builtin(global_invocation_id) id: vec3<u32>) {
     if (s >= cull.strand_count) {
         return;
     }
-    if (cull.enabled == 0u) {
-        culled[s] = 0u;
-        return;
-    }
     // The widest the ribbon is drawn at any of its points: its width, or the narrowest
     // drawn width in pixels where that is wider.
     var half_width = 0.5 * cull.root_width;
@@ -118,5 +114,8 @@ fn cull_strands(@builtin(global_invocation_id) id: vec3<u32>) {
             outside[k] = outside[k] && distance < -margin;
         }
     }
-    culled[s] = select(0u, 1u, behind_body || behind_head || any(outside));
+    // Disabled, nothing is marked: chosen by `select`, not a branch on the uniform, which
+    // lavapipe would compile the shader again for at every dispatch (`frame.wgsl`).
+    let hidden = behind_body || behind_head || any(outside);
+    culled[s] = select(0u, 1u, hidden && cull.enabled != 0u);
 }
