@@ -4,6 +4,8 @@
 //! fades, the hair's shadow darkens the skin, moving the light moves the shadow, the same
 //! inputs give the same bytes, and bad targets are errors.
 
+mod render_common;
+
 use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
@@ -13,31 +15,16 @@ use pelt::render::{
     Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, RenderError,
     RenderSettings, RibbonStrand, Scene, Srgb, TargetLayout, ids,
 };
-use pelt::sim::{FurConfig, FurSim};
+use pelt::sim::FurSim;
 use wgpu::util::DeviceExt;
 
 const STRANDS: usize = 4096;
 
-fn gpu() -> GpuContext {
-    GpuContext::new().expect("a wgpu adapter (CI installs lavapipe: mesa-vulkan-drivers)")
-}
+use render_common::gpu;
 
 /// A settled coat of the test tier and a renderer with an ID target bound to it.
 fn setup(ctx: &GpuContext, strands: usize) -> (FurSim, FurRenderer) {
-    let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 3), creature.clone(), ctx).unwrap();
-    sim.step(30).unwrap();
-    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
-    let mut renderer = FurRenderer::new(
-        &ctx.device,
-        &ctx.queue,
-        layout,
-        &creature,
-        RenderSettings::default(),
-    )
-    .unwrap();
-    renderer.set_strands_from_sim(&sim).unwrap();
-    (sim, renderer)
+    render_common::coat_and_renderer(ctx, strands, 30, true)
 }
 
 fn scene<'a>(sim: &FurSim, camera: Camera, mode: DebugMode) -> Scene<'a> {

@@ -7,14 +7,13 @@
 //! with only the cull pass's branch back, and 0 after.
 #![cfg(target_os = "linux")]
 
+mod render_common;
+
 use glam::Vec3;
-use pelt::creature::Creature;
-use pelt::gpu::GpuContext;
 use pelt::render::{
-    Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT,
-    OffscreenTarget, Raster, RenderSettings, Scene, TargetLayout,
+    Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OffscreenTarget, Raster,
+    Scene,
 };
-use pelt::sim::{FurConfig, FurSim};
 
 /// The process's resident memory, kB.
 fn resident_kb() -> u64 {
@@ -29,20 +28,9 @@ fn resident_kb() -> u64 {
 
 #[test]
 fn drawing_many_frames_keeps_memory_flat() {
-    let ctx = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
-    let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(&FurConfig::new(1024, 3), creature.clone(), &ctx).unwrap();
-    sim.step(5).unwrap();
-    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
-    let mut renderer = FurRenderer::new(
-        &ctx.device,
-        &ctx.queue,
-        layout,
-        &creature,
-        RenderSettings::default(),
-    )
-    .unwrap();
-    renderer.set_strands_from_sim(&sim).unwrap();
+    let ctx = render_common::gpu();
+    let (sim, mut renderer) = render_common::coat_and_renderer(&ctx, 1024, 5, false);
+    let layout = renderer.layout();
     let target = OffscreenTarget::new(&ctx.device, &layout, 160, 90).unwrap();
     // A hand near the head, so its occlusion term runs in every pass that reads it.
     let hand = [DrawCapsule {

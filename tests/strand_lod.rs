@@ -3,38 +3,22 @@
 //! less than 2%, a reduced tier widened toward a denser coat covers the skin like it
 //! (within 5%), and the same inputs give the same bytes.
 
+mod render_common;
+
 use glam::Vec3;
 use pelt::creature::{Creature, Part};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Groom, morton_code};
 use pelt::render::camera::CREATURE_CENTER;
 use pelt::render::strand_lod::{LodPolicy, coat_pixels, drawn_order};
-use pelt::render::{
-    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, RenderSettings, Scene,
-    TargetLayout, ids,
-};
-use pelt::sim::{FurConfig, FurSim};
+use pelt::render::{Camera, CameraPreset, DebugMode, FurRenderer, Image, Scene, ids};
+use pelt::sim::FurSim;
 
-fn gpu() -> GpuContext {
-    GpuContext::new().expect("a wgpu adapter (CI installs lavapipe: mesa-vulkan-drivers)")
-}
+use render_common::gpu;
 
 /// A settled coat of `strands` and a renderer with an ID target bound to it.
 fn setup(ctx: &GpuContext, strands: usize) -> (FurSim, FurRenderer) {
-    let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 3), creature.clone(), ctx).unwrap();
-    sim.step(20).unwrap();
-    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
-    let mut renderer = FurRenderer::new(
-        &ctx.device,
-        &ctx.queue,
-        layout,
-        &creature,
-        RenderSettings::default(),
-    )
-    .unwrap();
-    renderer.set_strands_from_sim(&sim).unwrap();
-    (sim, renderer)
+    render_common::coat_and_renderer(ctx, strands, 20, true)
 }
 
 fn render(renderer: &mut FurRenderer, sim: &FurSim, mode: DebugMode, size: (u32, u32)) -> Image {
