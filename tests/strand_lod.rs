@@ -268,7 +268,7 @@ fn each_skin_level_draws_close_to_the_full_mesh() {
             "face levels get coarser: {face_tris:?}"
         );
         assert!(
-            face.abs_diff(full_face) as f64 <= 0.03 * full_face as f64,
+            face.abs_diff(full_face) as f64 <= 0.02 * full_face as f64,
             "face at level {level}: {face} pixels against {full_face}"
         );
     }

@@ -279,13 +279,14 @@ pub const FLOOR_FADE: (f32, f32) = (1.0, 2.8);
 /// The floor the solver keeps strands above: a disc at height `y`, world space, with
 /// triangles facing up and down.
 ///
-/// Coarse on purpose (16 sides, 2 rings: 64 triangles with the underside). Everything the
-/// floor's vertices carry is constant over it or affine in the position, so interpolates
-/// exactly, except the hand's soft occlusion, which falls off within centimetres and so
-/// never reached vertices half a metre apart either; and the floor has faded into the
-/// background (`fs_matte`) well inside the 16-gon's inscribed circle, so its edge is never
-/// seen ([`FLOOR_FADE`]). Each triangle costs a CPU rasteriser about as much as a skin triangle: 64 sides
-/// and 8 rings (2,048 triangles) cost ~1.2 ms a frame on lavapipe for the same pixels.
+/// Coarse on purpose: 16 sides and 2 rings, 128 triangles with the underside (the 32 at
+/// the centre degenerate). Everything the floor's vertices carry is constant over it or
+/// affine in the position, so interpolates exactly, except the hand's soft occlusion,
+/// which falls off within centimetres and so never reached vertices half a metre apart
+/// either; and the floor has faded into the background (`fs_matte`, [`FLOOR_FADE`]) well
+/// inside the 16-gon's inscribed circle, so its edge is never seen. Each triangle costs a
+/// CPU rasteriser about as much as a skin triangle: 64 sides and 8 rings (2,048 triangles)
+/// cost ~1.2 ms a frame more on lavapipe for the same pixels.
 pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
     let mut mesh = Mesh::default();
     mesh.add_grid(16, 2, true, |u, v| {
