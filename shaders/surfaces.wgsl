@@ -133,7 +133,11 @@ fn albedo_of(material: u32, pattern: vec4<f32>) -> vec3<f32> {
 // The hand's soft occlusion on a surface; the hand's own surfaces lie on its capsules and
 // must not darken themselves.
 fn surface_occlusion(material: u32, world: vec3<f32>) -> f32 {
-    if (material == MATERIAL_HAND || material == MATERIAL_NAIL || material == MATERIAL_SLEEVE) {
+    // The floor neither: its vertices are metres apart (`mesh::floor`), so a hand near one
+    // would darken a streak metres long. The key light's shadow of the hand still falls on
+    // it.
+    if (material == MATERIAL_HAND || material == MATERIAL_NAIL || material == MATERIAL_SLEEVE
+        || material == MATERIAL_FLOOR) {
         return 1.0;
     }
     return hand_occlusion(world);

@@ -711,3 +711,54 @@ fn culling_hidden_strands_changes_no_pixel() {
     renderer.render_image(&s, 200, 120).unwrap();
     assert_eq!(renderer.culled_strands().unwrap(), None);
 }
+
+#[test]
+fn a_hand_near_the_floor_darkens_it_alike_wherever_it_is() {
+    // The floor's vertices are metres apart: a hand over one of them must not darken the
+    // floor more than the same hand between them (only its shadow and itself show).
+    use pelt::render::mesh::FLOOR_CENTER;
+    use pelt::render::{DrawCapsule, Material};
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 256);
+    let floor = RenderSettings::default().floor;
+    // A floor vertex: on the inner ring, 2 m out along +x.
+    let vertex = Vec3::new(FLOOR_CENTER.x + 2.0, floor, FLOOR_CENTER.y);
+    let camera = Camera {
+        eye: vertex + Vec3::new(0.0, 1.2, 2.0),
+        target: vertex,
+        ..Camera::preset(CameraPreset::Front)
+    };
+    let base = scene(&sim, camera, DebugMode::Skin);
+    let plain = renderer.render_image(&base, 240, 135).unwrap();
+    let mut darkened = |at: Vec3| {
+        let hand = [DrawCapsule {
+            a: at + Vec3::new(-0.1, 0.03, 0.0),
+            b: at + Vec3::new(0.1, 0.03, 0.0),
+            radius: 0.025,
+            material: Material::Hand,
+        }];
+        let mut s = scene(&sim, camera, DebugMode::Skin);
+        s.hand = &hand;
+        // The demo's occlusion at its strongest (while scratching).
+        s.hand_occlusion = 1.0;
+        let image = renderer.render_image(&s, 240, 135).unwrap();
+        let ids = image.ids.as_ref().unwrap();
+        (0..ids.len())
+            .filter(|&i| ids[i] == ids::FLOOR)
+            .filter(|&i| {
+                let sum =
+                    |img: &Image| -> i32 { (0..3).map(|c| i32::from(img.rgba[4 * i + c])).sum() };
+                sum(&plain) - sum(&image) > 6
+            })
+            .count()
+    };
+    let (over_vertex, between) = (
+        darkened(vertex),
+        darkened(vertex + Vec3::new(0.0, 0.0, 0.4)),
+    );
+    eprintln!("floor pixels darkened: {over_vertex} over a vertex, {between} between vertices");
+    assert!(
+        over_vertex <= 3 * between + 100,
+        "a hand over a floor vertex darkened {over_vertex} pixels, between them {between}"
+    );
+}

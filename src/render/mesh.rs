@@ -224,6 +224,9 @@ const FACE_GRID: (u32, u32) = (32, 18);
 /// (16 × 9 facets) an eye's outline lies within 0.8 mm of the ellipsoid, under a pixel at
 /// every size that level is chosen for; coarser, a small eye would turn visibly polygonal.
 pub fn face_detail(detail: f32) -> f32 {
+    if detail.is_nan() {
+        return 1.0;
+    }
     detail.clamp(0.5, 1.0)
 }
 
@@ -281,9 +284,9 @@ pub const FLOOR_FADE: (f32, f32) = (1.0, 2.8);
 ///
 /// Coarse on purpose: 16 sides and 2 rings, 128 triangles with the underside (the 32 at
 /// the centre degenerate). Everything the floor's vertices carry is constant over it or
-/// affine in the position, so interpolates exactly, except the hand's soft occlusion,
-/// which falls off within centimetres and so never reached vertices half a metre apart
-/// either; and the floor has faded into the background (`fs_matte`, [`FLOOR_FADE`]) well
+/// affine in the position, so interpolates exactly (the hand's soft occlusion, which
+/// would not, is not applied to the floor: `surface_occlusion` in `surfaces.wgsl`); and
+/// the floor has faded into the background (`fs_matte`, [`FLOOR_FADE`]) well
 /// inside the 16-gon's inscribed circle, so its edge is never seen. Each triangle costs a
 /// CPU rasteriser about as much as a skin triangle: 64 sides and 8 rings (2,048 triangles)
 /// cost ~1.2 ms a frame more on lavapipe for the same pixels.
@@ -353,5 +356,6 @@ mod tests {
         assert!(triangles(0.5) * 3 < full);
         assert_eq!(triangles(0.35), triangles(0.5));
         assert_eq!(triangles(0.0), triangles(0.5));
+        assert_eq!(triangles(f32::NAN), full);
     }
 }
