@@ -154,11 +154,9 @@ pub struct FrameInputs<'a> {
     pub samples: u32,
     /// Strands bound.
     pub strands: u32,
-    /// Texels along each side of the shadow maps.
-    pub shadow_map_size: u32,
-    /// Texels along each side of the maps' corner this frame draws its shadows into
+    /// Texels along each side of the shadow maps, made at the size this frame needs
     /// ([`super::RenderSettings::shadow_extent`]).
-    pub shadow_extent: u32,
+    pub shadow_map_size: u32,
     /// Whether the camera's ribbons skip the strands the cull pass marks.
     pub cull: bool,
     /// Which strands are drawn, how opaque and how wide.
@@ -172,16 +170,7 @@ pub fn frame_uniforms(scene: &Scene, inputs: &FrameInputs) -> (FrameUniforms, Pa
     let view_proj = camera.view_proj(w / h);
     let l = &scene.lighting;
     let (light_view_proj, light_range, light_view) =
-        light_frame(l.key_direction, inputs.shadow_extent);
-    // The maps are drawn into their top-left corner of `extent` texels (a viewport over the
-    // light's whole view), so the lookups' coordinates shrink by the same share: clip x
-    // and y map to r·x + r − 1 and r·y + 1 − r, and map coordinates to r times their own.
-    // Past the corner the maps hold their clear values, "no shadow", as past the edge.
-    let r = inputs.shadow_extent.min(inputs.shadow_map_size) as f32
-        / inputs.shadow_map_size.max(1) as f32;
-    let light_view_proj = Mat4::from_translation(glam::Vec3::new(r - 1.0, 1.0 - r, 0.0))
-        * Mat4::from_scale(glam::Vec3::new(r, r, 1.0))
-        * light_view_proj;
+        light_frame(l.key_direction, inputs.shadow_map_size);
     let mut hand = [HandCapsuleUniform::default(); MAX_HAND_CAPSULES];
     let mut hand_count = 0;
     for c in scene

@@ -542,7 +542,6 @@ impl FurRenderer {
                 samples: self.layout.samples,
                 strands: self.strands.as_ref().map_or(0, |s| s.count),
                 shadow_map_size: self.shadow.maps.size,
-                shadow_extent,
                 cull,
                 lod,
             },
@@ -605,7 +604,6 @@ impl FurRenderer {
             &self.frame,
             &self.surfaces,
             shadow_hair,
-            shadow_extent,
             timestamps,
         );
 

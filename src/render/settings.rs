@@ -63,7 +63,7 @@ impl std::str::FromStr for Raster {
     }
 }
 
-/// The smallest corner of the shadow maps a target draws into ([`RenderSettings::shadow_extent`]).
+/// The smallest shadow maps a target is given ([`RenderSettings::shadow_extent`]).
 pub const MIN_SHADOW_EXTENT: u32 = 256;
 
 /// Choices fixed when the renderer is built or rarely changed.
@@ -118,11 +118,11 @@ impl Default for RenderSettings {
 }
 
 impl RenderSettings {
-    /// Texels along each side of the corner of the shadow maps a target of `size` pixels
-    /// draws into: the power of two at or above its larger side (so the light's texels are
-    /// no coarser than the camera's pixels), at least 256, at most `shadow_map_size`; or
-    /// the whole map when `shadow_follows_target` is off. In powers of two so a target
-    /// resized a little keeps its shadows.
+    /// Texels along each side of the shadow maps a target of `size` pixels is drawn with:
+    /// the power of two at or above its larger side (so the light's texels are no coarser
+    /// than the camera's pixels), at least 256, at most `shadow_map_size`; or
+    /// `shadow_map_size` when `shadow_follows_target` is off. In powers of two so a target
+    /// resized a little keeps its maps.
     pub fn shadow_extent(&self, size: (u32, u32)) -> u32 {
         if !self.shadow_follows_target {
             return self.shadow_map_size;

@@ -275,11 +275,10 @@ impl ShadowPass {
         );
     }
 
-    /// Records the three maps: the surfaces' opaque depth, then (with `hair`) the first
-    /// hair's depth and the deep opacity behind it; without hair those two are cleared.
-    /// Each is drawn into the maps' top-left corner of `extent` texels a side (the whole
-    /// map at `extent` = its size); the rest is cleared.
-    #[allow(clippy::too_many_arguments)]
+    /// Records the three maps, each over the whole of it: the surfaces' opaque depth, then
+    /// (with `hair`) the first hair's depth and the deep opacity behind it; without hair
+    /// those two are cleared. The maps are made at the size the picture needs
+    /// ([`ShadowPass::resize`]).
     pub fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -287,13 +286,8 @@ impl ShadowPass {
         frame: &FrameBinding,
         surfaces: &SurfacesPass,
         hair: Option<ShadowHair>,
-        extent: u32,
         timestamps: Option<&Timestamps>,
     ) {
-        let extent = extent.clamp(1, self.maps.size);
-        let corner = |pass: &mut wgpu::RenderPass| {
-            pass.set_viewport(0.0, 0.0, extent as f32, extent as f32, 0.0, 1.0);
-        };
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow: opaque depth"),
@@ -303,11 +297,17 @@ impl ShadowPass {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            corner(&mut pass);
             surfaces.record_light_depth(&mut pass, frame);
         }
         if let Some((hair, compute)) = hair.and_then(|h| h.compute.map(|c| (h, c))) {
-            compute.record_compute(encoder, queue, frame, hair.group, hair.count, extent);
+            compute.record_compute(
+                encoder,
+                queue,
+                frame,
+                hair.group,
+                hair.count,
+                self.maps.size,
+            );
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow: hair maps by compute"),
                 color_attachments: &[
@@ -319,7 +319,6 @@ impl ShadowPass {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            corner(&mut pass);
             compute.write_maps(&mut pass);
             return;
         }
@@ -332,7 +331,6 @@ impl ShadowPass {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            corner(&mut pass);
             if let Some(hair) = hair {
                 pass.set_pipeline(&self.hair_depth);
                 frame.bind(&mut pass, View::Light);
@@ -350,7 +348,6 @@ impl ShadowPass {
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        corner(&mut pass);
         if let Some(hair) = hair {
             pass.set_pipeline(&self.deep_opacity);
             frame.bind(&mut pass, View::Light);
