@@ -7,14 +7,16 @@
 //
 // `cs_first_hair`: per texel, the nearest depth of a fragment kept with probability α
 // (as `fs_hair_depth` keeps it), by an atomic max of the inverted depth bits.
-// `cs_deep_opacity`: each fragment adds α to the slabs that end behind it
-// (`fs_deep_opacity`), in 16.16 fixed point by atomic adds: order independent, so the
-// same bytes every run (the hardware's f16 blending is not).
+// `cs_deep_opacity`: each fragment adds α to the first slab that ends behind it, in 16.16
+// fixed point by an atomic add; the maps' writer sums the slabs in order, so each holds α
+// of every fragment in front of its end as `fs_deep_opacity` accumulates it: order
+// independent, so the same bytes every run (the hardware's f16 blending is not).
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
 // Per texel: 0xffffffff − the nearest kept hair depth's bits (0: none, the far plane).
 @group(3) @binding(1) var<storage, read_write> first_depth: array<atomic<u32>>;
-// Per texel and slab: accumulated opacity, 16.16 fixed point.
+// Per texel and slab: the opacity of the fragments whose first slab behind them is this
+// one, 16.16 fixed point (the maps hold the running sums).
 @group(3) @binding(2) var<storage, read_write> slab_opacity: array<atomic<u32>>;
 // The maps' indirect draw: four words of arguments (vertices, instances, 0, 0), then the
 // numbers of the RESOLVE_TILE² tiles some hair covers (its instances), then a flag per
@@ -38,6 +40,16 @@ fn first_hair_depth(i: u32) -> f32 {
         d = bitcast<f32>(0xffffffffu - stored);
     }
     return f32(u32(clamp(d, 0.0, 1.0) * 16777215.0)) / 16777215.0;
+}
+
+// The first slab that ends at or behind a fragment `behind` metres past the first hair (4:
+// none). The fragment belongs to it and to every later one, since the slabs' ends only
+// grow (`SLAB_ENDS`); the walk adds it to this slab alone and `fs_shadow_maps` sums the
+// slabs in order, so a fragment costs one atomic add rather than up to four, with the
+// same integers in the maps.
+fn first_slab_behind(behind: f32) -> u32 {
+    let ends = frame.slab_ends;
+    return select(select(select(select(4u, 3u, behind <= ends.w), 2u, behind <= ends.z), 1u, behind <= ends.y), 0u, behind <= ends.x);
 }
 
 fn cover_texel(setup: SegmentSetup, s: u32, px: vec2<i32>, opacity_pass: bool) {
@@ -67,19 +79,9 @@ fn cover_texel(setup: SegmentSetup, s: u32, px: vec2<i32>, opacity_pass: bool) {
             }
         } else {
             let behind = (depth - first_hair_depth(i)) * frame.light_depth_range;
-            let add = u32(round(alpha * 65536.0));
-            let ends = frame.slab_ends;
-            if (behind <= ends.x) {
-                atomicAdd(&slab_opacity[4u * i], add);
-            }
-            if (behind <= ends.y) {
-                atomicAdd(&slab_opacity[4u * i + 1u], add);
-            }
-            if (behind <= ends.z) {
-                atomicAdd(&slab_opacity[4u * i + 2u], add);
-            }
-            if (behind <= ends.w) {
-                atomicAdd(&slab_opacity[4u * i + 3u], add);
+            let slab = first_slab_behind(behind);
+            if (slab < 4u) {
+                atomicAdd(&slab_opacity[4u * i + slab], u32(round(alpha * 65536.0)));
             }
         }
     }

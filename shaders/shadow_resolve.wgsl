@@ -21,6 +21,10 @@ fn fs_shadow_maps(@builtin(position) position: vec4<f32>) -> ShadowMapsOut {
     let stored = first_depth[i];
     var out: ShadowMapsOut;
     out.first_hair = pack_depth(select(1.0, bitcast<f32>(0xffffffffu - stored), stored != 0u));
-    out.deep_opacity = vec4<f32>(slab_opacity[i]) / 65536.0;
+    // The walk added each fragment to its first slab only; a slab holds every fragment in
+    // front of its end, so the running sum.
+    let own = slab_opacity[i];
+    let cumulative = vec4<u32>(own.x, own.x + own.y, own.x + own.y + own.z, own.x + own.y + own.z + own.w);
+    out.deep_opacity = vec4<f32>(cumulative) / 65536.0;
     return out;
 }
