@@ -1,5 +1,6 @@
 // The compute rasteriser's resolve: draws of the tiles with hair (listed by `cs_hair_tiles`),
-// one per MSAA sample, that write, where
+// one per MSAA sample (or one shading per sample, `render/hair_resolve_per_sample.wgsl`,
+// appended where the adapter can), that write, where
 // a hair sample is nearer than what the surfaces drew (the depth test), its tone-mapped
 // colour, ID_HAIR and its depth into the camera's MSAA targets, so the overlay, the IDs and
 // the MSAA resolve work as they do after the ribbons. The colour is the ribbons': the

@@ -2,14 +2,15 @@
 //! reference, on lavapipe at a reduced tier: one strand alone tapers and fades; the two
 //! paths' pictures agree (mean absolute error per channel, and the overlap of their hair
 //! masks) in `final`, `strands` and `skin`; the same inputs give the same bytes; a full
-//! long-segment queue changes no byte while its overflow counter counts; and the one-walk
-//! 64-bit path draws the same bytes as the 32-bit two-walk path.
+//! long-segment queue changes no byte while its overflow counter counts; the one-walk
+//! 64-bit path draws the same bytes as the 32-bit two-walk path; and the resolve's one
+//! draw shading per sample the same bytes as its draw per sample.
 
 use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
-use pelt::render::compute_raster::{WIDE_ATOMICS, wide_source};
+use pelt::render::compute_raster::{WIDE_ATOMICS, per_sample_resolve_source, wide_source};
 use pelt::render::{
     Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings,
     RibbonStrand, Scene, TargetLayout, ids,
@@ -313,6 +314,82 @@ fn the_64_bit_and_32_bit_paths_draw_the_same_bytes() {
     assert!(
         default.rgba == two_walks.rgba && default.ids == two_walks.ids,
         "the 64-bit path and the 32-bit path drew different pictures"
+    );
+}
+
+#[test]
+fn the_one_draw_resolve_draws_the_same_bytes_as_a_draw_per_sample() {
+    let ctx = gpu();
+    let (sim, mut one_draw) = setup(&ctx, STRANDS, Raster::Compute);
+    let layout = one_draw.layout();
+    assert!(
+        layout.samples == 4 && layout.per_sample_shading,
+        "lavapipe shades per sample at 4x MSAA; this adapter: {layout:?}"
+    );
+    let per_draw_layout = TargetLayout {
+        per_sample_shading: false,
+        ..layout
+    };
+    let settings = RenderSettings {
+        raster: Raster::Compute,
+        ..RenderSettings::default()
+    };
+    let creature = Creature::default();
+    let mut per_draw = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        per_draw_layout,
+        &creature,
+        settings,
+    )
+    .unwrap();
+    per_draw.set_strands_from_sim(&sim).unwrap();
+    // Close up: hair and skin meet along the silhouette (the depth test per sample), and
+    // strands cross within pixels (samples of one pixel with different winners).
+    for preset in [CameraPreset::Closeup, CameraPreset::Front] {
+        let s = scene(&sim, Camera::preset(preset), DebugMode::Final);
+        let a = one_draw.render_image(&s, 200, 120).unwrap();
+        let b = per_draw.render_image(&s, 200, 120).unwrap();
+        let hair = a
+            .ids
+            .as_ref()
+            .unwrap()
+            .iter()
+            .filter(|&&id| id == ids::HAIR)
+            .count();
+        let differing = a.rgba.iter().zip(&b.rgba).filter(|(x, y)| x != y).count();
+        eprintln!("{preset:?}: {hair} hair pixels, {differing} channels differ");
+        assert!(hair > 1000, "too little hair to compare: {hair} pixels");
+        assert!(
+            differing == 0 && a.ids == b.ids,
+            "{preset:?}: the one-draw resolve differs from the draw per sample in {differing} channels"
+        );
+    }
+}
+
+#[test]
+fn the_per_sample_resolve_validates_only_with_per_sample_shading() {
+    let source = per_sample_resolve_source();
+    let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
+        panic!(
+            "the per-sample resolve does not parse:\n{}",
+            e.emit_to_string(&source)
+        )
+    });
+    let validate = |capabilities| {
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+            .validate(&module)
+            .err()
+            .map(|e| format!("{e:?}"))
+    };
+    use naga::valid::Capabilities;
+    if let Some(e) = validate(Capabilities::MULTISAMPLED_SHADING) {
+        panic!("the per-sample resolve does not validate: {e}");
+    }
+    // Without the capability the module must not be made: the draw per sample is used.
+    assert!(
+        validate(Capabilities::empty()).is_some(),
+        "the per-sample resolve validates without per-sample shading: it does not shade per sample"
     );
 }
 

@@ -10,9 +10,10 @@
 //! (depth bits above the inverted segment code); elsewhere the nearest depth is kept by a
 //! 32-bit atomic max, then the nearest segment by a second walk (lowest code among equal
 //! depths: the same winner, so the picture is the same bytes every run on both paths); a
-//! draw per sample writes the winners into the camera's MSAA targets behind the depth
-//! test, after the surfaces, over only the 8×8 tiles where the walk kept hair (listed by
-//! a compute pass as the instances of an indirect draw). Segments with more than `RASTER_THREAD_PIXELS`
+//! draw writes the winners into the camera's MSAA targets behind the depth test, after the
+//! surfaces, over only the 8×8 tiles where the walk kept hair (listed by a compute pass as
+//! the instances of an indirect draw): one draw shading per sample where the adapter can
+//! (`hair_resolve_per_sample.wgsl`), else a draw per sample, the same bytes. Segments with more than `RASTER_THREAD_PIXELS`
 //! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
 //! counts them and their own thread draws them (slower, the same picture).
 //!
@@ -37,6 +38,20 @@ pub const WIDE_ATOMICS: wgpu::Features =
 const WIDE_KEEP_SAMPLE: &str = include_str!("hair_raster_wide.wgsl");
 const NEAREST_BEGIN: &str = "// NEAREST SAMPLE BEGIN";
 const NEAREST_END: &str = "// NEAREST SAMPLE END";
+
+/// The resolve's entry point that shades per sample, appended to `hair_resolve.wgsl` where
+/// the adapter can (beside this file: alone it is no module).
+const PER_SAMPLE_RESOLVE: &str = include_str!("hair_resolve_per_sample.wgsl");
+
+/// The resolve module's source with the entry point that runs once per sample
+/// (`fs_resolve`), for adapters with `MULTISAMPLED_SHADING`.
+pub fn per_sample_resolve_source() -> String {
+    format!(
+        "{}\n{}",
+        ShaderModule::HairResolve.source(),
+        PER_SAMPLE_RESOLVE
+    )
+}
 
 /// The hair raster module's source with the 64-bit nearest-sample block, or `None` if the
 /// markers are missing.
@@ -262,7 +277,16 @@ impl ComputeRaster {
         let own_module = wide_module.as_ref().unwrap_or(&narrow_module);
         let shade = compute_pipeline(device, &layout, own_module, "cs_shade");
         let hair_tiles = compute_pipeline(device, &layout, own_module, "cs_hair_tiles");
-        let resolve_module = ShaderModule::HairResolve.create(device);
+        // One draw shading per sample where the adapter can, else a draw per sample.
+        let per_sample = target.samples > 1 && target.per_sample_shading;
+        let resolve_module = if per_sample {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("hair resolve (per sample)"),
+                source: wgpu::ShaderSource::Wgsl(per_sample_resolve_source().into()),
+            })
+        } else {
+            ShaderModule::HairResolve.create(device)
+        };
         let resolve_pipeline_layout = pipeline_layout(
             device,
             "hair resolve",
@@ -283,12 +307,18 @@ impl ComputeRaster {
             "fs_resolve_2",
             "fs_resolve_3",
         ];
-        let resolve = (0..target.samples.min(4))
+        let draws = if per_sample { 1 } else { target.samples.min(4) };
+        let resolve = (0..draws)
             .map(|k| {
                 let mut multisample = camera_multisample(target.samples);
-                if target.samples > 1 {
+                if target.samples > 1 && !per_sample {
                     multisample.mask = 1 << k;
                 }
+                let fragment = if per_sample {
+                    "fs_resolve"
+                } else {
+                    fragments[k as usize]
+                };
                 render_pipeline(
                     device,
                     RenderPipelineSpec {
@@ -300,7 +330,7 @@ impl ComputeRaster {
                         primitive: triangles(),
                         depth: Some(camera_depth(true)),
                         multisample,
-                        fragment: Some((fragments[k as usize], &targets)),
+                        fragment: Some((fragment, &targets)),
                     },
                 )
             })

@@ -13,6 +13,10 @@ pub struct TargetLayout {
     pub samples: u32,
     /// Whether frames also write the ID target.
     pub ids: bool,
+    /// Whether fragment shaders can run once per MSAA sample (wgpu's
+    /// `MULTISAMPLED_SHADING`): the compute rasteriser's resolve then draws once, not once
+    /// per sample.
+    pub per_sample_shading: bool,
 }
 
 /// Depth format of the camera passes (reversed: cleared to 0, nearer is greater).
@@ -46,6 +50,10 @@ impl TargetLayout {
             color_format,
             samples: if msaa { 4 } else { 1 },
             ids,
+            per_sample_shading: adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::MULTISAMPLED_SHADING),
         }
     }
 }
