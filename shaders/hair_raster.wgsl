@@ -27,6 +27,11 @@ struct RasterQueue {
     entries: array<u32>,
 }
 
+// The camera targets' MSAA samples (`raster.samples`), fixed when the walk's pipelines are
+// made: loops over the samples unroll and their positions become constants (a quarter of
+// the walk's time went to testing samples against the triangles).
+override RASTER_SAMPLES: u32 = 4u;
+
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
 // Per strand point: its linear HDR colour (`pack_point_color`).
 @group(3) @binding(2) var<storage, read_write> point_colors: array<u32>;
@@ -93,7 +98,7 @@ fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroup
 // Covers pixel `px` with segment `segment` (strand `s`), set up by `segment_setup`: the
 // depth pass or the hair pass.
 fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pass: bool) {
-    let samples = raster.samples;
+    let samples = RASTER_SAMPLES;
     let corner = vec2<f32>(px) - setup.origin;
     let centre = corner + 0.5;
     for (var t = 0u; t < 2u; t = t + 1u) {
@@ -101,9 +106,12 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
         if (!tri.valid) {
             continue;
         }
+        // The weights at the pixel's corner, then at each sample by its offset from there
+        // (two multiply-adds a weight; the sample loop unrolls, its offsets constants).
+        let at_corner = planes_at(tri, corner);
         var inside = 0u;
         for (var k = 0u; k < samples; k = k + 1u) {
-            let b = planes_at(tri, corner + sample_position(k, samples));
+            let b = sample_weights(tri, at_corner, sample_position(k, samples));
             if (all(b >= vec3<f32>(0.0))) {
                 inside = inside | (1u << k);
             }
@@ -124,7 +132,7 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
             if ((mask & (1u << k)) == 0u) {
                 continue;
             }
-            let depth = dot(planes_at(tri, corner + sample_position(k, samples)), tri.depth);
+            let depth = dot(sample_weights(tri, at_corner, sample_position(k, samples)), tri.depth);
             if (!(depth > 0.0 && depth <= 1.0)) {
                 continue;
             }
@@ -190,7 +198,7 @@ fn raster_segment(segment: u32, hair_pass: bool) {
     let setup = segment_setup(work.quad, work.box);
     // Row by row, only the pixels within reach of the quad.
     for (var y = work.box.y; y <= work.box.w; y = y + 1) {
-        let span = quad_row_span(work.quad, y, work.box, raster.samples);
+        let span = quad_row_span(work.quad, y, work.box, RASTER_SAMPLES);
         for (var x = span.x; x <= span.y; x = x + 1) {
             cover_pixel(setup, work.strand, segment, vec2<i32>(x, y), hair_pass);
         }

@@ -210,6 +210,12 @@ fn planes_at(p: TrianglePlanes, r: vec2<f32>) -> vec3<f32> {
     return p.bx * r.x + p.by * r.y + p.b0;
 }
 
+// Barycentric weights at `offset` from a point where they are `at` (an offset within a
+// pixel from its corner: small, so the sum loses nothing that matters to a sample's test).
+fn sample_weights(p: TrianglePlanes, at: vec3<f32>, offset: vec2<f32>) -> vec3<f32> {
+    return at + p.bx * offset.x + p.by * offset.y;
+}
+
 // Perspective-correct weights at the local point `r` (for the attributes).
 fn planes_perspective(p: TrianglePlanes, r: vec2<f32>) -> vec3<f32> {
     let w = planes_at(p, r) * p.inv_w;

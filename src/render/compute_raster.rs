@@ -134,6 +134,8 @@ pub struct ComputeRaster {
     /// The resolve's pipelines, one per MSAA sample.
     resolve: Vec<wgpu::RenderPipeline>,
     queue_capacity: u32,
+    /// MSAA samples of the camera's targets, fixed in the walks' pipelines.
+    samples: u32,
     buffers: Option<RasterBuffers>,
 }
 
@@ -146,32 +148,39 @@ struct Walk {
     label: &'static str,
 }
 
+/// A pipeline of `entry` for camera targets of `samples` (the module's `RASTER_SAMPLES`).
 fn compute_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     entry: &str,
+    samples: u32,
 ) -> wgpu::ComputePipeline {
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(entry),
         layout: Some(layout),
         module,
         entry_point: Some(entry),
-        compilation_options: Default::default(),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants: &[("RASTER_SAMPLES", f64::from(samples))],
+            ..Default::default()
+        },
         cache: None,
     })
 }
 
-/// The walks of `module`: the 64-bit one (`wide`) or the 32-bit depth and hair walks.
+/// The walks of `module` for targets of `samples`: the 64-bit one (`wide`) or the 32-bit
+/// depth and hair walks.
 fn walks(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     wide: bool,
+    samples: u32,
 ) -> Vec<Walk> {
     let walk = |all, queued, label| Walk {
-        all: compute_pipeline(device, layout, module, all),
-        queued: compute_pipeline(device, layout, module, queued),
+        all: compute_pipeline(device, layout, module, all, samples),
+        queued: compute_pipeline(device, layout, module, queued, samples),
         label,
     };
     if wide {
@@ -273,10 +282,11 @@ impl ComputeRaster {
             });
         let wide = wide_module
             .as_ref()
-            .map(|module| walks(device, &layout, module, true));
+            .map(|module| walks(device, &layout, module, true, target.samples));
         let own_module = wide_module.as_ref().unwrap_or(&narrow_module);
-        let shade = compute_pipeline(device, &layout, own_module, "cs_shade");
-        let hair_tiles = compute_pipeline(device, &layout, own_module, "cs_hair_tiles");
+        let shade = compute_pipeline(device, &layout, own_module, "cs_shade", target.samples);
+        let hair_tiles =
+            compute_pipeline(device, &layout, own_module, "cs_hair_tiles", target.samples);
         // One draw shading per sample where the adapter can, else a draw per sample.
         let per_sample = target.samples > 1 && target.per_sample_shading;
         let resolve_module = if per_sample {
@@ -347,6 +357,7 @@ impl ComputeRaster {
             resolve_layout,
             resolve,
             queue_capacity: DEFAULT_QUEUE_CAPACITY,
+            samples: target.samples,
             buffers: None,
         }
     }
@@ -489,7 +500,7 @@ impl ComputeRaster {
     }
 
     /// Records the shading and the raster walks (one or two) of `strands` strands (group 1 over the
-    /// latest positions) for a target of `size` with `samples`, after the shadow maps and
+    /// latest positions) for a target of `size` (of the layout's samples), after the shadow maps and
     /// the cull pass. `timed_begin`: this is the first pass of the timed [`Pass::Ribbons`].
     #[allow(clippy::too_many_arguments)]
     pub fn record(
@@ -502,13 +513,18 @@ impl ComputeRaster {
         shadow_inputs: &wgpu::BindGroup,
         strands: u32,
         size: (u32, u32),
-        samples: u32,
         timestamps: Option<&Timestamps>,
         timed_begin: bool,
     ) {
-        self.prepare(device, queue, size, samples, strands);
+        self.prepare(device, queue, size, self.samples, strands);
         if !self.uses_wide_atomics() && self.narrow.is_none() {
-            self.narrow = Some(walks(device, &self.layout, &self.narrow_module, false));
+            self.narrow = Some(walks(
+                device,
+                &self.layout,
+                &self.narrow_module,
+                false,
+                self.samples,
+            ));
         }
         let walks = match (&self.wide, &self.narrow) {
             (Some(wide), _) if self.prefer_wide => wide,

@@ -665,7 +665,6 @@ impl FurRenderer {
                 &self.shadow.inputs,
                 strands.count,
                 targets.size,
-                self.layout.samples,
                 timestamps,
                 ribbons_span == Span::Whole,
             );
