@@ -193,6 +193,66 @@ fn walks(
     }
 }
 
+/// The resolve's pipelines for `target`: one shading per sample where the layout says the
+/// adapter can (`TargetLayout::per_sample_shading`) and the device accepts it, else one per
+/// sample, its mask holding only that sample (the draw for sample k writes sample k's
+/// winner). Instances: the hair tiles' numbers.
+fn resolve_pipelines(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    target: &TargetLayout,
+) -> Vec<wgpu::RenderPipeline> {
+    let targets = camera_targets(target, None);
+    let tile_buffers = [Some(wgpu::VertexBufferLayout {
+        array_stride: 4,
+        step_mode: wgpu::VertexStepMode::Instance,
+        attributes: &TILE_ATTRIBUTES,
+    })];
+    let pipeline = |module: &wgpu::ShaderModule, fragment, mask| {
+        let mut multisample = camera_multisample(target.samples);
+        multisample.mask = mask;
+        render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label: "hair resolve",
+                layout,
+                module,
+                vertex: "vs_tile",
+                buffers: &tile_buffers,
+                primitive: triangles(),
+                depth: Some(camera_depth(true)),
+                multisample,
+                fragment: Some((fragment, &targets)),
+            },
+        )
+    };
+    if target.samples > 1 && target.per_sample_shading {
+        // A layout made by hand may claim what the device lacks: then the draw per sample.
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("hair resolve (per sample)"),
+            source: wgpu::ShaderSource::Wgsl(per_sample_resolve_source().into()),
+        });
+        let one = pipeline(&module, "fs_resolve", !0);
+        if pollster::block_on(scope.pop()).is_none() {
+            return vec![one];
+        }
+    }
+    let module = ShaderModule::HairResolve.create(device);
+    let fragments = [
+        "fs_resolve_0",
+        "fs_resolve_1",
+        "fs_resolve_2",
+        "fs_resolve_3",
+    ];
+    if target.samples <= 1 {
+        return vec![pipeline(&module, fragments[0], !0)];
+    }
+    (0..target.samples.min(4))
+        .map(|k| pipeline(&module, fragments[k as usize], 1 << k))
+        .collect()
+}
+
 /// The resolve's tiles in a target of `width × height`.
 fn tiles_in(width: u32, height: u32) -> u32 {
     width.div_ceil(RESOLVE_TILE) * height.div_ceil(RESOLVE_TILE)
@@ -287,64 +347,12 @@ impl ComputeRaster {
         let shade = compute_pipeline(device, &layout, own_module, "cs_shade", target.samples);
         let hair_tiles =
             compute_pipeline(device, &layout, own_module, "cs_hair_tiles", target.samples);
-        // One draw shading per sample where the adapter can, else a draw per sample.
-        let per_sample = target.samples > 1 && target.per_sample_shading;
-        let resolve_module = if per_sample {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("hair resolve (per sample)"),
-                source: wgpu::ShaderSource::Wgsl(per_sample_resolve_source().into()),
-            })
-        } else {
-            ShaderModule::HairResolve.create(device)
-        };
         let resolve_pipeline_layout = pipeline_layout(
             device,
             "hair resolve",
             &[Some(frame), Some(strands), None, Some(&resolve_layout)],
         );
-        let targets = camera_targets(target, None);
-        // One pipeline per sample, its mask holding only that sample: the draw for sample
-        // k writes sample k's winner (per-sample shading is a capability not every adapter
-        // has). Instances: the hair tiles' numbers.
-        let tile_buffers = [Some(wgpu::VertexBufferLayout {
-            array_stride: 4,
-            step_mode: wgpu::VertexStepMode::Instance,
-            attributes: &TILE_ATTRIBUTES,
-        })];
-        let fragments = [
-            "fs_resolve_0",
-            "fs_resolve_1",
-            "fs_resolve_2",
-            "fs_resolve_3",
-        ];
-        let draws = if per_sample { 1 } else { target.samples.min(4) };
-        let resolve = (0..draws)
-            .map(|k| {
-                let mut multisample = camera_multisample(target.samples);
-                if target.samples > 1 && !per_sample {
-                    multisample.mask = 1 << k;
-                }
-                let fragment = if per_sample {
-                    "fs_resolve"
-                } else {
-                    fragments[k as usize]
-                };
-                render_pipeline(
-                    device,
-                    RenderPipelineSpec {
-                        label: "hair resolve",
-                        layout: &resolve_pipeline_layout,
-                        module: &resolve_module,
-                        vertex: "vs_tile",
-                        buffers: &tile_buffers,
-                        primitive: triangles(),
-                        depth: Some(camera_depth(true)),
-                        multisample,
-                        fragment: Some((fragment, &targets)),
-                    },
-                )
-            })
-            .collect();
+        let resolve = resolve_pipelines(device, &resolve_pipeline_layout, target);
         ComputeRaster {
             layout,
             narrow_module,
