@@ -367,61 +367,52 @@ fn the_one_draw_resolve_draws_the_same_bytes_as_a_draw_per_sample() {
     }
 }
 
+/// Whether `source` (named `what`) validates with `capabilities`: the validator's error as
+/// text (the error itself is large), or `None`. Panics if it does not parse.
+fn validation_error(
+    what: &str,
+    source: &str,
+    capabilities: naga::valid::Capabilities,
+) -> Option<String> {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{what} does not parse:\n{}", e.emit_to_string(source)));
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
+        .validate(&module)
+        .err()
+        .map(|e| format!("{e:?}"))
+}
+
 #[test]
 fn the_per_sample_resolve_validates_only_with_per_sample_shading() {
-    let source = per_sample_resolve_source();
-    let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
-        panic!(
-            "the per-sample resolve does not parse:\n{}",
-            e.emit_to_string(&source)
-        )
-    });
-    let validate = |capabilities| {
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
-            .validate(&module)
-            .err()
-            .map(|e| format!("{e:?}"))
-    };
     use naga::valid::Capabilities;
-    if let Some(e) = validate(Capabilities::MULTISAMPLED_SHADING) {
-        panic!("the per-sample resolve does not validate: {e}");
+    let source = per_sample_resolve_source();
+    let what = "the per-sample resolve";
+    if let Some(e) = validation_error(what, &source, Capabilities::MULTISAMPLED_SHADING) {
+        panic!("{what} does not validate: {e}");
     }
     // Without the capability the module must not be made: the draw per sample is used.
     assert!(
-        validate(Capabilities::empty()).is_some(),
-        "the per-sample resolve validates without per-sample shading: it does not shade per sample"
+        validation_error(what, &source, Capabilities::empty()).is_some(),
+        "{what} validates without per-sample shading: it does not shade per sample"
     );
 }
 
 #[test]
 fn the_64_bit_module_validates_with_the_capabilities_it_asks_for() {
+    use naga::valid::Capabilities;
     let source = wide_source().expect("the 32-bit block's markers in hair_raster.wgsl");
     assert!(
         source.contains("atomic<u64>"),
         "no 64-bit block was spliced in"
     );
-    let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
-        panic!(
-            "the 64-bit module does not parse:\n{}",
-            e.emit_to_string(&source)
-        )
-    });
-    // The validator's error, as text (the error itself is large).
-    let validate = |capabilities| {
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities)
-            .validate(&module)
-            .err()
-            .map(|e| format!("{e:?}"))
-    };
-    use naga::valid::Capabilities;
-    if let Some(e) =
-        validate(Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_MIN_MAX)
-    {
-        panic!("the 64-bit module does not validate: {e}");
+    let what = "the 64-bit module";
+    let wide = Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_MIN_MAX;
+    if let Some(e) = validation_error(what, &source, wide) {
+        panic!("{what} does not validate: {e}");
     }
     assert!(
-        validate(Capabilities::empty()).is_some(),
-        "the 64-bit module validates without 64-bit atomics: it is not the 64-bit path"
+        validation_error(what, &source, Capabilities::empty()).is_some(),
+        "{what} validates without 64-bit atomics: it is not the 64-bit path"
     );
 }
 
