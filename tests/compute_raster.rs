@@ -48,6 +48,14 @@ fn scene<'a>(sim: &FurSim, camera: Camera, mode: DebugMode) -> Scene<'a> {
     s
 }
 
+/// Pixels of `image` whose ID is hair.
+fn hair_pixels(image: &Image) -> usize {
+    image
+        .ids
+        .as_ref()
+        .map_or(0, |v| v.iter().filter(|&&id| id == ids::HAIR).count())
+}
+
 fn id_at(image: &Image, x: u32, y: u32) -> u8 {
     image.id(x, y).expect("an ID inside the image")
 }
@@ -128,13 +136,7 @@ fn both_paths_draw_the_same_picture() {
         let compute = renderer.render_image(&s, 200, 120).unwrap();
         let mae = mean_abs_error(&hardware, &compute);
         let iou = hair_iou(&hardware, &compute);
-        let hair = hardware
-            .ids
-            .as_ref()
-            .unwrap()
-            .iter()
-            .filter(|&&i| i == ids::HAIR)
-            .count();
+        let hair = hair_pixels(&hardware);
         // The skin alone: where the hair's shadows (by compute, or not) fall.
         let skin = mean_abs_error_on(&hardware, &compute, ids::SKIN);
         eprintln!(
@@ -302,13 +304,7 @@ fn the_64_bit_and_32_bit_paths_draw_the_same_bytes() {
     let default = renderer.render_image(&s, 200, 120).unwrap();
     renderer.set_raster_wide_atomics(false);
     let two_walks = renderer.render_image(&s, 200, 120).unwrap();
-    let hair = two_walks
-        .ids
-        .as_ref()
-        .unwrap()
-        .iter()
-        .filter(|&&id| id == ids::HAIR)
-        .count();
+    let hair = hair_pixels(&two_walks);
     eprintln!("64-bit atomics offered: {offered}; hair pixels: {hair}");
     assert!(hair > 1000, "too little hair to compare: {hair} pixels");
     assert!(
@@ -350,13 +346,7 @@ fn the_one_draw_resolve_draws_the_same_bytes_as_a_draw_per_sample() {
         let s = scene(&sim, Camera::preset(preset), DebugMode::Final);
         let a = one_draw.render_image(&s, 200, 120).unwrap();
         let b = per_draw.render_image(&s, 200, 120).unwrap();
-        let hair = a
-            .ids
-            .as_ref()
-            .unwrap()
-            .iter()
-            .filter(|&&id| id == ids::HAIR)
-            .count();
+        let hair = hair_pixels(&a);
         let differing = a.rgba.iter().zip(&b.rgba).filter(|(x, y)| x != y).count();
         eprintln!("{preset:?}: {hair} hair pixels, {differing} channels differ");
         assert!(hair > 1000, "too little hair to compare: {hair} pixels");
