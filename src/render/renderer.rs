@@ -96,6 +96,7 @@ impl FurRenderer {
         settings: RenderSettings,
     ) -> Result<Self, RenderError> {
         settings.validate(device.limits().max_texture_dimension_2d)?;
+        layout.check(device.adapter_info().backend)?;
         let settings = RenderSettings {
             raster: settings.raster.for_adapter(&device.adapter_info()),
             ..settings

@@ -56,6 +56,24 @@ impl TargetLayout {
                 .contains(wgpu::DownlevelFlags::MULTISAMPLED_SHADING),
         }
     }
+
+    /// Checks a layout (perhaps made by hand) against the backend it will draw on: 1 or 4
+    /// MSAA samples (the compute rasteriser's sample positions are the standard 4×'s), and
+    /// 1 on OpenGL, where wgpu cannot write the sample mask the ribbons and the resolve's
+    /// draws per sample use (the picture came out aliased, or empty with IDs, and no error).
+    pub fn check(&self, backend: wgpu::Backend) -> Result<(), RenderError> {
+        let bad = |why: String| Err(RenderError::Settings(format!("target layout: {why}")));
+        if self.samples != 1 && self.samples != 4 {
+            return bad(format!("{} MSAA samples; it must be 1 or 4", self.samples));
+        }
+        if self.samples > 1 && backend == wgpu::Backend::Gl {
+            return bad(format!(
+                "{} MSAA samples on OpenGL, which draws with 1 (TargetLayout::new chooses it)",
+                self.samples
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Checks a target size against the device: not zero, not beyond its largest texture.
@@ -222,5 +240,31 @@ impl OffscreenTarget {
     /// Width and height in pixels.
     pub fn size(&self) -> (u32, u32) {
         self.frame.size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(samples: u32) -> TargetLayout {
+        TargetLayout {
+            color_format: OFFSCREEN_FORMAT,
+            samples,
+            ids: true,
+            per_sample_shading: true,
+        }
+    }
+
+    #[test]
+    fn a_layout_is_checked_against_its_backend() {
+        assert!(layout(4).check(wgpu::Backend::Vulkan).is_ok());
+        assert!(layout(1).check(wgpu::Backend::Gl).is_ok());
+        let gl = layout(4).check(wgpu::Backend::Gl).unwrap_err().to_string();
+        assert!(gl.contains("OpenGL"), "{gl}");
+        for samples in [0, 2, 3, 8] {
+            let e = layout(samples).check(wgpu::Backend::Vulkan).unwrap_err();
+            assert!(e.to_string().contains("1 or 4"), "{e}");
+        }
     }
 }
