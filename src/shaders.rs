@@ -130,6 +130,15 @@ const fn shared(name: &'static str, value: u32) -> SharedConstant {
     SharedConstant { name, value }
 }
 
+/// The compute rasteriser's camera MSAA samples: a pipeline-overridable constant of
+/// `hair_raster.wgsl`, set when its pipelines are made (its value differs by target layout,
+/// so it is no prelude constant).
+pub const RASTER_SAMPLES_OVERRIDE: &str = "RASTER_SAMPLES";
+
+/// The pipeline-overridable constants the shader files declare, each set from Rust when its
+/// pipelines are made; the files declare no other constant of their own.
+pub const PIPELINE_OVERRIDES: [&str; 1] = [RASTER_SAMPLES_OVERRIDE];
+
 /// Every `u32` constant of the prelude.
 pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
     shared("POINTS", POINTS),

@@ -27,7 +27,7 @@ use super::descriptors::{
 use super::frame::{FrameBinding, View};
 use super::target::TargetLayout;
 use super::timing::{Pass, Span, Timestamps};
-use crate::shaders::{POINTS, RASTER_WORKGROUP, SEGMENTS, ShaderModule};
+use crate::shaders::{POINTS, RASTER_SAMPLES_OVERRIDE, RASTER_WORKGROUP, SEGMENTS, ShaderModule};
 
 /// The device features of the one-walk path (64-bit atomic max on storage buffers).
 pub const WIDE_ATOMICS: wgpu::Features =
@@ -162,7 +162,7 @@ fn compute_pipeline(
         module,
         entry_point: Some(entry),
         compilation_options: wgpu::PipelineCompilationOptions {
-            constants: &[("RASTER_SAMPLES", f64::from(samples))],
+            constants: &[(RASTER_SAMPLES_OVERRIDE, f64::from(samples))],
             ..Default::default()
         },
         cache: None,
