@@ -313,6 +313,52 @@ fn the_64_bit_and_32_bit_paths_draw_the_same_bytes() {
     );
 }
 
+/// A renderer of `layout` drawing the coat of `sim` by `raster`.
+fn renderer_for(
+    ctx: &GpuContext,
+    sim: &FurSim,
+    layout: TargetLayout,
+    raster: Raster,
+) -> FurRenderer {
+    let settings = RenderSettings {
+        raster,
+        ..RenderSettings::default()
+    };
+    let creature = Creature::default();
+    let mut renderer =
+        FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
+    renderer.set_strands_from_sim(sim).unwrap();
+    renderer
+}
+
+#[test]
+fn both_paths_agree_at_one_sample() {
+    // The walk's sample count is fixed when its pipelines are made (`RASTER_SAMPLES`); at
+    // one sample a pixel is covered at its centre, and coverage is stochastic.
+    let ctx = gpu();
+    let (sim, four) = setup(&ctx, STRANDS, Raster::Compute);
+    let layout = TargetLayout {
+        samples: 1,
+        ..four.layout()
+    };
+    let mut hardware = renderer_for(&ctx, &sim, layout, Raster::Hardware);
+    let mut compute = renderer_for(&ctx, &sim, layout, Raster::Compute);
+    for preset in [CameraPreset::Front, CameraPreset::Closeup] {
+        let s = scene(&sim, Camera::preset(preset), DebugMode::Final);
+        let h = hardware.render_image(&s, 200, 120).unwrap();
+        let c = compute.render_image(&s, 200, 120).unwrap();
+        let (mae, iou, hair) = (mean_abs_error(&h, &c), hair_iou(&h, &c), hair_pixels(&h));
+        eprintln!(
+            "{preset:?} at one sample: MAE {mae:.3}/255, hair IoU {iou:.4} ({hair} hair pixels)"
+        );
+        assert!(hair > 1000, "too little hair to compare: {hair} pixels");
+        assert!(
+            mae <= 3.0 && iou >= 0.95,
+            "{preset:?} at one sample: MAE {mae:.2} levels, IoU {iou:.3}"
+        );
+    }
+}
+
 #[test]
 fn the_one_draw_resolve_draws_the_same_bytes_as_a_draw_per_sample() {
     let ctx = gpu();
@@ -326,20 +372,7 @@ fn the_one_draw_resolve_draws_the_same_bytes_as_a_draw_per_sample() {
         per_sample_shading: false,
         ..layout
     };
-    let settings = RenderSettings {
-        raster: Raster::Compute,
-        ..RenderSettings::default()
-    };
-    let creature = Creature::default();
-    let mut per_draw = FurRenderer::new(
-        &ctx.device,
-        &ctx.queue,
-        per_draw_layout,
-        &creature,
-        settings,
-    )
-    .unwrap();
-    per_draw.set_strands_from_sim(&sim).unwrap();
+    let mut per_draw = renderer_for(&ctx, &sim, per_draw_layout, Raster::Compute);
     // Close up: hair and skin meet along the silhouette (the depth test per sample), and
     // strands cross within pixels (samples of one pixel with different winners).
     for preset in [CameraPreset::Closeup, CameraPreset::Front] {
