@@ -131,7 +131,7 @@ pub struct ComputeRaster {
     narrow: Option<Vec<Walk>>,
     /// Whether the 64-bit walk is used where it exists (off to test the 32-bit path).
     prefer_wide: bool,
-    /// The resolve's pipelines, one per MSAA sample.
+    /// The resolve's pipelines: one shading per sample, or one per MSAA sample.
     resolve: Vec<wgpu::RenderPipeline>,
     queue_capacity: u32,
     /// MSAA samples of the camera's targets, fixed in the walks' pipelines.
