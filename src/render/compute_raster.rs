@@ -13,9 +13,10 @@
 //! draw writes the winners into the camera's MSAA targets behind the depth test, after the
 //! surfaces, over only the 8×8 tiles where the walk kept hair (listed by a compute pass as
 //! the instances of an indirect draw): one draw shading per sample where the adapter can
-//! (`hair_resolve_per_sample.wgsl`), else a draw per sample, the same bytes. Segments with more than `RASTER_THREAD_PIXELS`
-//! pixels go to a queue drawn by whole workgroups; when it is full an overflow counter
-//! counts them and their own thread draws them (slower, the same picture).
+//! (`hair_resolve_per_sample.wgsl`), else a draw per sample, the same bytes. Segments with
+//! more than `RASTER_THREAD_PIXELS` pixels go to a queue drawn by whole workgroups; when
+//! it is full an overflow counter counts them and their own thread draws them (slower,
+//! the same picture).
 //!
 //! Each segment is set up once (its triangles' barycentric weights as planes in pixel
 //! coordinates) and its thread walks, row by row, only the pixels of the quad's hull.
@@ -507,9 +508,10 @@ impl ComputeRaster {
         });
     }
 
-    /// Records the shading and the raster walks (one or two) of `strands` strands (group 1 over the
-    /// latest positions) for a target of `size` (of the layout's samples), after the shadow maps and
-    /// the cull pass. `timed_begin`: this is the first pass of the timed [`Pass::Ribbons`].
+    /// Records the shading and the raster walks (one or two) of `strands` strands (group 1
+    /// over the latest positions) for a target of `size` (of the layout's samples), after the
+    /// shadow maps and the cull pass. `timed_begin`: this is the first pass of the timed
+    /// [`Pass::Ribbons`].
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
