@@ -100,10 +100,11 @@ pub struct RasterUniforms {
     pub queue_capacity: u32,
 }
 
-/// The per-target and per-coat buffers, made for one size, sample count and strand count.
+/// The per-target and per-coat buffers, made for one size and strand count (at the layout's samples).
 #[derive(Debug)]
 struct RasterBuffers {
-    key: (u32, u32, u32, u32, u32),
+    /// Width, height, strands and queue capacity.
+    key: (u32, u32, u32, u32),
     uniforms: wgpu::Buffer,
     sample_nearest: wgpu::Buffer,
     point_colors: wgpu::Buffer,
@@ -421,10 +422,11 @@ impl ComputeRaster {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         size: (u32, u32),
-        samples: u32,
         strands: u32,
     ) {
-        let key = (size.0, size.1, samples, strands, self.queue_capacity);
+        // The sample count is the layout's, fixed for this rasteriser.
+        let samples = self.samples;
+        let key = (size.0, size.1, strands, self.queue_capacity);
         if self.buffers.as_ref().is_some_and(|b| b.key == key) {
             return;
         }
@@ -526,7 +528,7 @@ impl ComputeRaster {
         timestamps: Option<&Timestamps>,
         timed_begin: bool,
     ) {
-        self.prepare(device, queue, size, self.samples, strands);
+        self.prepare(device, queue, size, strands);
         if !self.uses_wide_atomics() && self.narrow.is_none() {
             self.narrow = Some(walks(
                 device,
