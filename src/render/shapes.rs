@@ -18,9 +18,18 @@ pub struct DrawCapsule {
 }
 
 impl DrawCapsule {
-    /// Whether every number is finite and the radius positive.
+    /// Whether every number is finite, the radius positive, and the capsule's extent finite
+    /// too (its axis `b − a` and its ends pushed out by the radius): ends at ±3e38 are each
+    /// finite, but the vertices made from them would not be.
     pub fn is_valid(&self) -> bool {
-        self.a.is_finite() && self.b.is_finite() && self.radius.is_finite() && self.radius > 0.0
+        // Twice the radius: the coarse detail places its vertices a few percent out.
+        let reach = self.a.abs().max(self.b.abs()) + Vec3::splat(2.0 * self.radius);
+        self.a.is_finite()
+            && self.b.is_finite()
+            && self.radius.is_finite()
+            && self.radius > 0.0
+            && (self.b - self.a).is_finite()
+            && reach.is_finite()
     }
 }
 
@@ -130,6 +139,39 @@ mod tests {
             b: Vec3::new(0.0, 0.05, 0.0),
             radius,
             material: Material::Hand,
+        }
+    }
+
+    #[test]
+    fn capsules_whose_vertices_would_overflow_are_skipped() {
+        let at = |a: f32, b: f32, radius: f32| DrawCapsule {
+            a: Vec3::splat(a),
+            b: Vec3::splat(b),
+            radius,
+            material: Material::Hand,
+        };
+        // Every number finite, but the axis (6e38) or an end plus the radius is not.
+        for bad in [
+            at(-3e38, 3e38, 0.01),
+            at(3e38, 3e38, 1e38),
+            at(0.0, 0.0, 3.3e38),
+        ] {
+            assert!(!bad.is_valid(), "{bad:?}");
+            assert!(
+                capsule_mesh(&[bad], |_| CapsuleDetail::FINE)
+                    .vertices
+                    .is_empty()
+            );
+        }
+        // Far from the origin but representable: drawn, every vertex finite.
+        let far = at(1e30, 1e30 + 1e24, 1e23);
+        assert!(far.is_valid());
+        for detail in [CapsuleDetail::FINE, CapsuleDetail::COARSE] {
+            let mesh = capsule_mesh(&[far], |_| detail);
+            assert_eq!(mesh.vertices.len(), detail.vertices());
+            for v in &mesh.vertices {
+                assert!(Vec3::from(v.position).is_finite() && Vec3::from(v.normal).is_finite());
+            }
         }
     }
 
