@@ -197,11 +197,9 @@ fn raster_segment(segment: u32, hair_pass: bool) {
     }
     let setup = segment_setup(work.quad, work.box);
     // Row by row, only the pixels within reach of the quad.
-    for (var y = work.box.y; y <= work.box.w; y = y + 1) {
-        let span = quad_row_span(work.quad, y, work.box, RASTER_SAMPLES);
-        for (var x = span.x; x <= span.y; x = x + 1) {
-            cover_pixel(setup, work.strand, segment, vec2<i32>(x, y), hair_pass);
-        }
+    var walk = span_walk_start(work.box);
+    while (span_walk_next(&walk, work.quad, work.box, RASTER_SAMPLES)) {
+        cover_pixel(setup, work.strand, segment, vec2<i32>(walk.x, walk.y), hair_pass);
     }
 }
 

@@ -101,11 +101,9 @@ fn shadow_segment(segment: u32, opacity_pass: bool) {
     let box = quad_pixels(q, size);
     let setup = segment_setup(q, box);
     // Row by row, only the texels whose centre can lie inside the quad.
-    for (var y = box.y; y <= box.w; y = y + 1) {
-        let span = quad_row_span(q, y, box, 1u);
-        for (var x = span.x; x <= span.y; x = x + 1) {
-            cover_texel(setup, s, vec2<i32>(x, y), opacity_pass);
-        }
+    var walk = span_walk_start(box);
+    while (span_walk_next(&walk, q, box, 1u)) {
+        cover_texel(setup, s, vec2<i32>(walk.x, walk.y), opacity_pass);
     }
 }
 

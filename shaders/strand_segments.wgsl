@@ -287,6 +287,43 @@ fn quad_row_span(q: ScreenQuad, y: i32, box: vec4<i32>, samples: u32) -> vec2<i3
     return vec2<i32>(max(i32(x.x), box.x), min(i32(x.y), box.z));
 }
 
+// A walk over the pixels of a quad's row spans (`quad_row_span`) as one loop: the pixel
+// (x, y) in hand, and the span of its row. One loop rather than a loop over rows around a
+// loop over each row's pixels, because a SIMD driver (lavapipe) runs a batch of threads
+// through a loop as long as its longest: nested, as many rows as the tallest segment of
+// the batch times the widest row of any, so a steep strand beside a flat one cost both;
+// flat, the most pixels any segment of the batch has.
+struct SpanWalk {
+    x: i32,
+    y: i32,
+    span: vec2<i32>,
+}
+
+// A walk before the first pixel of `box`: its first `span_walk_next` finds it.
+fn span_walk_start(box: vec4<i32>) -> SpanWalk {
+    return SpanWalk(0, box.y - 1, vec2<i32>(1, 0));
+}
+
+// Moves `walk` to the quad's next pixel in `box` (row by row, left to right, skipping rows
+// with none); false when there is none.
+fn span_walk_next(walk: ptr<function, SpanWalk>, q: ScreenQuad, box: vec4<i32>, samples: u32) -> bool {
+    (*walk).x = (*walk).x + 1;
+    if ((*walk).x > (*walk).span.y) {
+        loop {
+            (*walk).y = (*walk).y + 1;
+            if ((*walk).y > box.w) {
+                return false;
+            }
+            (*walk).span = quad_row_span(q, (*walk).y, box, samples);
+            if ((*walk).span.x <= (*walk).span.y) {
+                break;
+            }
+        }
+        (*walk).x = (*walk).span.x;
+    }
+    return true;
+}
+
 // The resolves' tiles (every module that composes this file declares `raster`): tiles
 // across, tiles in all, and vertex i of tile `tile`'s two triangles (row-major numbers,
 // the instances of a resolve's indirect draw).
