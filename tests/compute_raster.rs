@@ -3,8 +3,9 @@
 //! paths' pictures agree (mean absolute error per channel, and the overlap of their hair
 //! masks) in `final`, `strands` and `skin`; the same inputs give the same bytes; a full
 //! long-segment queue changes no byte while its overflow counter counts; the one-walk
-//! 64-bit path draws the same bytes as the 32-bit two-walk path; and the resolve's one
-//! draw shading per sample the same bytes as its draw per sample.
+//! 64-bit path draws the same bytes as the 32-bit two-walk path; the resolve's one draw
+//! shading per sample the same bytes as its draw per sample; and the compute buffers are
+//! freed after a run of frames drawn by the ribbons, then made again to the same bytes.
 
 use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
@@ -12,8 +13,8 @@ use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
 use pelt::render::compute_raster::{WIDE_ATOMICS, per_sample_resolve_source, wide_source};
 use pelt::render::{
-    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings,
-    RibbonStrand, Scene, TargetLayout, ids,
+    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT,
+    RELEASE_COMPUTE_AFTER_FRAMES, Raster, RenderSettings, RibbonStrand, Scene, TargetLayout, ids,
 };
 use pelt::sim::{FurConfig, FurSim};
 use wgpu::util::DeviceExt;
@@ -212,6 +213,50 @@ fn the_same_inputs_give_the_same_bytes() {
     assert!(
         first.rgba == other.rgba && first.ids == other.ids,
         "two renderers drew the same frame differently"
+    );
+}
+
+/// The compute rasteriser's buffers stay through the demo budget's switches between the
+/// paths, are freed after `RELEASE_COMPUTE_AFTER_FRAMES` frames in a row drawn by the
+/// ribbons, and are made again by the next compute frame, which draws the same bytes.
+#[test]
+fn the_compute_buffers_are_freed_after_a_run_of_hardware_frames() {
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 256, Raster::Compute);
+    let front = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
+    let (w, h) = (64, 36);
+    let before = renderer.render_image(&front, w, h).unwrap();
+    let with_compute = renderer.memory_bytes();
+    renderer.set_raster(Raster::Hardware);
+    renderer.render_image(&front, w, h).unwrap();
+    let ribbons = renderer.render_image(&front, w, h).unwrap();
+    // A switch back before the run is over keeps the buffers (the count starts again).
+    renderer.set_raster(Raster::Compute);
+    renderer.render_image(&front, w, h).unwrap();
+    renderer.set_raster(Raster::Hardware);
+    for _ in 1..RELEASE_COMPUTE_AFTER_FRAMES {
+        renderer.render_image(&front, w, h).unwrap();
+    }
+    assert_eq!(
+        renderer.memory_bytes(),
+        with_compute,
+        "freed before {RELEASE_COMPUTE_AFTER_FRAMES} hardware frames in a row"
+    );
+    let last = renderer.render_image(&front, w, h).unwrap();
+    let freed = with_compute - renderer.memory_bytes();
+    // At least the camera's per-sample keys (8 bytes a sample) and the shadow maps' slabs.
+    let samples = u64::from(w * h) * u64::from(renderer.layout().samples);
+    assert!(freed >= 8 * samples, "freed {freed} bytes");
+    assert_eq!(
+        last.rgba, ribbons.rgba,
+        "freeing changed the ribbons' picture"
+    );
+    renderer.set_raster(Raster::Compute);
+    let after = renderer.render_image(&front, w, h).unwrap();
+    assert_eq!(renderer.memory_bytes(), with_compute);
+    assert!(
+        after.rgba == before.rgba && after.ids == before.ids,
+        "the compute rasteriser made again drew another picture"
     );
 }
 

@@ -125,7 +125,7 @@ pub use debug::DebugMode;
 pub use environment::{EnvironmentError, EnvironmentMap};
 pub use mesh::Material;
 pub use palette::{Lighting, Srgb};
-pub use renderer::{BACKGROUND, FurRenderer};
+pub use renderer::{BACKGROUND, FurRenderer, RELEASE_COMPUTE_AFTER_FRAMES};
 pub use ribbons::RibbonStrand;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};

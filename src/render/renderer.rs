@@ -36,6 +36,11 @@ use glam::Vec3;
 /// The linear colour behind the creature.
 pub const BACKGROUND: Vec3 = Vec3::new(0.030, 0.034, 0.044);
 
+/// Frames drawn in a row by the hardware ribbons after which the renderer frees the compute
+/// rasteriser's buffers (two seconds at 60 fps; a compute frame after that makes them
+/// again).
+pub const RELEASE_COMPUTE_AFTER_FRAMES: u32 = 120;
+
 /// The fur renderer. Built for one [`TargetLayout`] on a device; draws frames into targets
 /// the caller owns (a window's surface, or an [`OffscreenTarget`]). Frees its GPU resources
 /// when dropped.
@@ -69,6 +74,9 @@ pub struct FurRenderer {
     raster_wide_atomics: bool,
     /// The hair's shadow maps by compute, built the first time a frame needs them.
     shadow_compute: Option<ShadowRaster>,
+    /// Frames drawn in a row without the compute rasteriser (its buffers are released at
+    /// [`RELEASE_COMPUTE_AFTER_FRAMES`]).
+    frames_without_compute: u32,
     /// How each frame chooses its strands (`strand_lod`).
     lod_policy: LodPolicy,
     /// The last frame's strand level of detail.
@@ -156,6 +164,7 @@ impl FurRenderer {
             culled_last_frame: false,
             compute: None,
             warned_compute_too_large: false,
+            frames_without_compute: 0,
             queue_capacity: super::compute_raster::DEFAULT_QUEUE_CAPACITY,
             raster_wide_atomics: true,
             shadow_compute: None,
@@ -182,6 +191,23 @@ impl FurRenderer {
     /// adapter, as [`Raster::for_adapter`] does).
     pub fn set_raster(&mut self, raster: Raster) {
         self.settings.raster = raster.for_adapter(&self.device.adapter_info());
+    }
+
+    /// Counts the frames drawn without the compute rasteriser and, at
+    /// [`RELEASE_COMPUTE_AFTER_FRAMES`] in a row, drops it with its buffers (at 1920×1080 and
+    /// the full coat about 100 MB the ribbons do not use); a later compute frame builds it
+    /// again. Not at the first such frame: the demo's budget tries both paths in turn while
+    /// it measures them, and would make the buffers again at each switch.
+    fn release_idle_compute(&mut self, raster: Raster) {
+        if raster == Raster::Compute {
+            self.frames_without_compute = 0;
+            return;
+        }
+        self.frames_without_compute = self.frames_without_compute.saturating_add(1);
+        if self.frames_without_compute >= RELEASE_COMPUTE_AFTER_FRAMES {
+            self.compute = None;
+            self.shadow_compute = None;
+        }
     }
 
     /// How the camera's hair is drawn: [`Raster::Hardware`] or [`Raster::Compute`].
@@ -573,6 +599,7 @@ impl FurRenderer {
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
         let raster = self.raster_for(targets.size);
         self.last_raster = raster;
+        self.release_idle_compute(raster);
         let timestamps = self.timestamps.as_ref();
         // The strands' group over the latest positions, and how many.
         let hair = self
