@@ -218,6 +218,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     scene.positions_index = gpu.current_index();
     scene.hand = &hand;
     scene.hand_occlusion = if hand.is_empty() { 0.0 } else { 0.6 };
+    // The solver's steps are queued, not done: wait for them, so the time printed is the
+    // picture's alone.
+    ctx.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| anyhow::anyhow!("waiting for the solver's steps: {e}"))?;
     let started = std::time::Instant::now();
     let image = renderer.render_image(&scene, args.width, args.height)?;
     let render_s = started.elapsed().as_secs_f64();
