@@ -412,6 +412,12 @@ impl ComputeRaster {
             + 8 * u64::from(tiles_in(width, height))
     }
 
+    /// Frees the per-target and per-coat buffers (the pipelines stay); the next
+    /// [`ComputeRaster::record`] makes them again.
+    pub fn release_buffers(&mut self) {
+        self.buffers = None;
+    }
+
     /// The overflow counter's buffer of the last frame, if one was drawn.
     pub fn queue_buffer(&self) -> Option<&wgpu::Buffer> {
         self.buffers.as_ref().map(|b| &b.queue)

@@ -194,10 +194,10 @@ impl FurRenderer {
     }
 
     /// Counts the frames drawn without the compute rasteriser and, at
-    /// [`RELEASE_COMPUTE_AFTER_FRAMES`] in a row, drops it with its buffers (at 1920×1080 and
-    /// the full coat about 100 MB the ribbons do not use); a later compute frame builds it
-    /// again. Not at the first such frame: the demo's budget tries both paths in turn while
-    /// it measures them, and would make the buffers again at each switch.
+    /// [`RELEASE_COMPUTE_AFTER_FRAMES`] in a row, frees its buffers (at 1920×1080 and the full
+    /// coat about 100 MB the ribbons do not use); a later compute frame makes them again.
+    /// Not at the first such frame: the demo's budget tries both paths in turn while it
+    /// measures them, and would make the buffers again at each switch.
     fn release_idle_compute(&mut self, raster: Raster) {
         if raster == Raster::Compute {
             self.frames_without_compute = 0;
@@ -205,8 +205,14 @@ impl FurRenderer {
         }
         self.frames_without_compute = self.frames_without_compute.saturating_add(1);
         if self.frames_without_compute >= RELEASE_COMPUTE_AFTER_FRAMES {
-            self.compute = None;
-            self.shadow_compute = None;
+            // The pipelines stay: small beside the buffers, and building them again would
+            // stall the next compute frame (the shadow's alone took 60–80 ms on lavapipe).
+            if let Some(compute) = &mut self.compute {
+                compute.release_buffers();
+            }
+            if let Some(shadow) = &mut self.shadow_compute {
+                shadow.release_buffers();
+            }
         }
     }
 
@@ -266,8 +272,8 @@ impl FurRenderer {
     }
 
     /// How many long segments the last compute-rasterised frame drew without the queue
-    /// (both walks counted), or `None` when no frame was drawn by compute (waits for the
-    /// GPU).
+    /// (both walks counted), or `None` when no frame was drawn by compute since its buffers
+    /// were made (waits for the GPU).
     pub fn raster_overflow(&self) -> Result<Option<u32>, RenderError> {
         let Some(buffer) = self.compute.as_ref().and_then(ComputeRaster::queue_buffer) else {
             return Ok(None);
@@ -550,16 +556,6 @@ impl FurRenderer {
         let shadow_extent = self.settings.shadow_extent(targets.size);
         if self.shadow.maps.size != shadow_extent {
             self.shadow.resize(&self.device, shadow_extent);
-            // The compute rasteriser's buffers draw any extent up to theirs: made again
-            // only to grow (its pipelines took 60–80 ms to build on lavapipe, at every
-            // crossing of a size boundary when they were made each time).
-            if self
-                .shadow_compute
-                .as_ref()
-                .is_some_and(|c| c.size() < shadow_extent)
-            {
-                self.shadow_compute = None;
-            }
         }
         let (frame, camera_view, light_view) = frame_uniforms(
             scene,
@@ -609,14 +605,18 @@ impl FurRenderer {
 
         let compute_shadow =
             raster == Raster::Compute && self.settings.hair_casts_shadows && hair.is_some();
-        if compute_shadow && self.shadow_compute.is_none() {
-            self.shadow_compute = Some(ShadowRaster::new(
-                &self.device,
-                &self.queue,
-                self.shadow.maps.size,
-                &self.frame.layout,
-                &self.ribbons.strands_layout,
-            ));
+        if compute_shadow {
+            let shadow = self.shadow_compute.get_or_insert_with(|| {
+                ShadowRaster::new(
+                    &self.device,
+                    &self.frame.layout,
+                    &self.ribbons.strands_layout,
+                )
+            });
+            // Its buffers draw any maps up to theirs: made again only to grow (made at every
+            // crossing of a size boundary, the pipelines with them, they cost 60–80 ms on
+            // lavapipe).
+            shadow.prepare(&self.device, &self.queue, self.shadow.maps.size);
         }
         let shadow_hair = hair
             .filter(|_| self.settings.hair_casts_shadows)

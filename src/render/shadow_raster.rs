@@ -16,13 +16,22 @@ use super::shadow::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
 use crate::shaders::{RASTER_WORKGROUP, SEGMENTS, ShaderModule};
 use encase::ShaderType;
 
-/// The compute shadow's pipelines and buffers, for maps of one size.
+/// The compute shadow's pipelines, and its buffers for maps up to one size.
 #[derive(Debug)]
 pub struct ShadowRaster {
     first_hair: wgpu::ComputePipeline,
     deep_opacity: wgpu::ComputePipeline,
     list_tiles: wgpu::ComputePipeline,
     write_maps: wgpu::RenderPipeline,
+    raster_layout: wgpu::BindGroupLayout,
+    maps_layout: wgpu::BindGroupLayout,
+    /// Made for the largest maps drawn since they were last freed.
+    buffers: Option<ShadowBuffers>,
+}
+
+/// The buffers of maps up to one size, and the groups that bind them.
+#[derive(Debug)]
+struct ShadowBuffers {
     first_depth: wgpu::Buffer,
     slab_opacity: wgpu::Buffer,
     /// The maps' indirect draw arguments (16 bytes), the tiles with hair (its instances),
@@ -49,40 +58,15 @@ fn fragment_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupL
     }
 }
 
-impl ShadowRaster {
-    /// Pipelines and buffers for maps of `size` texels a side, reading the frame (group 0)
-    /// and the strands (group 1).
-    pub fn new(
+impl ShadowBuffers {
+    /// Buffers for maps of up to `size × size` texels.
+    fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         size: u32,
-        frame: &wgpu::BindGroupLayout,
-        strands: &wgpu::BindGroupLayout,
+        raster_layout: &wgpu::BindGroupLayout,
+        maps_layout: &wgpu::BindGroupLayout,
     ) -> Self {
-        use wgpu::BufferBindingType::{Storage, Uniform};
-        let raster_layout = bind_group_layout(
-            device,
-            "shadow raster",
-            &[
-                compute_entry(0, Uniform),
-                compute_entry(1, Storage { read_only: false }),
-                compute_entry(2, Storage { read_only: false }),
-                compute_entry(3, Storage { read_only: false }),
-            ],
-        );
-        let maps_layout = bind_group_layout(
-            device,
-            "shadow raster: maps",
-            &[
-                // The vertex stage places the tiles by the map's width.
-                wgpu::BindGroupLayoutEntry {
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ..fragment_entry(0, Uniform)
-                },
-                fragment_entry(1, Storage { read_only: true }),
-                fragment_entry(2, Storage { read_only: true }),
-            ],
-        );
         let texels = u64::from(size) * u64::from(size);
         let storage = |label, bytes| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -125,8 +109,53 @@ impl ShadowRaster {
             slab_opacity.as_entire_binding(),
             hair_tiles.as_entire_binding(),
         ];
-        let raster_group = bind_group(device, "shadow raster", &raster_layout, &resources);
-        let maps_group = bind_group(device, "shadow raster: maps", &maps_layout, &resources[..3]);
+        let raster_group = bind_group(device, "shadow raster", raster_layout, &resources);
+        let maps_group = bind_group(device, "shadow raster: maps", maps_layout, &resources[..3]);
+        ShadowBuffers {
+            first_depth,
+            slab_opacity,
+            hair_tiles,
+            tiles,
+            size,
+            uniforms,
+            raster_group,
+            maps_group,
+        }
+    }
+}
+
+impl ShadowRaster {
+    /// Pipelines and buffers for maps of `size` texels a side, reading the frame (group 0)
+    /// and the strands (group 1).
+    pub fn new(
+        device: &wgpu::Device,
+        frame: &wgpu::BindGroupLayout,
+        strands: &wgpu::BindGroupLayout,
+    ) -> Self {
+        use wgpu::BufferBindingType::{Storage, Uniform};
+        let raster_layout = bind_group_layout(
+            device,
+            "shadow raster",
+            &[
+                compute_entry(0, Uniform),
+                compute_entry(1, Storage { read_only: false }),
+                compute_entry(2, Storage { read_only: false }),
+                compute_entry(3, Storage { read_only: false }),
+            ],
+        );
+        let maps_layout = bind_group_layout(
+            device,
+            "shadow raster: maps",
+            &[
+                // The vertex stage places the tiles by the map's width.
+                wgpu::BindGroupLayoutEntry {
+                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    ..fragment_entry(0, Uniform)
+                },
+                fragment_entry(1, Storage { read_only: true }),
+                fragment_entry(2, Storage { read_only: true }),
+            ],
+        );
         let module = ShaderModule::ShadowRaster.create(device);
         let layout = pipeline_layout(
             device,
@@ -178,28 +207,38 @@ impl ShadowRaster {
             deep_opacity: compute("cs_deep_opacity"),
             list_tiles: compute("cs_hair_tiles"),
             write_maps,
-            first_depth,
-            slab_opacity,
-            hair_tiles,
-            tiles,
-            size,
-            uniforms,
-            raster_group,
-            maps_group,
+            raster_layout,
+            maps_layout,
+            buffers: None,
         }
     }
 
-    /// Texels along each side of the largest maps it draws.
-    pub fn size(&self) -> u32 {
-        self.size
+    /// Makes buffers for maps of `size` texels a side unless those it has hold them (they
+    /// draw any smaller maps: made again only to grow).
+    pub fn prepare(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, size: u32) {
+        if self.buffers.as_ref().is_some_and(|b| b.size >= size) {
+            return;
+        }
+        self.buffers = None;
+        self.buffers = Some(ShadowBuffers::new(
+            device,
+            queue,
+            size,
+            &self.raster_layout,
+            &self.maps_layout,
+        ));
     }
 
-    /// Bytes of GPU memory the buffers take.
+    /// Frees the buffers (the pipelines stay); [`ShadowRaster::prepare`] makes them again.
+    pub fn release_buffers(&mut self) {
+        self.buffers = None;
+    }
+
+    /// Bytes of GPU memory the buffers take (none when freed).
     pub fn bytes(&self) -> u64 {
-        self.first_depth.size()
-            + self.slab_opacity.size()
-            + self.hair_tiles.size()
-            + self.uniforms.size()
+        self.buffers.as_ref().map_or(0, |b| {
+            b.first_depth.size() + b.slab_opacity.size() + b.hair_tiles.size() + b.uniforms.size()
+        })
     }
 
     /// Records the two compute passes over `count` strands (group 1 `strands`), from the
@@ -213,9 +252,12 @@ impl ShadowRaster {
         count: u32,
         extent: u32,
     ) {
+        let Some(b) = self.buffers.as_ref() else {
+            return;
+        };
         // The maps' corner this frame draws: the walk and the writes number its texels
         // row by row at its own width, so only its share of the buffers is cleared.
-        let extent = extent.clamp(1, self.size);
+        let extent = extent.clamp(1, b.size);
         let u = RasterUniforms {
             width: extent,
             height: extent,
@@ -223,12 +265,12 @@ impl ShadowRaster {
             queue_capacity: 0,
         };
         if let Ok(bytes) = super::frame::uniform_bytes(&u) {
-            queue.write_buffer(&self.uniforms, 0, &bytes);
+            queue.write_buffer(&b.uniforms, 0, &bytes);
         }
         let texels = u64::from(extent) * u64::from(extent);
-        encoder.clear_buffer(&self.first_depth, 0, Some(4 * texels));
-        encoder.clear_buffer(&self.slab_opacity, 0, Some(16 * texels));
-        encoder.clear_buffer(&self.hair_tiles, 0, None);
+        encoder.clear_buffer(&b.first_depth, 0, Some(4 * texels));
+        encoder.clear_buffer(&b.slab_opacity, 0, Some(16 * texels));
+        encoder.clear_buffer(&b.hair_tiles, 0, None);
         let tiles = extent.div_ceil(RESOLVE_TILE).pow(2);
         let groups = (count * SEGMENTS).div_ceil(RASTER_WORKGROUP);
         let (x, y) = if groups <= 65_535 {
@@ -242,7 +284,7 @@ impl ShadowRaster {
         });
         frame.bind_compute(&mut pass, View::Light);
         pass.set_bind_group(1, strands, &[]);
-        pass.set_bind_group(3, &self.raster_group, &[]);
+        pass.set_bind_group(3, &b.raster_group, &[]);
         pass.set_pipeline(&self.first_hair);
         pass.dispatch_workgroups(x, y, 1);
         pass.set_pipeline(&self.deep_opacity);
@@ -254,13 +296,15 @@ impl ShadowRaster {
     /// Writes the maps in `pass` (its two colour attachments: the first hair's depth and
     /// the deep opacity map).
     pub fn write_maps(&self, pass: &mut wgpu::RenderPass) {
+        let Some(b) = self.buffers.as_ref() else {
+            return;
+        };
         pass.set_pipeline(&self.write_maps);
-        pass.set_bind_group(3, &self.maps_group, &[]);
+        pass.set_bind_group(3, &b.maps_group, &[]);
         pass.set_vertex_buffer(
             0,
-            self.hair_tiles
-                .slice(16..16 + 4 * u64::from(self.tiles.max(1))),
+            b.hair_tiles.slice(16..16 + 4 * u64::from(b.tiles.max(1))),
         );
-        pass.draw_indirect(&self.hair_tiles, 0);
+        pass.draw_indirect(&b.hair_tiles, 0);
     }
 }
