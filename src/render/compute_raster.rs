@@ -23,7 +23,7 @@
 
 use super::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
-    camera_targets, compute_entry, pipeline_layout, render_pipeline, triangles,
+    camera_targets, compute_entry, pipeline_layout, render_pipeline, tile_draw_layout, triangles,
 };
 use super::frame::{FrameBinding, View};
 use super::target::TargetLayout;
@@ -260,20 +260,6 @@ fn tiles_in(width: u32, height: u32) -> u32 {
     width.div_ceil(RESOLVE_TILE) * height.div_ceil(RESOLVE_TILE)
 }
 
-/// A buffer binding visible to the resolve's fragment shader.
-fn fragment_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 /// Workgroups of `RASTER_WORKGROUP` threads for `items`, spread over two dimensions when
 /// one is not enough (the shaders number threads `x + y · groups.x · RASTER_WORKGROUP`).
 fn groups_for(items: u32) -> (u32, u32) {
@@ -307,19 +293,7 @@ impl ComputeRaster {
                 compute_entry(4, Storage { read_only: false }),
             ],
         );
-        let resolve_layout = bind_group_layout(
-            device,
-            "hair resolve",
-            &[
-                // The vertex stage places the tiles by the target's width.
-                wgpu::BindGroupLayoutEntry {
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ..fragment_entry(0, Uniform)
-                },
-                fragment_entry(1, Storage { read_only: true }),
-                fragment_entry(2, Storage { read_only: true }),
-            ],
-        );
+        let resolve_layout = tile_draw_layout(device, "hair resolve");
         let narrow_module = ShaderModule::HairRaster.create(device);
         let layout = pipeline_layout(
             device,

@@ -9,7 +9,7 @@
 use super::compute_raster::{RESOLVE_TILE, RasterUniforms};
 use super::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, compute_entry, pipeline_layout,
-    render_pipeline, triangles,
+    render_pipeline, tile_draw_layout, triangles,
 };
 use super::frame::{FrameBinding, View};
 use super::shadow::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
@@ -43,19 +43,6 @@ struct ShadowBuffers {
     uniforms: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
     maps_group: wgpu::BindGroup,
-}
-
-fn fragment_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
 }
 
 impl ShadowBuffers {
@@ -143,19 +130,7 @@ impl ShadowRaster {
                 compute_entry(3, Storage { read_only: false }),
             ],
         );
-        let maps_layout = bind_group_layout(
-            device,
-            "shadow raster: maps",
-            &[
-                // The vertex stage places the tiles by the map's width.
-                wgpu::BindGroupLayoutEntry {
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                    ..fragment_entry(0, Uniform)
-                },
-                fragment_entry(1, Storage { read_only: true }),
-                fragment_entry(2, Storage { read_only: true }),
-            ],
-        );
+        let maps_layout = tile_draw_layout(device, "shadow raster: maps");
         let module = ShaderModule::ShadowRaster.create(device);
         let layout = pipeline_layout(
             device,
