@@ -129,7 +129,7 @@ pub use renderer::{BACKGROUND, FurRenderer, RELEASE_COMPUTE_AFTER_FRAMES};
 pub use ribbons::RibbonStrand;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};
-pub use shapes::{CapsuleDetail, DrawCapsule};
+pub use shapes::{CapsuleDetail, DrawCapsule, MAX_DRAWN_REACH};
 pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 pub use timing::{Pass, PassTimings};
 

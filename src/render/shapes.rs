@@ -18,9 +18,10 @@ pub struct DrawCapsule {
 }
 
 impl DrawCapsule {
-    /// Whether every number is finite, the radius positive, and the capsule's extent finite
-    /// too (its axis `b − a` and its ends pushed out by the radius): ends at ±3e38 are each
-    /// finite, but the vertices made from them would not be.
+    /// Whether every number is finite, the radius positive, and the whole capsule within
+    /// [`MAX_DRAWN_REACH`] of the origin on each axis (its ends pushed out by the radius):
+    /// ends at ±3e38 are each finite, but the vertices made from them would not be, and a
+    /// capsule of radius 1e37, its vertices finite, was clipped into garbage triangles.
     pub fn is_valid(&self) -> bool {
         // Twice the radius: the coarse detail places its vertices a few percent out.
         let reach = self.a.abs().max(self.b.abs()) + Vec3::splat(2.0 * self.radius);
@@ -28,8 +29,7 @@ impl DrawCapsule {
             && self.b.is_finite()
             && self.radius.is_finite()
             && self.radius > 0.0
-            && (self.b - self.a).is_finite()
-            && reach.is_finite()
+            && reach.max_element() <= MAX_DRAWN_REACH
     }
 }
 
@@ -87,6 +87,11 @@ impl CapsuleDetail {
     }
 }
 
+/// How far from the origin, in metres on any axis, a drawn capsule may reach: far beyond
+/// any scene of the creature (about half a metre long), near enough that projecting and
+/// clipping its triangles in f32 keeps its shape.
+pub const MAX_DRAWN_REACH: f32 = 1.0e6;
+
 /// Capsules thinner than this many pixels in radius are drawn [`CapsuleDetail::COARSE`].
 pub const COARSE_BELOW_PX: f32 = 4.0;
 
@@ -143,18 +148,22 @@ mod tests {
     }
 
     #[test]
-    fn capsules_whose_vertices_would_overflow_are_skipped() {
+    fn capsules_past_the_drawn_reach_are_skipped() {
         let at = |a: f32, b: f32, radius: f32| DrawCapsule {
             a: Vec3::splat(a),
             b: Vec3::splat(b),
             radius,
             material: Material::Hand,
         };
-        // Every number finite, but the axis (6e38) or an end plus the radius is not.
+        // Every number finite, but the axis (6e38) or an end plus the radius is not, or the
+        // capsule reaches past what is drawn (radius 1e37 drew garbage triangles).
         for bad in [
             at(-3e38, 3e38, 0.01),
             at(3e38, 3e38, 1e38),
             at(0.0, 0.0, 3.3e38),
+            at(0.0, 0.1, 1e37),
+            at(1e30, 1e30, 0.01),
+            at(0.0, 0.1, 0.6 * MAX_DRAWN_REACH),
         ] {
             assert!(!bad.is_valid(), "{bad:?}");
             assert!(
@@ -163,8 +172,8 @@ mod tests {
                     .is_empty()
             );
         }
-        // Far from the origin but representable: drawn, every vertex finite.
-        let far = at(1e30, 1e30 + 1e24, 1e23);
+        // Far from the origin but within reach: drawn, every vertex finite.
+        let far = at(0.5e6, 0.5e6 - 1e4, 1e3);
         assert!(far.is_valid());
         for detail in [CapsuleDetail::FINE, CapsuleDetail::COARSE] {
             let mesh = capsule_mesh(&[far], |_| detail);
