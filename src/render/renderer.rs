@@ -197,7 +197,9 @@ impl FurRenderer {
     /// [`RELEASE_COMPUTE_AFTER_FRAMES`] in a row, frees its buffers (at 1920×1080 and the full
     /// coat about 100 MB the ribbons do not use); a later compute frame makes them again.
     /// Not at the first such frame: the demo's budget tries both paths in turn while it
-    /// measures them, and would make the buffers again at each switch.
+    /// measures them, and would make the buffers again at each switch. A frame set to draw
+    /// by compute counts as using them even where it draws no hair by compute (`contact`,
+    /// or no strands bound): memory kept a little longer, never freed while in use.
     fn release_idle_compute(&mut self, raster: Raster) {
         if raster == Raster::Compute {
             self.frames_without_compute = 0;

@@ -112,8 +112,8 @@ impl ShadowBuffers {
 }
 
 impl ShadowRaster {
-    /// Pipelines and buffers for maps of `size` texels a side, reading the frame (group 0)
-    /// and the strands (group 1).
+    /// The pipelines, reading the frame (group 0) and the strands (group 1);
+    /// [`ShadowRaster::prepare`] makes the buffers.
     pub fn new(
         device: &wgpu::Device,
         frame: &wgpu::BindGroupLayout,
