@@ -615,9 +615,9 @@ impl FurRenderer {
                     &self.ribbons.strands_layout,
                 )
             });
-            // Its buffers draw any maps up to theirs: made again only to grow (made at every
-            // crossing of a size boundary, the pipelines with them, they cost 60–80 ms on
-            // lavapipe).
+            // Its buffers draw any maps up to theirs, so they are made again only to grow,
+            // and never its pipelines (60–80 ms on lavapipe, once paid at every crossing of
+            // a size boundary).
             shadow.prepare(&self.device, &self.queue, self.shadow.maps.size);
         }
         let shadow_hair = hair
