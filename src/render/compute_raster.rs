@@ -100,7 +100,8 @@ pub struct RasterUniforms {
     pub queue_capacity: u32,
 }
 
-/// The per-target and per-coat buffers, made for one size and strand count (at the layout's samples).
+/// The per-target and per-coat buffers, made for one size and strand count (at the
+/// layout's samples).
 #[derive(Debug)]
 struct RasterBuffers {
     /// Width, height, strands and queue capacity.
