@@ -83,15 +83,7 @@ fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroup
         return;
     }
     for (var i = 0u; i < POINTS; i = i + 1u) {
-        let g = strand_point(s, nth, i);
-        var p: RibbonPoint;
-        p.world = g.p;
-        p.tangent = g.tangent;
-        p.along = g.along;
-        p.coverage = g.coverage;
-        p.strand = s;
-        p.touched = g.touched;
-        point_colors[s * POINTS + i] = pack_point_color(shade_hair(p));
+        point_colors[s * POINTS + i] = shade_strand_point(s, nth, i);
     }
 }
 

@@ -30,6 +30,8 @@ struct RibbonPoint {
     // and this much less opaque, so thin far fur stays soft instead of shimmering.
     coverage: f32,
     strand: u32,
+    // Which of the strand's points (0 at the root).
+    point: u32,
     touched: f32,
 }
 
@@ -138,6 +140,24 @@ fn strand_point(s: u32, nth: u32, i: u32) -> StrandPoint {
     return out;
 }
 
+// A strand point's shaded colour (linear HDR, 0 … 8) in one word, as the shading pass
+// writes it and the ribbons and the compute rasteriser read it: the square roots of
+// colour / 8 in 11, 11 and 10 bits. The root spends the bits where tone mapping keeps
+// them: the relative step is 2 / (code) (1% at a tenth of full scale, under half a level
+// of the sRGB output wherever the coat's colours fall), at half the memory of two unorm16
+// pairs (10 MB rather than 20 for the full coat).
+fn pack_point_color(c: vec3<f32>) -> u32 {
+    let root = sqrt(clamp(c / 8.0, vec3<f32>(0.0), vec3<f32>(1.0)));
+    let q = vec3<u32>(round(root * vec3<f32>(2047.0, 2047.0, 1023.0)));
+    return q.x | (q.y << 11u) | (q.z << 22u);
+}
+
+fn unpack_point_color(word: u32) -> vec3<f32> {
+    let q = vec3<f32>(f32(word & 0x7ffu), f32((word >> 11u) & 0x7ffu), f32(word >> 22u));
+    let root = q / vec3<f32>(2047.0, 2047.0, 1023.0);
+    return 8.0 * root * root;
+}
+
 fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
     var out: RibbonPoint;
     let local = vertex_index % (STRANDS_PER_BATCH * VERTICES_PER_STRAND);
@@ -155,6 +175,7 @@ fn ribbon_point(vertex_index: u32, instance: u32) -> RibbonPoint {
     }
     let s = drawn_strand(nth);
     out.strand = s;
+    out.point = i;
     let g = strand_point(s, nth, i);
     out.along = g.along;
     out.coverage = g.coverage;

@@ -2,11 +2,16 @@
 // colouring (a separate entry point, so the diagnostic never touches the final shading).
 // Composed after `frame.wgsl`, `hair_bsdf.wgsl`, `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`.
 //
-// Hair is shaded per ribbon vertex, not per fragment: a ribbon is about a pixel wide, so
-// the two vertices of a strand point see the same light, and everything the shading reads
-// (the key light's visibility through the deep opacity map, the tangent, the strand's
-// colour, the hand's occlusion) changes smoothly along the strand. The fragment shader
-// only turns the ribbon's opacity into coverage and tone-maps the interpolated colour.
+// Hair is shaded per strand point, not per fragment nor per ribbon vertex: a ribbon is
+// about a pixel wide, so the two vertices of a strand point see the same light, and
+// everything the shading reads (the key light's visibility through the deep opacity map,
+// the tangent, the strand's colour, the hand's occlusion) changes smoothly along the
+// strand. A compute pass shades each drawn point once (`cs_shade_ribbons` in
+// `ribbon_shading.wgsl`, `shade_strand_point` below, as the compute rasteriser's points
+// are shaded); the vertex shader reads the colour back, and the fragment shader only turns
+// the ribbon's opacity into coverage and tone-maps the interpolated colour. Shading in the
+// vertex shader did the same work twice (both vertices of a point) on the stage a CPU
+// rasteriser runs on one thread: it was about 40% of the ribbons' time on lavapipe.
 
 struct RibbonVarying {
     @builtin(position) clip: vec4<f32>,
@@ -21,6 +26,10 @@ struct RibbonVarying {
 // 1 for the strands the cull pass found hidden from the camera (read when
 // `cull_hidden_strands` is 1).
 @group(1) @binding(2) var<storage, read> strand_culled: array<u32>;
+
+// Each drawn strand point's shaded colour (`pack_point_color`), written by the shading
+// pass this frame: strand `s`, point `i` at `s * POINTS + i`.
+@group(1) @binding(4) var<storage, read> shaded_points: array<u32>;
 
 // Whether the cull pass marked strand `s` (which must be below the strand count).
 fn culled_for_camera(s: u32) -> bool {
@@ -67,6 +76,21 @@ fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     return (key + fill + ambient) * ramp * occlusion;
 }
 
+// The shaded colour of point `i` of strand `s`, the `nth` drawn, packed: on the strand's
+// centre line, as the ribbons' vertices and the compute rasteriser's segments read it.
+fn shade_strand_point(s: u32, nth: u32, i: u32) -> u32 {
+    let g = strand_point(s, nth, i);
+    var p: RibbonPoint;
+    p.world = g.p;
+    p.tangent = g.tangent;
+    p.along = g.along;
+    p.coverage = g.coverage;
+    p.strand = s;
+    p.point = i;
+    p.touched = g.touched;
+    return pack_point_color(shade_hair(p));
+}
+
 // The `contact` colouring: strands in a flat muted colour, the points the hand touched this
 // step in red.
 fn contact_color(p: RibbonPoint) -> vec3<f32> {
@@ -97,7 +121,7 @@ fn vs_ribbon(@builtin(vertex_index) vertex_index: u32, @builtin(instance_index) 
         p.clip = vec4<f32>(2.0, 2.0, 2.0, 1.0);
         return ribbon_varying(p, vec3<f32>(0.0));
     }
-    return ribbon_varying(p, shade_hair(p));
+    return ribbon_varying(p, unpack_point_color(shaded_points[p.strand * POINTS + p.point]));
 }
 
 @vertex

@@ -15,23 +15,6 @@ struct RasterUniforms {
     queue_capacity: u32,
 }
 
-// A strand point's shaded colour (linear HDR, 0 … 8) in one word: the square roots of
-// colour / 8 in 11, 11 and 10 bits. The root spends the bits where tone mapping keeps
-// them: the relative step is 2 / (code) (1% at a tenth of full scale, under half a level
-// of the sRGB output wherever the coat's colours fall), at half the memory of two unorm16
-// pairs (10 MB rather than 20 for the full coat).
-fn pack_point_color(c: vec3<f32>) -> u32 {
-    let root = sqrt(clamp(c / 8.0, vec3<f32>(0.0), vec3<f32>(1.0)));
-    let q = vec3<u32>(round(root * vec3<f32>(2047.0, 2047.0, 1023.0)));
-    return q.x | (q.y << 11u) | (q.z << 22u);
-}
-
-fn unpack_point_color(word: u32) -> vec3<f32> {
-    let q = vec3<f32>(f32(word & 0x7ffu), f32((word >> 11u) & 0x7ffu), f32(word >> 22u));
-    let root = q / vec3<f32>(2047.0, 2047.0, 1023.0);
-    return 8.0 * root * root;
-}
-
 // A ribbon vertex on screen: pixel position, depth (reversed: near is 1), 1/w, and the
 // attributes the fragment shader reads.
 struct ScreenVertex {

@@ -110,7 +110,8 @@ pub const HAIR_BSDF_WGSL: &str = include_str!("../shaders/hair_bsdf.wgsl");
 pub const RIBBON_GEOMETRY_WGSL: &str = include_str!("../shaders/ribbon_geometry.wgsl");
 /// The key light's visibility (`shaders/shadow_lookup.wgsl`).
 pub const SHADOW_LOOKUP_WGSL: &str = include_str!("../shaders/shadow_lookup.wgsl");
-/// The ribbons' shading, for the compute rasteriser's shading pass (`shaders/ribbons.wgsl`).
+/// The ribbons' shading, for the shading passes of the ribbons and of the compute rasteriser
+/// (`shaders/ribbons.wgsl`).
 pub const RIBBONS_WGSL: &str = include_str!("../shaders/ribbons.wgsl");
 /// A strand segment on screen as the hardware draws it (`shaders/strand_segments.wgsl`).
 pub const STRAND_SEGMENTS_WGSL: &str = include_str!("../shaders/strand_segments.wgsl");
@@ -238,6 +239,8 @@ pub enum ShaderModule {
     Surfaces,
     /// The hair seen by the camera (`render::ribbons`).
     Ribbons,
+    /// The ribbons' points shaded once per frame by compute (`render::ribbons`).
+    RibbonShading,
     /// The `contact` wireframes (`render::overlay`).
     Overlay,
     /// The ID target's sample-0 copy (`render::ids`).
@@ -256,7 +259,7 @@ pub enum ShaderModule {
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 11] = [
+    pub const ALL: [ShaderModule; 12] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -264,6 +267,7 @@ impl ShaderModule {
         ShaderModule::Ribbons,
         ShaderModule::Overlay,
         ShaderModule::Ids,
+        ShaderModule::RibbonShading,
         ShaderModule::HairRaster,
         ShaderModule::HairResolve,
         ShaderModule::ShadowRaster,
@@ -280,6 +284,7 @@ impl ShaderModule {
             ShaderModule::Ribbons => "ribbons",
             ShaderModule::Overlay => "overlay",
             ShaderModule::Ids => "ids",
+            ShaderModule::RibbonShading => "ribbon_shading",
             ShaderModule::HairRaster => "hair_raster",
             ShaderModule::HairResolve => "hair_resolve",
             ShaderModule::ShadowRaster => "shadow_raster",
@@ -297,6 +302,7 @@ impl ShaderModule {
             ShaderModule::Ribbons => include_str!("../shaders/ribbons.wgsl"),
             ShaderModule::Overlay => include_str!("../shaders/overlay.wgsl"),
             ShaderModule::Ids => include_str!("../shaders/ids.wgsl"),
+            ShaderModule::RibbonShading => include_str!("../shaders/ribbon_shading.wgsl"),
             ShaderModule::HairRaster => include_str!("../shaders/hair_raster.wgsl"),
             ShaderModule::HairResolve => include_str!("../shaders/hair_resolve.wgsl"),
             ShaderModule::ShadowRaster => include_str!("../shaders/shadow_raster.wgsl"),
@@ -317,6 +323,14 @@ impl ShaderModule {
                 HAIR_BSDF_WGSL,
                 RIBBON_GEOMETRY_WGSL,
                 SHADOW_LOOKUP_WGSL,
+            ],
+            ShaderModule::RibbonShading => &[
+                CREATURE_POSE_WGSL,
+                FRAME_WGSL,
+                HAIR_BSDF_WGSL,
+                RIBBON_GEOMETRY_WGSL,
+                SHADOW_LOOKUP_WGSL,
+                RIBBONS_WGSL,
             ],
             ShaderModule::Overlay => &[CREATURE_POSE_WGSL, FRAME_WGSL],
             ShaderModule::HairRaster => &[

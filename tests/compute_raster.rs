@@ -7,6 +7,8 @@
 //! shading per sample the same bytes as its draw per sample; and the compute buffers are
 //! freed after a run of frames drawn by the ribbons, then made again to the same bytes.
 
+mod render_common;
+
 use glam::{Affine3A, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
@@ -19,6 +21,7 @@ use pelt::render::{
     RELEASE_COMPUTE_AFTER_FRAMES, Raster, RenderSettings, RibbonStrand, Scene, TargetLayout, ids,
 };
 use pelt::sim::{FurConfig, FurSim};
+use render_common::mean_abs_error;
 use wgpu::util::DeviceExt;
 
 const STRANDS: usize = 4096;
@@ -65,17 +68,6 @@ fn id_at(image: &Image, x: u32, y: u32) -> u8 {
 
 fn luminance(p: [u8; 4]) -> f32 {
     0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
-}
-
-/// Mean absolute error per channel (RGB, in levels of 255) between two pictures.
-fn mean_abs_error(a: &Image, b: &Image) -> f64 {
-    let sum: u64 = a
-        .rgba
-        .chunks(4)
-        .zip(b.rgba.chunks(4))
-        .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
-        .sum();
-    sum as f64 / (3 * a.rgba.len() / 4) as f64
 }
 
 /// Mean absolute error per channel over the pixels `a` shows as `id`.

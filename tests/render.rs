@@ -20,7 +20,7 @@ use wgpu::util::DeviceExt;
 
 const STRANDS: usize = 4096;
 
-use render_common::gpu;
+use render_common::{gpu, mean_abs_error};
 
 /// A settled coat of the test tier and a renderer with an ID target bound to it.
 fn setup(ctx: &GpuContext, strands: usize) -> (FurSim, FurRenderer) {
@@ -422,6 +422,33 @@ fn moving_the_key_light_moves_the_shadow() {
     assert!(
         light_left - light_right > 8.0,
         "the shadow did not move against the light"
+    );
+}
+
+#[test]
+fn a_frame_after_another_draws_what_a_fresh_renderer_draws() {
+    // What a frame keeps for the next (the shadow maps, the points' shaded colours, the
+    // cull flags) must be made again: a second frame under another light is the same
+    // picture a renderer that never drew the first one draws.
+    let ctx = gpu();
+    let (sim, mut used) = setup(&ctx, STRANDS);
+    let (_, mut fresh) = setup(&ctx, STRANDS);
+    let mut s = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
+    s.lighting.key_direction = Vec3::new(0.6, 0.8, 0.2);
+    let first = used.render_image(&s, 200, 120).unwrap();
+    s.lighting.key_direction = Vec3::new(-0.6, 0.8, 0.2);
+    let second = used.render_image(&s, 200, 120).unwrap();
+    let reference = fresh.render_image(&s, 200, 120).unwrap();
+    let moved = mean_abs_error(&first, &reference);
+    eprintln!("the light's move changed the picture by {moved:.2} levels");
+    assert!(
+        moved > 1.0,
+        "the light's move changed too little to test: {moved:.2}"
+    );
+    assert!(
+        second.rgba == reference.rgba && second.ids == reference.ids,
+        "the second frame differs from a fresh renderer's by {:.3} levels",
+        mean_abs_error(&second, &reference)
     );
 }
 

@@ -22,13 +22,15 @@
 //! coordinates) and its thread walks, row by row, only the pixels of the quad's hull.
 
 use super::descriptors::{
-    RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
-    camera_targets, compute_entry, pipeline_layout, render_pipeline, tile_draw_layout, triangles,
+    MAX_WORKGROUPS_X, RenderPipelineSpec, bind_group, bind_group_layout, camera_depth,
+    camera_multisample, camera_targets, compute_entry, pipeline_layout, render_pipeline,
+    tile_draw_layout, triangles, workgroups_for,
 };
 use super::frame::{FrameBinding, View};
+use super::ribbons::POINT_COLOR_BYTES;
 use super::target::TargetLayout;
 use super::timing::{Pass, Span, Timestamps};
-use crate::shaders::{POINTS, RASTER_SAMPLES_OVERRIDE, RASTER_WORKGROUP, SEGMENTS, ShaderModule};
+use crate::shaders::{POINTS, RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule};
 
 /// The device features of the one-walk path (64-bit atomic max on storage buffers).
 pub const WIDE_ATOMICS: wgpu::Features =
@@ -74,13 +76,8 @@ pub use crate::shaders::RESOLVE_TILE;
 /// The resolve's instance: a tile's number.
 const TILE_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![0 => Uint32];
 
-/// Bytes of a strand point's shaded colour (`pack_point_color` in `strand_segments.wgsl`).
-const POINT_COLOR_BYTES: u64 = 4;
-
 /// Default entries of the long-segment queue.
 pub const DEFAULT_QUEUE_CAPACITY: u32 = 4096;
-/// The most workgroups along one dispatch dimension (WebGPU's limit).
-const MAX_GROUPS_X: u32 = 65_535;
 /// Workgroups of the queue passes: they take turns over the queued segments, so an empty
 /// queue costs this many idle groups rather than one per entry (4,096 idle groups took
 /// milliseconds a walk on lavapipe).
@@ -261,17 +258,6 @@ fn tiles_in(width: u32, height: u32) -> u32 {
     width.div_ceil(RESOLVE_TILE) * height.div_ceil(RESOLVE_TILE)
 }
 
-/// Workgroups of `RASTER_WORKGROUP` threads for `items`, spread over two dimensions when
-/// one is not enough (the shaders number threads `x + y · groups.x · RASTER_WORKGROUP`).
-fn groups_for(items: u32) -> (u32, u32) {
-    let groups = items.div_ceil(RASTER_WORKGROUP);
-    if groups <= MAX_GROUPS_X {
-        (groups, 1)
-    } else {
-        (MAX_GROUPS_X, groups.div_ceil(MAX_GROUPS_X))
-    }
-}
-
 impl ComputeRaster {
     /// Compiles the passes for `target`, reading the frame (group 0), the strands (group 1)
     /// and the shadow maps (group 2).
@@ -350,7 +336,7 @@ impl ComputeRaster {
     /// Sets the long-segment queue's capacity (0 sends every long segment to the overflow
     /// path; for tests). Takes effect at the next frame.
     pub fn set_queue_capacity(&mut self, capacity: u32) {
-        self.queue_capacity = capacity.min(MAX_GROUPS_X);
+        self.queue_capacity = capacity.min(MAX_WORKGROUPS_X);
     }
 
     /// Whether the one-walk 64-bit path is used where the device has it (on by default;
@@ -550,11 +536,11 @@ impl ComputeRaster {
             pass.set_bind_group(3, &b.raster_group, &[]);
             if pass_index == 0 {
                 pass.set_pipeline(&self.shade);
-                let (x, y) = groups_for(strands);
+                let (x, y) = workgroups_for(strands);
                 pass.dispatch_workgroups(x, y, 1);
             }
             pass.set_pipeline(&walk.all);
-            let (x, y) = groups_for(segments);
+            let (x, y) = workgroups_for(segments);
             pass.dispatch_workgroups(x, y, 1);
             if self.queue_capacity > 0 {
                 pass.set_pipeline(&walk.queued);
@@ -562,7 +548,7 @@ impl ComputeRaster {
             }
             if pass_index + 1 == walks.len() {
                 pass.set_pipeline(&self.hair_tiles);
-                let (x, y) = groups_for(b.tiles);
+                let (x, y) = workgroups_for(b.tiles);
                 pass.dispatch_workgroups(x, y, 1);
             }
         }

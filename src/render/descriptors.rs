@@ -52,6 +52,20 @@ pub fn tile_draw_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroupLa
     )
 }
 
+/// The most workgroups along one dispatch dimension (WebGPU's limit).
+pub const MAX_WORKGROUPS_X: u32 = 65_535;
+
+/// Workgroups of `RASTER_WORKGROUP` threads for `items`, spread over two dimensions when
+/// one is not enough (the shaders number threads `x + y · groups.x · RASTER_WORKGROUP`).
+pub fn workgroups_for(items: u32) -> (u32, u32) {
+    let groups = items.div_ceil(crate::shaders::RASTER_WORKGROUP);
+    if groups <= MAX_WORKGROUPS_X {
+        (groups, 1)
+    } else {
+        (MAX_WORKGROUPS_X, groups.div_ceil(MAX_WORKGROUPS_X))
+    }
+}
+
 fn buffer_entry(
     binding: u32,
     visibility: wgpu::ShaderStages,

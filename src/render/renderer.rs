@@ -700,18 +700,36 @@ impl FurRenderer {
             );
             ribbons_span = Span::End;
         }
+        // The shaded ribbons' points, shaded once each before the ribbons read them.
+        let ribbon_hair = hair.filter(|_| compute_hair.is_none() && mode.draws_hair());
+        if let (Some((strands, group)), false) = (ribbon_hair, mode == DebugMode::Contact) {
+            let timed = (ribbons_span == Span::Whole)
+                .then_some(())
+                .and(timestamps)
+                .map(|t| t.compute(Pass::Ribbons, Span::Begin));
+            self.ribbons.shade(
+                encoder,
+                &self.frame,
+                &self.shadow.inputs,
+                strands,
+                group,
+                lod.drawn,
+                timed,
+            );
+            ribbons_span = Span::End;
+        }
         {
             let timed = timestamps.map(|t| t.render(Pass::Ribbons, ribbons_span));
             let mut pass = camera.begin(encoder, "ribbons", CameraPass::Last, timed);
             if let (Some((_, group)), Some(compute)) = (compute_hair, &self.compute) {
                 compute.resolve(&mut pass, &self.frame, group);
-            } else if let (Some((strands, group)), true) = (hair, mode.draws_hair()) {
+            } else if let Some((strands, _)) = ribbon_hair {
                 let contact = mode == DebugMode::Contact;
                 self.ribbons.record(
                     &mut pass,
                     &self.frame,
                     &self.shadow.inputs,
-                    group,
+                    &strands.camera_groups[scene.positions_index & 1],
                     lod.drawn.min(strands.count),
                     contact,
                 );

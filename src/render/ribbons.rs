@@ -2,13 +2,16 @@
 //! camera-facing ribbons pulled straight from the solver's position buffers. Its GPU data:
 //! one packed [`RibbonStrand`] per strand (what shading needs from the root that the
 //! solver's buffers do not carry), the small index buffer shared by every batch of 64
-//! strands, and the bind groups over the solver's two position buffers ([`StrandBinding`]),
-//! which the shadow pass draws the same ribbons with.
+//! strands, the bind groups over the solver's two position buffers ([`StrandBinding`]),
+//! which the shadow pass draws the same ribbons with, and the drawn points' colours, which
+//! a compute pass shades once a frame before the camera's ribbons read them
+//! ([`RibbonsPass::shade`]).
 
 use super::RenderError;
 use super::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
-    camera_targets, pipeline_layout, render_pipeline, storage_entry, triangles,
+    camera_targets, compute_entry, pipeline_layout, render_pipeline, storage_entry, triangles,
+    workgroups_for,
 };
 use super::frame::{FrameBinding, View};
 use super::mesh::VertexSpace;
@@ -28,6 +31,9 @@ pub const STRANDS_PER_BATCH: u32 = crate::shaders::STRANDS_PER_BATCH;
 pub const VERTICES_PER_STRAND: u32 = crate::shaders::VERTICES_PER_STRAND;
 /// Indices per strand: two triangles for each segment.
 pub const INDICES_PER_STRAND: u32 = 6 * (POINTS_PER_STRAND as u32 - 1);
+/// Bytes of a strand point's shaded colour (`pack_point_color` in
+/// `shaders/ribbon_geometry.wgsl`).
+pub const POINT_COLOR_BYTES: u64 = 4;
 
 /// What the ribbon shader needs of one strand's root, packed into 16 bytes. WGSL reads it
 /// as `vec4<u32>` (`strands` in `shaders/ribbon_geometry.wgsl`).
@@ -105,14 +111,22 @@ pub fn batch_indices() -> Vec<u16> {
         .collect()
 }
 
-/// Strands bound for drawing: the packed records, the camera's cull flags, and the groups
-/// over each of the solver's two position buffers.
+/// Strands bound for drawing: the packed records, the camera's cull flags, the points'
+/// shaded colours, and the groups over each of the solver's two position buffers.
 #[derive(Debug)]
 pub struct StrandBinding {
     /// Strands bound.
     pub count: u32,
-    /// Group 1 of the ribbon pipelines, one per position buffer.
+    /// Group 1 of the pipelines that draw or shade strands (the shadow maps', the compute
+    /// rasteriser's, the shading pass's), one per position buffer.
     pub groups: [wgpu::BindGroup; 2],
+    /// Group 1 of the camera's ribbons: the same, and the shaded colours to read.
+    pub camera_groups: [wgpu::BindGroup; 2],
+    /// Group 3 of the shading pass: the shaded colours to write.
+    shading_group: wgpu::BindGroup,
+    /// Each point's shaded colour, [`POINT_COLOR_BYTES`] each, written by
+    /// [`RibbonsPass::shade`] for the strands drawn this frame.
+    shaded_points: wgpu::Buffer,
     /// The cull pass's groups, one per position buffer.
     pub cull_groups: [wgpu::BindGroup; 2],
     records: wgpu::Buffer,
@@ -125,19 +139,25 @@ pub struct StrandBinding {
 impl StrandBinding {
     /// Bytes of GPU memory the binding holds (the solver's buffers not counted).
     pub fn bytes(&self) -> u64 {
-        self.records.size() + self.order.size() + self.culled.size()
+        self.records.size() + self.order.size() + self.culled.size() + self.shaded_points.size()
     }
 }
 
 /// The ribbons pass: the strands' bind group layout (group 1 of every ribbon pipeline,
-/// shadow passes included), the batch index buffer and the camera's two ribbon pipelines.
+/// shadow passes included), the batch index buffer, the camera's two ribbon pipelines and
+/// the compute pass that shades their points.
 #[derive(Debug)]
 pub struct RibbonsPass {
     /// Group 1: positions, packed strands, the camera's cull flags and the drawn order.
     pub strands_layout: wgpu::BindGroupLayout,
+    /// Group 1 of the camera's ribbons: the same, and the shaded colours (binding 4).
+    camera_strands_layout: wgpu::BindGroupLayout,
+    /// Group 3 of the shading pass: the shaded colours, written.
+    shading_layout: wgpu::BindGroupLayout,
     batch_indices: wgpu::Buffer,
     shaded: wgpu::RenderPipeline,
     contact: wgpu::RenderPipeline,
+    shade: wgpu::ComputePipeline,
 }
 
 impl RibbonsPass {
@@ -174,11 +194,51 @@ impl RibbonsPass {
             usage: wgpu::BufferUsages::INDEX,
         });
         let module = ShaderModule::Ribbons.create(device);
+        let camera_strands_layout = bind_group_layout(
+            device,
+            "ribbons: strands and their colours",
+            &[
+                storage_entry(0),
+                storage_entry(1),
+                storage_entry(2),
+                storage_entry(3),
+                storage_entry(4),
+            ],
+        );
         let layout = pipeline_layout(
             device,
             "ribbons",
-            &[Some(frame), Some(&strands_layout), Some(shadow_inputs)],
+            &[
+                Some(frame),
+                Some(&camera_strands_layout),
+                Some(shadow_inputs),
+            ],
         );
+        let shading_layout = bind_group_layout(
+            device,
+            "ribbons: shaded points",
+            &[compute_entry(
+                0,
+                wgpu::BufferBindingType::Storage { read_only: false },
+            )],
+        );
+        let shade = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("ribbons: shading"),
+            layout: Some(&pipeline_layout(
+                device,
+                "ribbons: shading",
+                &[
+                    Some(frame),
+                    Some(&strands_layout),
+                    Some(shadow_inputs),
+                    Some(&shading_layout),
+                ],
+            )),
+            module: &ShaderModule::RibbonShading.create(device),
+            entry_point: Some("cs_shade_ribbons"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
         let targets = camera_targets(target, None);
         // Ribbons write their own sample mask with MSAA, and discard by coverage without.
         let msaa = target.samples > 1;
@@ -214,7 +274,10 @@ impl RibbonsPass {
                 },
             ),
             strands_layout,
+            camera_strands_layout,
+            shading_layout,
             batch_indices,
+            shade,
         }
     }
 
@@ -254,6 +317,12 @@ impl RibbonsPass {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
+        let shaded_points = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("ribbons: shaded points"),
+            size: needed / 16 * POINT_COLOR_BYTES,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
         let groups = positions.map(|p| {
             bind_group(
                 device,
@@ -267,9 +336,32 @@ impl RibbonsPass {
                 ],
             )
         });
+        let camera_groups = positions.map(|p| {
+            bind_group(
+                device,
+                "ribbons: strands and their colours",
+                &self.camera_strands_layout,
+                &[
+                    p.as_entire_binding(),
+                    records.as_entire_binding(),
+                    culled.as_entire_binding(),
+                    order.as_entire_binding(),
+                    shaded_points.as_entire_binding(),
+                ],
+            )
+        });
+        let shading_group = bind_group(
+            device,
+            "ribbons: shaded points",
+            &self.shading_layout,
+            &[shaded_points.as_entire_binding()],
+        );
         Ok(StrandBinding {
             count: strands.len() as u32,
             groups,
+            camera_groups,
+            shading_group,
+            shaded_points,
             cull_groups: cull.bind(device, positions, &culled),
             records,
             order,
@@ -295,7 +387,38 @@ impl RibbonsPass {
         );
     }
 
-    /// Records the camera's ribbons into `pass`: shaded, or in the `contact` colouring.
+    /// Shades the points of the first `count` strands of the drawn order (the frame's drawn
+    /// count) for the camera's shaded ribbons: after the shadow maps (the shading reads
+    /// them) and the cull pass (hidden strands are skipped), before [`RibbonsPass::record`].
+    /// `group` is group 1 over the latest positions (`StrandBinding::groups`);
+    /// `timestamp_writes` times the pass.
+    #[allow(clippy::too_many_arguments)]
+    pub fn shade(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameBinding,
+        shadow_inputs: &wgpu::BindGroup,
+        strands: &StrandBinding,
+        group: &wgpu::BindGroup,
+        count: u32,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
+    ) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("ribbons: shading"),
+            timestamp_writes,
+        });
+        pass.set_pipeline(&self.shade);
+        frame.bind_compute(&mut pass, View::Camera);
+        pass.set_bind_group(1, group, &[]);
+        pass.set_bind_group(2, shadow_inputs, &[]);
+        pass.set_bind_group(3, &strands.shading_group, &[]);
+        let (x, y) = workgroups_for(count.min(strands.count));
+        pass.dispatch_workgroups(x, y, 1);
+    }
+
+    /// Records the camera's ribbons into `pass`: shaded (the points shaded by
+    /// [`RibbonsPass::shade`] this frame), or in the `contact` colouring. `group` is the
+    /// camera's group 1 over the latest positions (`StrandBinding::camera_groups`).
     pub fn record(
         &self,
         pass: &mut wgpu::RenderPass,

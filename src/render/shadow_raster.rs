@@ -9,7 +9,7 @@
 use super::compute_raster::{RESOLVE_TILE, RasterUniforms};
 use super::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, compute_entry, pipeline_layout,
-    render_pipeline, tile_draw_layout, triangles,
+    render_pipeline, tile_draw_layout, triangles, workgroups_for,
 };
 use super::frame::{FrameBinding, View};
 use super::shadow::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
@@ -247,12 +247,7 @@ impl ShadowRaster {
         encoder.clear_buffer(&b.slab_opacity, 0, Some(16 * texels));
         encoder.clear_buffer(&b.hair_tiles, 0, None);
         let tiles = extent.div_ceil(RESOLVE_TILE).pow(2);
-        let groups = (count * SEGMENTS).div_ceil(RASTER_WORKGROUP);
-        let (x, y) = if groups <= 65_535 {
-            (groups, 1)
-        } else {
-            (65_535, groups.div_ceil(65_535))
-        };
+        let (x, y) = workgroups_for(count * SEGMENTS);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("shadow raster"),
             timestamp_writes: None,

@@ -3,7 +3,7 @@
 
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
-use pelt::render::{FurRenderer, OFFSCREEN_FORMAT, RenderSettings, TargetLayout};
+use pelt::render::{FurRenderer, Image, OFFSCREEN_FORMAT, RenderSettings, TargetLayout};
 use pelt::sim::{FurConfig, FurSim};
 
 /// The device the tests draw with (lavapipe on CI).
@@ -33,4 +33,15 @@ pub fn coat_and_renderer(
     .unwrap();
     renderer.set_strands_from_sim(&sim).unwrap();
     (sim, renderer)
+}
+
+/// Mean absolute error per channel (RGB, in levels of 255) between two pictures.
+pub fn mean_abs_error(a: &Image, b: &Image) -> f64 {
+    let sum: u64 = a
+        .rgba
+        .chunks(4)
+        .zip(b.rgba.chunks(4))
+        .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
+        .sum();
+    sum as f64 / (3 * a.rgba.len() / 4) as f64
 }
