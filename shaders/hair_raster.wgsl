@@ -1,20 +1,19 @@
 // The compute rasteriser of the camera's hair: the ribbons pass's picture without the
 // hardware rasteriser. Composed after `frame.wgsl`, `hair_bsdf.wgsl`,
-// `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`, `ribbons.wgsl` (for `shade_hair` and the
-// cull flags) and `strand_segments.wgsl`.
+// `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`, `ribbons.wgsl` (for the cull flags) and
+// `strand_segments.wgsl`.
 //
-// Three passes over the drawn strands, all order independent so the picture is the same
-// bytes every run:
-// 1. `cs_shade`: each strand's six points shaded as the ribbons' vertices are (linear HDR,
-//    one word each, `pack_point_color`);
-// 2. `cs_depth`: one thread per segment walks its pixels, and for each MSAA sample the
+// The points are shaded before, by the ribbons' shading pass (`ribbon_shading.wgsl`),
+// into the colours the resolve reads. Then two passes over the drawn strands, both order
+// independent so the picture is the same bytes every run:
+// 1. `cs_depth`: one thread per segment walks its pixels, and for each MSAA sample the
 //    segment covers (geometry and the same `coverage_mask` as `fs_final`) keeps the nearest
 //    depth by an atomic max (reversed depth: nearer is greater);
-// 3. `cs_hair`: the same walk again; where a sample's depth is the nearest, an atomic max
+// 2. `cs_hair`: the same walk again; where a sample's depth is the nearest, an atomic max
 //    of the inverted segment code keeps the lowest code among equals (a deterministic tie).
 // Where the adapter has 64-bit atomic max, `hair_raster_wide.wgsl` replaces `keep_sample`
-// and the walk of 2. keeps both at once (depth bits above the inverted code: the same
-// winner), so 3. is not run.
+// and the walk of 1. keeps both at once (depth bits above the inverted code: the same
+// winner), so 2. is not run.
 // A segment whose box holds more than RASTER_THREAD_PIXELS pixels goes to a queue that
 // whole workgroups draw (`cs_depth_queued`, `cs_hair_queued`); when the queue is full the
 // overflow counter counts it and the thread draws it itself: slower, the same picture.
@@ -33,14 +32,12 @@ struct RasterQueue {
 override RASTER_SAMPLES: u32 = 4u;
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
-// Per strand point: its linear HDR colour (`pack_point_color`).
-@group(3) @binding(2) var<storage, read_write> point_colors: array<u32>;
-@group(3) @binding(3) var<storage, read_write> queue: RasterQueue;
+@group(3) @binding(2) var<storage, read_write> queue: RasterQueue;
 
 // The resolve's indirect draw: four words of arguments (vertices, instances, 0, 0), then
 // the numbers of the RESOLVE_TILE² tiles where some sample has hair (its instances), then
 // a flag per tile that the walk sets.
-@group(3) @binding(4) var<storage, read_write> hair_tiles: array<atomic<u32>>;
+@group(3) @binding(3) var<storage, read_write> hair_tiles: array<atomic<u32>>;
 
 // Flags the tile of pixel `px` as holding hair.
 fn mark_tile(px: vec2<i32>) {
@@ -70,21 +67,6 @@ fn keep_sample(slot: u32, bits: u32, code: u32, hair_pass: bool) {
 
 fn target_size() -> vec2<f32> {
     return vec2<f32>(f32(raster.width), f32(raster.height));
-}
-
-@compute @workgroup_size(RASTER_WORKGROUP)
-fn cs_shade(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let nth = id.x + id.y * groups.x * RASTER_WORKGROUP;
-    if (nth >= drawn_count()) {
-        return;
-    }
-    let s = drawn_strand(nth);
-    if (culled_for_camera(s)) {
-        return;
-    }
-    for (var i = 0u; i < POINTS; i = i + 1u) {
-        point_colors[s * POINTS + i] = shade_strand_point(s, nth, i);
-    }
 }
 
 // Covers pixel `px` with segment `segment` (strand `s`), set up by `segment_setup`: the

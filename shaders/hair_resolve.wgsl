@@ -10,8 +10,9 @@
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
 // Per sample: the nearest hair's inverted code and depth bits (`hair_raster.wgsl`).
 @group(3) @binding(1) var<storage, read> sample_nearest: array<vec2<u32>>;
+// Per strand point: its shaded colour (`pack_point_color`), from the ribbons' shading pass
+// (`ribbon_shading.wgsl`) this frame.
 @group(3) @binding(2) var<storage, read> point_colors: array<u32>;
-
 
 struct ResolveOut {
     @location(0) color: vec4<f32>,

@@ -239,7 +239,7 @@ fn the_compute_buffers_are_freed_after_a_run_of_hardware_frames() {
     let last = renderer.render_image(&front, w, h).unwrap();
     let freed = with_compute - renderer.memory_bytes();
     // The camera's buffers and, beyond them, the shadow maps'.
-    let camera = ComputeRaster::bytes_for(w, h, renderer.layout().samples, 256);
+    let camera = ComputeRaster::bytes_for(w, h, renderer.layout().samples);
     assert!(
         freed > camera,
         "freed {freed} bytes, the camera's alone {camera}"

@@ -2,7 +2,8 @@
 //! `shaders/hair_resolve.wgsl`): the picture of the ribbons pass drawn without the hardware
 //! rasteriser, which is worst at what fur is made of, triangles thinner than a pixel.
 //!
-//! Per frame: the drawn strands' points are shaded as the ribbons' vertices are; each
+//! Per frame: the drawn strands' points are shaded by the ribbons' shading pass
+//! ([`super::ribbons::RibbonsPass::shade`], run by the renderer before the walks); each
 //! segment is walked by one thread over the pixels of its screen box, emulating the
 //! hardware exactly (the ribbons' two triangles per quad, the standard 4× MSAA sample
 //! positions, attributes at the pixel centre, the same `coverage_mask`); where the adapter
@@ -27,10 +28,9 @@ use super::descriptors::{
     tile_draw_layout, triangles, workgroups_for,
 };
 use super::frame::{FrameBinding, View};
-use super::ribbons::POINT_COLOR_BYTES;
 use super::target::TargetLayout;
 use super::timing::{Pass, Span, Timestamps};
-use crate::shaders::{POINTS, RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule};
+use crate::shaders::{RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule};
 
 /// The device features of the one-walk path (64-bit atomic max on storage buffers).
 pub const WIDE_ATOMICS: wgpu::Features =
@@ -101,10 +101,12 @@ pub struct RasterUniforms {
 /// layout's samples).
 #[derive(Debug)]
 struct RasterBuffers {
-    /// Width, height, strands and queue capacity.
-    key: (u32, u32, u32, u32),
+    /// Width, height and queue capacity.
+    key: (u32, u32, u32),
     uniforms: wgpu::Buffer,
     sample_nearest: wgpu::Buffer,
+    /// The shaded points' colours the resolve reads (the strands' binding's, held here
+    /// so a new binding makes the resolve's group again).
     point_colors: wgpu::Buffer,
     queue: wgpu::Buffer,
     /// The resolve's indirect draw arguments (16 bytes), the hair tiles' numbers (its
@@ -123,7 +125,6 @@ pub struct ComputeRaster {
     resolve_layout: wgpu::BindGroupLayout,
     layout: wgpu::PipelineLayout,
     narrow_module: wgpu::ShaderModule,
-    shade: wgpu::ComputePipeline,
     hair_tiles: wgpu::ComputePipeline,
     /// The one walk of 64-bit keys, where the device has [`WIDE_ATOMICS`].
     wide: Option<Vec<Walk>>,
@@ -277,7 +278,6 @@ impl ComputeRaster {
                 compute_entry(1, Storage { read_only: false }),
                 compute_entry(2, Storage { read_only: false }),
                 compute_entry(3, Storage { read_only: false }),
-                compute_entry(4, Storage { read_only: false }),
             ],
         );
         let resolve_layout = tile_draw_layout(device, "hair resolve");
@@ -307,7 +307,6 @@ impl ComputeRaster {
             .as_ref()
             .map(|module| walks(device, &layout, module, true, target.samples));
         let own_module = wide_module.as_ref().unwrap_or(&narrow_module);
-        let shade = compute_pipeline(device, &layout, own_module, "cs_shade", target.samples);
         let hair_tiles =
             compute_pipeline(device, &layout, own_module, "cs_hair_tiles", target.samples);
         let resolve_pipeline_layout = pipeline_layout(
@@ -319,7 +318,6 @@ impl ComputeRaster {
         ComputeRaster {
             layout,
             narrow_module,
-            shade,
             hair_tiles,
             wide,
             narrow: None,
@@ -353,20 +351,15 @@ impl ComputeRaster {
     /// Bytes of GPU memory the pass's buffers hold now.
     pub fn bytes(&self) -> u64 {
         self.buffers.as_ref().map_or(0, |b| {
-            b.uniforms.size()
-                + b.sample_nearest.size()
-                + b.point_colors.size()
-                + b.queue.size()
-                + b.hair_tiles.size()
+            b.uniforms.size() + b.sample_nearest.size() + b.queue.size() + b.hair_tiles.size()
         })
     }
 
-    /// Bytes the pass's buffers take for a target of `width × height` with `samples` and
-    /// a coat of `strands`, at the default queue capacity.
-    pub fn bytes_for(width: u32, height: u32, samples: u32, strands: u32) -> u64 {
+    /// Bytes the pass's buffers take for a target of `width × height` with `samples`, at
+    /// the default queue capacity (the points' colours are the strands' binding's).
+    pub fn bytes_for(width: u32, height: u32, samples: u32) -> u64 {
         let slots = u64::from(width) * u64::from(height) * u64::from(samples);
         16 + 2 * 4 * slots
-            + u64::from(strands) * u64::from(POINTS) * POINT_COLOR_BYTES
             + 8
             + 4 * u64::from(DEFAULT_QUEUE_CAPACITY.max(1))
             + 16
@@ -389,12 +382,16 @@ impl ComputeRaster {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         size: (u32, u32),
-        strands: u32,
+        point_colors: &wgpu::Buffer,
     ) {
         // The sample count is the layout's, fixed for this rasteriser.
         let samples = self.samples;
-        let key = (size.0, size.1, strands, self.queue_capacity);
-        if self.buffers.as_ref().is_some_and(|b| b.key == key) {
+        let key = (size.0, size.1, self.queue_capacity);
+        if self
+            .buffers
+            .as_ref()
+            .is_some_and(|b| b.key == key && b.point_colors == *point_colors)
+        {
             return;
         }
         let slots = u64::from(size.0) * u64::from(size.1) * u64::from(samples);
@@ -424,10 +421,6 @@ impl ComputeRaster {
             queue.write_buffer(&uniforms, 0, &bytes);
         }
         let sample_nearest = storage("hair raster: nearest sample", 8 * slots);
-        let point_colors = storage(
-            "hair raster: point colours",
-            u64::from(strands) * u64::from(POINTS) * POINT_COLOR_BYTES,
-        );
         let queue_buffer = storage(
             "hair raster: long-segment queue",
             8 + 4 * u64::from(self.queue_capacity.max(1)),
@@ -449,7 +442,6 @@ impl ComputeRaster {
             &[
                 uniforms.as_entire_binding(),
                 sample_nearest.as_entire_binding(),
-                point_colors.as_entire_binding(),
                 queue_buffer.as_entire_binding(),
                 hair_tiles.as_entire_binding(),
             ],
@@ -468,7 +460,7 @@ impl ComputeRaster {
             key,
             uniforms,
             sample_nearest,
-            point_colors,
+            point_colors: point_colors.clone(),
             queue: queue_buffer,
             hair_tiles,
             tiles,
@@ -477,9 +469,11 @@ impl ComputeRaster {
         });
     }
 
-    /// Records the shading and the raster walks (one or two) of `strands` strands (group 1
-    /// over the latest positions) for a target of `size` (of the layout's samples), after the
-    /// shadow maps and the cull pass. `timed_begin`: this is the first pass of the timed
+    /// Records the raster walks (one or two) of `strands` strands (group 1 over the latest
+    /// positions) for a target of `size` (of the layout's samples), after the shadow maps
+    /// and the cull pass; the resolve reads the points' colours from `point_colors`, which
+    /// the ribbons' shading pass fills before it ([`super::ribbons::RibbonsPass::shade`],
+    /// `StrandBinding::shaded_points`). `timed_begin`: this is the first pass of the timed
     /// [`Pass::Ribbons`].
     #[allow(clippy::too_many_arguments)]
     pub fn record(
@@ -491,11 +485,12 @@ impl ComputeRaster {
         strands_group: &wgpu::BindGroup,
         shadow_inputs: &wgpu::BindGroup,
         strands: u32,
+        point_colors: &wgpu::Buffer,
         size: (u32, u32),
         timestamps: Option<&Timestamps>,
         timed_begin: bool,
     ) {
-        self.prepare(device, queue, size, strands);
+        self.prepare(device, queue, size, point_colors);
         if !self.uses_wide_atomics() && self.narrow.is_none() {
             self.narrow = Some(walks(
                 device,
@@ -534,11 +529,6 @@ impl ComputeRaster {
             pass.set_bind_group(1, strands_group, &[]);
             pass.set_bind_group(2, shadow_inputs, &[]);
             pass.set_bind_group(3, &b.raster_group, &[]);
-            if pass_index == 0 {
-                pass.set_pipeline(&self.shade);
-                let (x, y) = workgroups_for(strands);
-                pass.dispatch_workgroups(x, y, 1);
-            }
             pass.set_pipeline(&walk.all);
             let (x, y) = workgroups_for(segments);
             pass.dispatch_workgroups(x, y, 1);

@@ -225,8 +225,10 @@ impl FurRenderer {
 
     /// The path that draws a frame of `size`: the chosen one, except that the compute
     /// rasteriser's largest buffers (8 bytes per MSAA sample of the target, 16 per shadow
-    /// texel, 4 per strand point) must each fit one storage binding of this device; a frame
-    /// too large for that is drawn by the ribbons instead, and the log says so once.
+    /// texel) must each fit one storage binding of this device; a frame too large for that
+    /// is drawn by the ribbons instead, and the log says so once. (The points' colours,
+    /// 4 bytes a point, are the strands' binding's, a quarter of the positions that
+    /// binding already fits.)
     fn raster_for(&mut self, size: (u32, u32)) -> Raster {
         if self.settings.raster != Raster::Compute {
             return self.settings.raster;
@@ -234,9 +236,7 @@ impl FurRenderer {
         let limit = self.device.limits().max_storage_buffer_binding_size;
         let samples = u64::from(size.0) * u64::from(size.1) * u64::from(self.layout.samples);
         let texels = u64::from(self.shadow.maps.size).pow(2);
-        let points = self.strands.as_ref().map_or(0, |s| u64::from(s.count))
-            * u64::from(crate::shaders::POINTS);
-        let largest = (8 * samples).max(16 * texels).max(4 * points);
+        let largest = (8 * samples).max(16 * texels);
         if largest <= limit {
             return Raster::Compute;
         }
@@ -668,11 +668,28 @@ impl FurRenderer {
                 .record(encoder, &self.queue, &uniforms, group, timestamps)?;
             ribbons_span = Span::End;
         }
+        // The hair's points, shaded once each for whichever rasteriser draws them (the
+        // `contact` colouring is the ribbons' own, per vertex).
+        let shaded_hair = hair.filter(|_| mode.draws_hair() && mode != DebugMode::Contact);
+        if let Some((strands, group)) = shaded_hair {
+            let timed = (ribbons_span == Span::Whole)
+                .then_some(())
+                .and(timestamps)
+                .map(|t| t.compute(Pass::Ribbons, Span::Begin));
+            self.ribbons.shade(
+                encoder,
+                &self.frame,
+                &self.shadow.inputs,
+                strands,
+                group,
+                lod.drawn,
+                timed,
+            );
+            ribbons_span = Span::End;
+        }
         // The compute rasteriser draws the shaded hair (the `contact` colouring stays with
         // the ribbons).
-        let compute_hair = hair.filter(|_| {
-            raster == Raster::Compute && mode.draws_hair() && mode != DebugMode::Contact
-        });
+        let compute_hair = shaded_hair.filter(|_| raster == Raster::Compute);
         if let Some((strands, group)) = compute_hair {
             let compute = self.compute.get_or_insert_with(|| {
                 let mut c = ComputeRaster::new(
@@ -694,30 +711,14 @@ impl FurRenderer {
                 group,
                 &self.shadow.inputs,
                 strands.count,
+                strands.shaded_points(),
                 targets.size,
                 timestamps,
                 ribbons_span == Span::Whole,
             );
             ribbons_span = Span::End;
         }
-        // The shaded ribbons' points, shaded once each before the ribbons read them.
         let ribbon_hair = hair.filter(|_| compute_hair.is_none() && mode.draws_hair());
-        if let (Some((strands, group)), false) = (ribbon_hair, mode == DebugMode::Contact) {
-            let timed = (ribbons_span == Span::Whole)
-                .then_some(())
-                .and(timestamps)
-                .map(|t| t.compute(Pass::Ribbons, Span::Begin));
-            self.ribbons.shade(
-                encoder,
-                &self.frame,
-                &self.shadow.inputs,
-                strands,
-                group,
-                lod.drawn,
-                timed,
-            );
-            ribbons_span = Span::End;
-        }
         {
             let timed = timestamps.map(|t| t.render(Pass::Ribbons, ribbons_span));
             let mut pass = camera.begin(encoder, "ribbons", CameraPass::Last, timed);

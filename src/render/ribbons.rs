@@ -141,6 +141,12 @@ impl StrandBinding {
     pub fn bytes(&self) -> u64 {
         self.records.size() + self.order.size() + self.culled.size() + self.shaded_points.size()
     }
+
+    /// Each point's shaded colour, as [`RibbonsPass::shade`] writes it: what the camera's
+    /// ribbons and the compute rasteriser's resolve read.
+    pub fn shaded_points(&self) -> &wgpu::Buffer {
+        &self.shaded_points
+    }
 }
 
 /// The ribbons pass: the strands' bind group layout (group 1 of every ribbon pipeline,
