@@ -11,7 +11,8 @@ pub enum Pass {
     Shadow,
     /// Skin, face, hand and floor.
     Surfaces,
-    /// The camera's strand culling, the ribbons and the contact overlay.
+    /// The camera's strand culling, the hair's shading, the ribbons (or the compute
+    /// rasteriser) and the contact overlay.
     Ribbons,
 }
 
