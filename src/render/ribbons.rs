@@ -325,7 +325,7 @@ impl RibbonsPass {
         });
         let shaded_points = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("ribbons: shaded points"),
-            size: needed / 16 * POINT_COLOR_BYTES,
+            size: strands.len() as u64 * POINTS_PER_STRAND as u64 * POINT_COLOR_BYTES,
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
@@ -394,8 +394,9 @@ impl RibbonsPass {
     }
 
     /// Shades the points of the first `count` strands of the drawn order (the frame's drawn
-    /// count) for the camera's shaded ribbons: after the shadow maps (the shading reads
-    /// them) and the cull pass (hidden strands are skipped), before [`RibbonsPass::record`].
+    /// count) for whichever rasteriser draws the camera's shaded hair: after the shadow maps
+    /// (the shading reads them) and the cull pass (hidden strands are skipped), before
+    /// [`RibbonsPass::record`] or the compute rasteriser's resolve.
     /// `group` is group 1 over the latest positions (`StrandBinding::groups`);
     /// `timestamp_writes` times the pass.
     #[allow(clippy::too_many_arguments)]
