@@ -36,7 +36,8 @@
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
 //!    the 12 vertices of a strand are shared by its 10 triangles. The hair is shaded per
-//!    ribbon vertex (see below).
+//!    strand point by a compute pass just before, which the vertex shader reads (see
+//!    below).
 //! 5. **Overlay** ([`overlay`], `contact` only): proxy wireframes and the last ray hit,
 //!    in the ribbons' render pass.
 //! 6. **IDs** ([`ids`], tests only): sample 0 of the multisampled ID target, readable.
@@ -55,15 +56,18 @@
 //! tone-mapped per sample before the resolve, which keeps bright highlights from aliasing
 //! and saves a 16-bit float target (8 bytes per sample).
 //!
-//! # Shading per ribbon vertex
+//! # Shading per strand point
 //!
 //! A ribbon is about a pixel wide, so the two vertices of a strand point see the same
 //! light, and everything the hair shading reads changes smoothly along a strand: the key
 //! light's visibility from the shadow maps, the tangent, the strand's colour, the hand's
-//! occlusion. The vertex shader therefore evaluates the whole hair model (BSDF lobes,
-//! shadow lookups, transmission, fill, ambient) at the 12 vertices of a strand, and the
+//! occlusion. A compute pass therefore evaluates the whole hair model (BSDF lobes, shadow
+//! lookups, transmission, fill, ambient) once at each of a drawn strand's six points
+//! ([`ribbons::RibbonsPass::shade`]), the vertex shader reads the colour back, and the
 //! fragment shader only turns the ribbon's opacity into coverage and tone-maps the
-//! interpolated colour. Fragments are many times more numerous than vertices (a strand
+//! interpolated colour. (Until 2026-12-03 the vertex shader did the shading itself, twice
+//! per point; on lavapipe, which runs vertex shaders on one thread, that was 25–45% of the
+//! ribbons' time. The compute rasteriser reads the same colours.) Fragments are many times more numerous than vertices (a strand
 //! crosses dozens of pixels, each with four samples, many of them hidden), so this is the
 //! cheaper side on any GPU; on a CPU rasteriser (lavapipe), where fragment work is
 //! multiplied by the samples and by the partly covered 4×4 blocks a thin ribbon crosses,

@@ -168,8 +168,8 @@ impl ShadowPass {
         strands: &wgpu::BindGroupLayout,
     ) -> Self {
         let maps = ShadowMaps::new(device, size);
-        // The hair reads its shadows per ribbon vertex (or in the compute rasteriser's
-        // shading pass), the surfaces per fragment.
+        // The hair reads its shadows per strand point (in the hair's shading pass), the
+        // surfaces per fragment.
         let inputs_layout = bind_group_layout(
             device,
             "render: shadow maps",
