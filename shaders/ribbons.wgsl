@@ -42,7 +42,8 @@ struct ColorOut {
     @builtin(sample_mask) mask: u32,
 }
 
-// The shaded colour of the hair at a ribbon vertex, linear HDR.
+// The shaded colour of the hair at strand point `p` (on the strand's centre line), linear
+// HDR; evaluated once a point by the shading pass (`shade_strand_point`).
 fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     let s = p.strand;
     let random = strand_random(s);

@@ -374,6 +374,32 @@ fn renderer_for(
 }
 
 #[test]
+fn a_compute_frame_after_binding_another_coat_draws_what_a_fresh_renderer_draws() {
+    // The resolve reads the points' colours from the strands' binding: binding another
+    // coat must make its group again, or it reads the old coat's colours.
+    let ctx = gpu();
+    let (_, mut used) = setup(&ctx, STRANDS, Raster::Compute);
+    let creature = Creature::default();
+    let mut other = FurSim::new_gpu(&FurConfig::new(STRANDS, 7), creature, &ctx).unwrap();
+    other.step(30).unwrap();
+    let s = scene(
+        &other,
+        Camera::preset(CameraPreset::Front),
+        DebugMode::Final,
+    );
+    used.render_image(&s, 200, 120).unwrap();
+    used.set_strands_from_sim(&other).unwrap();
+    let rebound = used.render_image(&s, 200, 120).unwrap();
+    let mut fresh = renderer_for(&ctx, &other, used.layout(), Raster::Compute);
+    let reference = fresh.render_image(&s, 200, 120).unwrap();
+    assert!(
+        rebound.rgba == reference.rgba && rebound.ids == reference.ids,
+        "after binding another coat the picture differs from a fresh renderer's by {:.3} levels",
+        mean_abs_error(&rebound, &reference)
+    );
+}
+
+#[test]
 fn both_paths_agree_at_one_sample() {
     // The walk's sample count is fixed when its pipelines are made (`RASTER_SAMPLES`); at
     // one sample a pixel is covered at its centre, and coverage is stochastic.

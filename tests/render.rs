@@ -12,7 +12,7 @@ use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
 use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
 use pelt::render::{
-    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, RenderError,
+    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderError,
     RenderSettings, RibbonStrand, Scene, Srgb, TargetLayout, ids,
 };
 use pelt::sim::FurSim;
@@ -427,29 +427,33 @@ fn moving_the_key_light_moves_the_shadow() {
 
 #[test]
 fn a_frame_after_another_draws_what_a_fresh_renderer_draws() {
-    // What a frame keeps for the next (the shadow maps, the points' shaded colours, the
-    // cull flags) must be made again: a second frame under another light is the same
-    // picture a renderer that never drew the first one draws.
+    // What a frame keeps for the next (the shadow maps, the points' shaded colours) must
+    // be made again: a second frame under another light is the same picture a renderer
+    // that never drew the first one draws, by either rasteriser.
     let ctx = gpu();
-    let (sim, mut used) = setup(&ctx, STRANDS);
-    let (_, mut fresh) = setup(&ctx, STRANDS);
-    let mut s = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
-    s.lighting.key_direction = Vec3::new(0.6, 0.8, 0.2);
-    let first = used.render_image(&s, 200, 120).unwrap();
-    s.lighting.key_direction = Vec3::new(-0.6, 0.8, 0.2);
-    let second = used.render_image(&s, 200, 120).unwrap();
-    let reference = fresh.render_image(&s, 200, 120).unwrap();
-    let moved = mean_abs_error(&first, &reference);
-    eprintln!("the light's move changed the picture by {moved:.2} levels");
-    assert!(
-        moved > 1.0,
-        "the light's move changed too little to test: {moved:.2}"
-    );
-    assert!(
-        second.rgba == reference.rgba && second.ids == reference.ids,
-        "the second frame differs from a fresh renderer's by {:.3} levels",
-        mean_abs_error(&second, &reference)
-    );
+    for raster in [Raster::Hardware, Raster::Compute] {
+        let (sim, mut used) = setup(&ctx, STRANDS);
+        let (_, mut fresh) = setup(&ctx, STRANDS);
+        used.set_raster(raster);
+        fresh.set_raster(raster);
+        let mut s = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
+        s.lighting.key_direction = Vec3::new(0.6, 0.8, 0.2);
+        let first = used.render_image(&s, 200, 120).unwrap();
+        s.lighting.key_direction = Vec3::new(-0.6, 0.8, 0.2);
+        let second = used.render_image(&s, 200, 120).unwrap();
+        let reference = fresh.render_image(&s, 200, 120).unwrap();
+        let moved = mean_abs_error(&first, &reference);
+        eprintln!("{raster}: the light's move changed the picture by {moved:.2} levels");
+        assert!(
+            moved > 1.0,
+            "{raster}: the light's move changed too little: {moved:.2}"
+        );
+        assert!(
+            second.rgba == reference.rgba && second.ids == reference.ids,
+            "{raster}: the second frame differs from a fresh renderer's by {:.3} levels",
+            mean_abs_error(&second, &reference)
+        );
+    }
 }
 
 #[test]

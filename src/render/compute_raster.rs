@@ -97,8 +97,8 @@ pub struct RasterUniforms {
     pub queue_capacity: u32,
 }
 
-/// The per-target and per-coat buffers, made for one size and strand count (at the
-/// layout's samples).
+/// The per-target buffers, made for one size and queue capacity (at the layout's samples),
+/// and the resolve's group over the strands' binding's shaded colours.
 #[derive(Debug)]
 struct RasterBuffers {
     /// Width, height and queue capacity.
@@ -260,8 +260,9 @@ fn tiles_in(width: u32, height: u32) -> u32 {
 }
 
 impl ComputeRaster {
-    /// Compiles the passes for `target`, reading the frame (group 0), the strands (group 1)
-    /// and the shadow maps (group 2).
+    /// Compiles the passes for `target`, reading the frame (group 0) and the strands
+    /// (group 1); group 2 (the shadow maps) is in the layout but read by no walk since the
+    /// shading moved to the ribbons' shading pass.
     pub fn new(
         device: &wgpu::Device,
         frame: &wgpu::BindGroupLayout,
@@ -366,7 +367,7 @@ impl ComputeRaster {
             + 8 * u64::from(tiles_in(width, height))
     }
 
-    /// Frees the per-target and per-coat buffers (the pipelines stay); the next
+    /// Frees the per-target buffers (the pipelines stay); the next
     /// [`ComputeRaster::record`] makes them again.
     pub fn release_buffers(&mut self) {
         self.buffers = None;

@@ -90,10 +90,10 @@
 //!
 //! # Memory (beyond the solver's buffers)
 //!
-//! Per strand 16 bytes ([`ribbons::RibbonStrand`]) and a 4-byte cull flag: 8.4 MB at the
-//! full tier. Targets at 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB
+//! Per strand 16 bytes ([`ribbons::RibbonStrand`]), a 4-byte cull flag and 24 bytes of
+//! shaded point colours: 18.5 MB at the full tier. Targets at 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB
 //! when asked for, tests only). Shadow maps at 1024²: 21 MB. Meshes under 2 MB. About
-//! 97 MB in all at the full tier; [`FurRenderer::memory_bytes`] and
+//! 107 MB in all at the full tier; [`FurRenderer::memory_bytes`] and
 //! [`target::FrameTargets::bytes`] report it.
 
 pub mod camera;
