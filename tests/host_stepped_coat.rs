@@ -4,13 +4,16 @@
 //! faster). Judged against the same coat stepped on the GPU, and against the coat as it
 //! was before the steps (what a missed upload would show).
 
+mod render_common;
+
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::render::{
-    Camera, CameraPreset, FurRenderer, Image, OFFSCREEN_FORMAT, RenderSettings, TargetLayout,
+    Camera, CameraPreset, FurRenderer, OFFSCREEN_FORMAT, RenderSettings, TargetLayout,
 };
 use pelt::sim::{FurConfig, FurSim, SolverKind};
 use pelt::{SimulatedFur, SimulatedFurOptions};
+use render_common::mean_abs_error;
 
 const STRANDS: usize = 4096;
 const SIZE: (u32, u32) = (240, 136);
@@ -22,17 +25,6 @@ fn fur(gpu: &GpuContext, solver: SolverKind) -> SimulatedFur {
         ..SimulatedFurOptions::new(STRANDS, 5, layout)
     };
     SimulatedFur::new(gpu, &options).unwrap()
-}
-
-/// Mean absolute difference per channel, levels of 255.
-fn difference(a: &Image, b: &Image) -> f64 {
-    let sum: u64 = a
-        .rgba
-        .chunks_exact(4)
-        .zip(b.rgba.chunks_exact(4))
-        .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
-        .sum();
-    sum as f64 / (3 * a.rgba.len() / 4) as f64
 }
 
 #[test]
@@ -51,8 +43,8 @@ fn a_cpu_stepped_coat_draws_what_the_gpu_stepped_one_draws() {
     }
     let cpu = on_cpu.render_image(&camera, SIZE.0, SIZE.1).unwrap();
     let gpu_picture = on_gpu.render_image(&camera, SIZE.0, SIZE.1).unwrap();
-    let solvers = difference(&cpu, &gpu_picture);
-    let moved = difference(&start, &gpu_picture);
+    let solvers = mean_abs_error(&cpu, &gpu_picture);
+    let moved = mean_abs_error(&start, &gpu_picture);
     eprintln!(
         "after a second: CPU- against GPU-stepped {solvers:.3}/255; the start against the GPU-stepped {moved:.3}/255"
     );
