@@ -11,8 +11,10 @@ command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 # The fuzz crate's check in CI builds libFuzzer, which is C++.
 command -v c++ >/dev/null 2>&1 || need+=(g++)
-# The demo's test runs a real window on a virtual X server.
+# The demo's test runs a real window on a virtual X server, on Vulkan and on OpenGL
+# (Mesa's EGL and its software GL driver).
 command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
+ldconfig -p 2>/dev/null | grep -q 'libEGL_mesa.so.0' || need+=(libegl1 libegl-mesa0 libgl1-mesa-dri)
 if ((${#need[@]})); then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"

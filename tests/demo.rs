@@ -186,7 +186,17 @@ fn a_run_too_short_to_time_says_so_without_nan() {
 
 /// Runs `pelt demo` with `args` under Xvfb; returns whether it succeeded and its stderr.
 fn demo_with(args: &[&str]) -> (bool, String) {
-    let output = Command::new("xvfb-run")
+    demo_on_backend(None, args)
+}
+
+/// Runs `pelt demo` with `args` under Xvfb on the wgpu backend named (`WGPU_BACKEND`), or
+/// on the default; returns whether it succeeded and its stderr.
+fn demo_on_backend(backend: Option<&str>, args: &[&str]) -> (bool, String) {
+    let mut command = Command::new("xvfb-run");
+    if let Some(backend) = backend {
+        command.env("WGPU_BACKEND", backend);
+    }
+    let output = command
         .args(["-a", "-s", "-screen 0 1400x900x24"])
         .arg(env!("CARGO_BIN_EXE_pelt"))
         .arg("demo")
@@ -197,6 +207,24 @@ fn demo_with(args: &[&str]) -> (bool, String) {
         output.status.success(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+#[test]
+fn the_demo_runs_in_a_window_on_the_opengl_backend() {
+    // OpenGL cannot view a window's surface in another format than its own: asking for
+    // one left the surface unconfigured, and wgpu panicked on the first frame.
+    let (ok, err) = demo_on_backend(
+        Some("gl"),
+        &["--strands", "1024", "--frames", "6", "--budget", "off"],
+    );
+    assert!(ok, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let (shown, _, [frame, ..]) = summary(&err);
+    assert!(shown >= 1 && frame > 0.0, "{err}");
+    assert!(
+        err.contains("(Gl)"),
+        "the run should name the OpenGL adapter: {err}"
+    );
 }
 
 #[test]

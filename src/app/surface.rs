@@ -59,10 +59,20 @@ impl WindowGpu {
             .find(|f| f.is_srgb())
             .or_else(|| caps.formats.first().copied())
             .context("the surface offers no format")?;
-        // The creature is drawn through an sRGB view (its shaders write linear light), the
-        // panel through a plain one (egui writes sRGB-encoded colours itself).
-        let view_format = format.add_srgb_suffix();
-        let panel_format = format.remove_srgb_suffix();
+        let views = SurfaceViews::for_format(
+            format,
+            gpu.adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS),
+        );
+        if !views.scene_format.is_srgb() {
+            log::warn!(
+                "the window's surface offers no sRGB format ({format:?}) and no other views \
+                 of it: the scene will look darker than it should"
+            );
+        }
+        let (view_format, panel_format) = (views.scene_format, views.panel_format);
         let size = window.inner_size();
         // Copyable where the surface allows, so a screenshot is the frame presented.
         let usage =
@@ -80,16 +90,26 @@ impl WindowGpu {
                 .copied()
                 .unwrap_or(wgpu::CompositeAlphaMode::Auto),
             color_space: Default::default(),
-            view_formats: [view_format, panel_format]
-                .into_iter()
-                .filter(|f| *f != format)
-                .collect(),
+            view_formats: views.view_formats,
         };
         let layout = TargetLayout::new(&gpu.adapter, view_format, false);
         // Before the surface is configured or any target made: an oversized window would
         // otherwise log wgpu's out-of-memory and invalid-texture errors before the refusal.
         check_size(&gpu.device.limits(), &layout, &config, size)?;
         let upscaler = Upscaler::new(&gpu.device, view_format);
+        // A configuration the surface refuses is reported asynchronously and leaves it
+        // unconfigured, and wgpu panics on the first frame asked of such a surface: try it
+        // once here, so the demo fails with the reason instead.
+        let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        surface.configure(&gpu.device, &config);
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            anyhow::bail!(
+                "the window's surface refused its configuration ({:?}, {}×{}): {e}",
+                config.format,
+                config.width,
+                config.height
+            );
+        }
         let mut this = WindowGpu {
             upscaler,
             scale: 1.0,
@@ -357,4 +377,64 @@ fn check_size(
         outputs,
         "the window (--width/--height, in physical pixels)",
     )
+}
+
+/// The formats a window's surface is drawn through: the creature through an sRGB view (its
+/// shaders write linear light), the panel through a plain one (egui writes sRGB-encoded
+/// colours itself), and the extra views the surface is configured with to allow both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SurfaceViews {
+    scene_format: wgpu::TextureFormat,
+    panel_format: wgpu::TextureFormat,
+    view_formats: Vec<wgpu::TextureFormat>,
+}
+
+impl SurfaceViews {
+    /// The views of a surface of `format`. Without `view_formats_allowed` (the adapter's
+    /// `DownlevelFlags::SURFACE_VIEW_FORMATS`; OpenGL lacks it) every view has the
+    /// surface's own format: the scene is then right when that format is sRGB (the surface
+    /// format is chosen sRGB where offered), and egui, drawing into an sRGB target, encodes
+    /// its colours there instead of itself.
+    fn for_format(format: wgpu::TextureFormat, view_formats_allowed: bool) -> Self {
+        if !view_formats_allowed {
+            return SurfaceViews {
+                scene_format: format,
+                panel_format: format,
+                view_formats: Vec::new(),
+            };
+        }
+        let scene_format = format.add_srgb_suffix();
+        let panel_format = format.remove_srgb_suffix();
+        SurfaceViews {
+            scene_format,
+            panel_format,
+            view_formats: [scene_format, panel_format]
+                .into_iter()
+                .filter(|f| *f != format)
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SurfaceViews;
+    use wgpu::TextureFormat::{Bgra8Unorm, Bgra8UnormSrgb};
+
+    #[test]
+    fn views_of_another_format_are_asked_for_only_where_the_adapter_allows_them() {
+        let allowed = SurfaceViews::for_format(Bgra8UnormSrgb, true);
+        assert_eq!(allowed.scene_format, Bgra8UnormSrgb);
+        assert_eq!(allowed.panel_format, Bgra8Unorm);
+        assert_eq!(allowed.view_formats, vec![Bgra8Unorm]);
+        let plain = SurfaceViews::for_format(Bgra8Unorm, true);
+        assert_eq!(plain.scene_format, Bgra8UnormSrgb);
+        assert_eq!(plain.view_formats, vec![Bgra8UnormSrgb]);
+        // OpenGL: configuring with other view formats fails and leaves the surface
+        // unconfigured, so none may be asked for.
+        let gl = SurfaceViews::for_format(Bgra8UnormSrgb, false);
+        assert_eq!(gl.scene_format, Bgra8UnormSrgb);
+        assert_eq!(gl.panel_format, Bgra8UnormSrgb);
+        assert!(gl.view_formats.is_empty());
+    }
 }
