@@ -242,15 +242,26 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             super::printable::printable_path(env)
         ));
     }
+    // The path that drew the frame: a frame too large for the compute rasteriser's
+    // buffers on this device is drawn by the ribbons (the log says why).
+    let raster = if renderer.last_raster() == renderer.raster() {
+        format!("{} raster", renderer.last_raster())
+    } else {
+        format!(
+            "{} raster ({} asked for: the frame is too large for it on this device)",
+            renderer.last_raster(),
+            renderer.raster()
+        )
+    };
     eprintln!(
-        "{} strands, {} steps, {} view, {}×{} on {}, {} raster{}, rendered in {:.2} s: wrote {}",
+        "{} strands, {} steps, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
         strands,
         args.steps,
         args.mode,
         args.width,
         args.height,
         ctx.info().name,
-        renderer.raster(),
+        raster,
         extras,
         render_s,
         super::printable::printable_path(&args.out)
