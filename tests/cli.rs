@@ -90,6 +90,26 @@ fn bad_arguments_exit_with_a_clear_message() {
         err.contains("bad.json"),
         "the error does not name the script: {err}"
     );
+    // A capsule of radius 1e38 took in every strand: refused when the script is read.
+    std::fs::write(
+        &script,
+        r#"{ "mode": "pet", "capsules": [ { "radius": 1e38, "keys": [
+            { "step": 0, "a": [0, 0, 0], "b": [0, 0, 0.1] } ] } ] }"#,
+    )
+    .unwrap();
+    let (ok, err) = run(&[
+        "simulate",
+        "--solver",
+        "cpu",
+        "--strands",
+        "64",
+        "--capsule-script",
+        script.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("capsule 0, key 0") && err.contains("reaches"),
+        "{err}"
+    );
     let (ok, err) = run(&[
         "simulate",
         "--solver",

@@ -582,7 +582,7 @@ fn bad_input_is_a_clear_error() {
         capsules: vec![Capsule::between(Vec3::ZERO, Vec3::X, 0.05, Vec3::ZERO)],
         mode: ContactMode::Pet,
     };
-    sim.set_contact(Some(good)).unwrap();
+    sim.set_contact(Some(good.clone())).unwrap();
     let nan = HandContact {
         capsules: vec![Capsule::between(Vec3::ZERO, Vec3::NAN, 0.05, Vec3::ZERO)],
         mode: ContactMode::Pet,
@@ -591,6 +591,25 @@ fn bad_input_is_a_clear_error() {
         sim.set_contact(Some(nan.clone())),
         Err(SimError::BadCapsule { index: 0 })
     ));
+    // A capsule of radius 1e38 (its square is infinite in f32) took in every strand; one
+    // far out is no hand either. Both are refused, naming the capsule; one a thousand
+    // metres across at the origin is still a capsule.
+    let capsule = |center: Vec3, radius: f32| HandContact {
+        capsules: vec![
+            Capsule::between(Vec3::ZERO, Vec3::X, 0.05, Vec3::ZERO),
+            Capsule::between(center, center + Vec3::X, radius, Vec3::ZERO),
+        ],
+        mode: ContactMode::Pet,
+    };
+    for (center, radius) in [(Vec3::ZERO, 1e38), (Vec3::new(0.0, 2e6, 0.0), 0.05)] {
+        let err = sim.set_contact(Some(capsule(center, radius))).unwrap_err();
+        assert!(
+            matches!(err, SimError::CapsuleOutOfReach { index: 1, .. }),
+            "{err}"
+        );
+    }
+    sim.set_contact(Some(capsule(Vec3::ZERO, 500.0))).unwrap();
+    sim.set_contact(Some(good.clone())).unwrap();
     let steps = sim.steps();
     assert!(
         sim.step_with(3, |_| StepInput {

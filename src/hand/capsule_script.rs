@@ -16,7 +16,8 @@
 
 use crate::files::FileError;
 use crate::sim::{
-    Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULES, SimError, StepInput,
+    Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULE_REACH, MAX_CAPSULES,
+    SimError, StepInput,
 };
 use glam::Vec3;
 use serde::Deserialize;
@@ -155,7 +156,7 @@ impl CapsuleScript {
         Ok(script)
     }
 
-    /// Checks counts, finiteness, radii and key order.
+    /// Checks counts, finiteness, radii, reach ([`MAX_CAPSULE_REACH`]) and key order.
     pub fn validate(&self) -> Result<(), CapsuleScriptError> {
         if self.capsules.len() > MAX_CAPSULES {
             return Err(CapsuleScriptError::Invalid(format!(
@@ -179,6 +180,15 @@ impl CapsuleScript {
                 if !(key.step.is_finite() && key.a.is_finite() && key.b.is_finite()) {
                     return Err(CapsuleScriptError::Invalid(format!(
                         "capsule {i}, key {k}: every number must be finite"
+                    )));
+                }
+                let reach = key.a.abs().max(key.b.abs()) + Vec3::splat(c.radius);
+                if reach.max_element() > MAX_CAPSULE_REACH {
+                    return Err(CapsuleScriptError::Invalid(format!(
+                        "capsule {i}, key {k}: the capsule (radius {}) reaches {:e} m from \
+                         the origin; at most {MAX_CAPSULE_REACH:e} m",
+                        c.radius,
+                        reach.max_element()
                     )));
                 }
                 if k > 0 && key.step <= c.keys[k - 1].step {

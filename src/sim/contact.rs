@@ -36,6 +36,12 @@ impl ContactMode {
     }
 }
 
+/// How far from the origin any part of a capsule may lie, metres, on each axis (its ends
+/// pushed out by its radius). The contact tests square distances and radii in `f32`, which
+/// stay finite and exact enough far inside this; a capsule of a million metres is no hand,
+/// and one of 1e38 (which squared is infinite) took in every strand.
+pub const MAX_CAPSULE_REACH: f32 = 1.0e6;
+
 /// A capsule in world space: the segment `center ± axis`, thickened by `radius`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Capsule {
@@ -110,7 +116,8 @@ impl HandContact {
         Some((center, radius * 1.001 + 1e-4))
     }
 
-    /// Checks the capsule count and that every number is finite and every radius positive.
+    /// Checks the capsule count, that every number is finite, every radius positive and
+    /// every capsule within [`MAX_CAPSULE_REACH`] of the origin.
     pub fn validate(&self) -> Result<(), SimError> {
         if self.capsules.len() > super::MAX_CAPSULES {
             return Err(SimError::TooManyCapsules {
@@ -122,6 +129,13 @@ impl HandContact {
             let finite = c.center.is_finite() && c.axis.is_finite() && c.velocity.is_finite();
             if !(finite && c.radius.is_finite() && c.radius > 0.0) {
                 return Err(SimError::BadCapsule { index: i });
+            }
+            let reach = c.center.abs() + c.axis.abs() + Vec3::splat(c.radius);
+            if reach.max_element() > MAX_CAPSULE_REACH {
+                return Err(SimError::CapsuleOutOfReach {
+                    index: i,
+                    reach: reach.max_element(),
+                });
             }
         }
         Ok(())

@@ -16,7 +16,7 @@ mod tier;
 pub mod volume;
 
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
-pub use contact::{Capsule, ContactMode, HandContact};
+pub use contact::{Capsule, ContactMode, HandContact, MAX_CAPSULE_REACH};
 pub use cpu::{CpuPath, CpuSolver};
 pub use fur::{FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
 pub use gpu_solver::{
@@ -93,6 +93,17 @@ pub enum SimError {
     BadCapsule {
         /// Its index.
         index: usize,
+    },
+    /// A capsule reaching past [`MAX_CAPSULE_REACH`] from the origin.
+    #[error(
+        "capsule {index} reaches {reach:e} m from the origin; at most {max:e} m",
+        max = MAX_CAPSULE_REACH
+    )]
+    CapsuleOutOfReach {
+        /// Its index.
+        index: usize,
+        /// How far it reaches on its farthest axis, metres.
+        reach: f32,
     },
     /// More steps recorded into one dispatch than its uniforms hold.
     #[error(
