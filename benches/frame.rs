@@ -7,7 +7,8 @@
 //!
 //! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
 //! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
-//! (default `1280x720,1920x1080`) choose the rows.
+//! (default `1280x720,1920x1080`) choose the rows; `PELT_BENCH_RASTERS` (default
+//! `hardware,compute`) which hair rasterisers each row is drawn with.
 //!
 //! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
 //! the table also gives the process's CPU time per frame (all its threads: the driver's
@@ -382,6 +383,9 @@ fn main() {
         let (w, h) = s.split_once('x')?;
         Some((w.parse().ok()?, h.parse().ok()?))
     });
+    let rasters = env_list("PELT_BENCH_RASTERS", "hardware,compute", |s| {
+        s.parse::<Raster>().ok().filter(|r| *r != Raster::Auto)
+    });
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
@@ -406,7 +410,7 @@ fn main() {
         for &strands in &tiers {
             for &size in &sizes {
                 // Both ways of drawing the hair, side by side.
-                for raster in [Raster::Hardware, Raster::Compute] {
+                for &raster in &rasters {
                     match measure(&ctx, strands, size, frames, raster) {
                         Ok(row) => rows.push(row),
                         Err(e) => eprintln!("{} {strands} {size:?} {raster}: {e}", ctx.info().name),
