@@ -225,6 +225,24 @@ fn the_demo_runs_in_a_window_on_the_opengl_backend() {
         err.contains("(Gl)"),
         "the run should name the OpenGL adapter: {err}"
     );
+    // Its surface cannot be copied, so a screenshot is refused before the frames run,
+    // and nothing is written.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("shot.png");
+    let (ok, err) = demo_on_backend(
+        Some("gl"),
+        &[
+            "--strands",
+            "1024",
+            "--frames",
+            "6",
+            "--screenshot",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(!ok && err.contains("cannot be copied"), "{err}");
+    assert!(!err.contains("frames timed"), "refused only after running: {err}");
+    assert!(!out.exists());
 }
 
 #[test]

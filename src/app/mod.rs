@@ -194,6 +194,15 @@ impl App {
         );
         // Refuses a window too large to draw before allocating anything for it.
         let mut gpu = WindowGpu::new(event_loop, window.clone())?;
+        // Before the coat is grown and the frames run, not after them.
+        if self.options.screenshot.is_some() && !gpu.can_read_frames() {
+            anyhow::bail!(
+                "this window's surface cannot be copied on {} ({:?}), so --screenshot cannot \
+                 save its frames; another backend (WGPU_BACKEND=vulkan) can",
+                gpu.gpu.info().name,
+                gpu.gpu.info().backend
+            );
+        }
         let software = gpu.gpu.info().device_type == wgpu::DeviceType::Cpu;
         let max = pelt::sim::max_strands(&gpu.gpu.device.limits());
         let (strands, tiers) = match self.options.strands {

@@ -324,16 +324,25 @@ impl WindowGpu {
         Ok(Some(Drawn { actions, image }))
     }
 
+    /// Whether frames can be read back from the window (its surface can be copied, in a
+    /// format [`WindowGpu::draw`] can save): not on OpenGL.
+    pub fn can_read_frames(&self) -> bool {
+        self.config.usage.contains(wgpu::TextureUsages::COPY_SRC)
+            && matches!(
+                self.config.format.remove_srgb_suffix(),
+                wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Rgba8Unorm
+            )
+    }
+
     /// The surface texture's pixels as 8-bit RGBA.
     fn read_frame(&self, texture: &wgpu::Texture) -> anyhow::Result<Image> {
-        if !self.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
-            anyhow::bail!("this window's surface cannot be copied, so its frames cannot be saved");
+        if !self.can_read_frames() {
+            anyhow::bail!(
+                "this window's surface ({:?}) cannot be copied, so its frames cannot be saved",
+                self.config.format
+            );
         }
-        let bgra = match self.config.format.remove_srgb_suffix() {
-            wgpu::TextureFormat::Bgra8Unorm => true,
-            wgpu::TextureFormat::Rgba8Unorm => false,
-            other => anyhow::bail!("cannot save frames of the window's format {other:?}"),
-        };
+        let bgra = self.config.format.remove_srgb_suffix() == wgpu::TextureFormat::Bgra8Unorm;
         let mut rgba =
             pelt::render::capture::read_texture(&self.gpu.device, &self.gpu.queue, texture, 4)
                 .context("reading the presented frame back")?;
