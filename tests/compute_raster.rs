@@ -137,7 +137,13 @@ fn both_paths_draw_the_same_picture() {
         eprintln!(
             "{preset:?} {mode:?}: MAE {mae:.3}/255 (skin {skin:.3}), hair IoU {iou:.4} ({hair} hair pixels)"
         );
-        if mae > 3.0 || skin > 3.0 || iou < 0.95 || (mode != DebugMode::Skin && hair < 1000) {
+        // The issue asked for 3 levels and 95%; the paths agree far closer (on lavapipe
+        // 0.000–0.007 levels, IoU 0.997–1.000: the same shaded points, the same samples
+        // but for depth ties and rounding), and a change that moves either path's
+        // shading, coverage or shadows by a tenth of a level must not hide under the
+        // looser bound.
+        let close = mae <= 0.05 && skin <= 0.05 && iou >= 0.99;
+        if !close || (mode != DebugMode::Skin && hair < 1000) {
             failed.push(format!(
                 "{preset:?} {mode:?}: MAE {mae:.2} levels, IoU {iou:.3}, {hair} hair pixels"
             ));
