@@ -13,7 +13,10 @@
 //! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
 //! the table also gives the process's CPU time per frame (all its threads: the driver's
 //! rasteriser threads and the one that runs vertex shaders), which moves less with the
-//! load than wall time, and the load average when the run began.
+//! load than wall time, and the load average when the run began. There the per-pass
+//! columns undercount the compute rasteriser's walks (lavapipe writes a timestamp when
+//! its queue thread reaches it; the architecture page, "Machines without a GPU", has the
+//! measurements): compare its rows by wall and CPU time.
 
 use pelt::creature::Creature;
 use pelt::gpu::{GpuContext, list_adapters};
