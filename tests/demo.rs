@@ -241,7 +241,10 @@ fn the_demo_runs_in_a_window_on_the_opengl_backend() {
         ],
     );
     assert!(!ok && err.contains("cannot be copied"), "{err}");
-    assert!(!err.contains("frames timed"), "refused only after running: {err}");
+    assert!(
+        !err.contains("frames timed"),
+        "refused only after running: {err}"
+    );
     assert!(!out.exists());
 }
 
