@@ -1,7 +1,7 @@
 // The compute rasteriser of the camera's hair: the ribbons pass's picture without the
-// hardware rasteriser. Composed after `frame.wgsl`, `hair_bsdf.wgsl`,
-// `ribbon_geometry.wgsl`, `shadow_lookup.wgsl`, `ribbons.wgsl` (for the cull flags) and
-// `strand_segments.wgsl`.
+// hardware rasteriser. Composed after `frame.wgsl`, `ribbon_geometry.wgsl` and
+// `strand_segments.wgsl`: the walks read the strands and the cull flags, not the shadow
+// maps or the hair's BSDF (the shading pass has used those already).
 //
 // The points are shaded before, by the ribbons' shading pass (`ribbon_shading.wgsl`),
 // into the colours the resolve reads. Then two passes over the drawn strands, both order

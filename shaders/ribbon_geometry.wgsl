@@ -17,6 +17,14 @@
 // The strands in the order they are drawn (`render::strand_lod::drawn_order`): every prefix
 // spread evenly over the body.
 @group(1) @binding(3) var<storage, read> drawn_order: array<u32>;
+// 1 for the strands the cull pass found hidden from the camera (read when
+// `cull_hidden_strands` is 1; the camera's passes read it, the light's do not).
+@group(1) @binding(2) var<storage, read> strand_culled: array<u32>;
+
+// Whether the cull pass marked strand `s` (which must be below the strand count).
+fn culled_for_camera(s: u32) -> bool {
+    return frame.cull_hidden_strands == 1u && strand_culled[s] != 0u;
+}
 
 struct RibbonPoint {
     clip: vec4<f32>,

@@ -23,18 +23,9 @@ struct RibbonVarying {
     @location(4) @interpolate(flat) strand: u32,
 }
 
-// 1 for the strands the cull pass found hidden from the camera (read when
-// `cull_hidden_strands` is 1).
-@group(1) @binding(2) var<storage, read> strand_culled: array<u32>;
-
 // Each drawn strand point's shaded colour (`pack_point_color`), written by the shading
 // pass this frame: strand `s`, point `i` at `s * POINTS + i`.
 @group(1) @binding(4) var<storage, read> shaded_points: array<u32>;
-
-// Whether the cull pass marked strand `s` (which must be below the strand count).
-fn culled_for_camera(s: u32) -> bool {
-    return frame.cull_hidden_strands == 1u && strand_culled[s] != 0u;
-}
 
 struct ColorOut {
     @location(0) color: vec4<f32>,

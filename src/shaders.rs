@@ -333,16 +333,8 @@ impl ShaderModule {
                 RIBBONS_WGSL,
             ],
             ShaderModule::Overlay => &[CREATURE_POSE_WGSL, FRAME_WGSL],
-            ShaderModule::HairRaster => &[
-                CREATURE_POSE_WGSL,
-                FRAME_WGSL,
-                HAIR_BSDF_WGSL,
-                RIBBON_GEOMETRY_WGSL,
-                SHADOW_LOOKUP_WGSL,
-                RIBBONS_WGSL,
-                STRAND_SEGMENTS_WGSL,
-            ],
-            ShaderModule::HairResolve
+            ShaderModule::HairRaster
+            | ShaderModule::HairResolve
             | ShaderModule::ShadowRaster
             | ShaderModule::ShadowResolve => &[
                 CREATURE_POSE_WGSL,

@@ -261,13 +261,12 @@ fn tiles_in(width: u32, height: u32) -> u32 {
 
 impl ComputeRaster {
     /// Compiles the passes for `target`, reading the frame (group 0) and the strands
-    /// (group 1); group 2 (the shadow maps) is in the layout but read by no walk since the
-    /// shading moved to the ribbons' shading pass.
+    /// (group 1); group 2 is empty (the points come shaded by the ribbons' shading pass,
+    /// so no walk reads the shadow maps), group 3 is the raster's own.
     pub fn new(
         device: &wgpu::Device,
         frame: &wgpu::BindGroupLayout,
         strands: &wgpu::BindGroupLayout,
-        shadow_inputs: &wgpu::BindGroupLayout,
         target: &TargetLayout,
     ) -> Self {
         use wgpu::BufferBindingType::{Storage, Uniform};
@@ -286,12 +285,7 @@ impl ComputeRaster {
         let layout = pipeline_layout(
             device,
             "hair raster",
-            &[
-                Some(frame),
-                Some(strands),
-                Some(shadow_inputs),
-                Some(&raster_layout),
-            ],
+            &[Some(frame), Some(strands), None, Some(&raster_layout)],
         );
         let wide_module = device
             .features()
@@ -484,7 +478,6 @@ impl ComputeRaster {
         encoder: &mut wgpu::CommandEncoder,
         frame: &FrameBinding,
         strands_group: &wgpu::BindGroup,
-        shadow_inputs: &wgpu::BindGroup,
         strands: u32,
         point_colors: &wgpu::Buffer,
         size: (u32, u32),
@@ -528,7 +521,6 @@ impl ComputeRaster {
             });
             frame.bind_compute(&mut pass, View::Camera);
             pass.set_bind_group(1, strands_group, &[]);
-            pass.set_bind_group(2, shadow_inputs, &[]);
             pass.set_bind_group(3, &b.raster_group, &[]);
             pass.set_pipeline(&walk.all);
             let (x, y) = workgroups_for(segments);

@@ -696,7 +696,6 @@ impl FurRenderer {
                     &self.device,
                     &self.frame.layout,
                     &self.ribbons.strands_layout,
-                    &self.shadow.inputs_layout,
                     &self.layout,
                 );
                 c.set_queue_capacity(self.queue_capacity);
@@ -709,7 +708,6 @@ impl FurRenderer {
                 encoder,
                 &self.frame,
                 group,
-                &self.shadow.inputs,
                 strands.count,
                 strands.shaded_points(),
                 targets.size,
