@@ -632,6 +632,14 @@ impl Running {
 
     fn act(&mut self, action: PanelAction) -> anyhow::Result<()> {
         match action {
+            PanelAction::Screenshot if !self.gpu.can_read_frames() => {
+                // Asking the window for the frame would fail the draw and end the session.
+                self.panel.note = Some(format!(
+                    "Screenshots need a window that can be read back, and one on {} \
+                     cannot: run with WGPU_BACKEND=vulkan to save them",
+                    self.gpu.gpu.info().backend.to_str()
+                ));
+            }
             PanelAction::Screenshot => {
                 let name = format!(
                     "pelt-{}.png",
