@@ -248,7 +248,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         format!("{} raster", renderer.last_raster())
     } else {
         format!(
-            "{} raster ({} asked for: the frame is too large for it on this device)",
+            "{} raster (not {}: the frame is too large for it on this device)",
             renderer.last_raster(),
             renderer.raster()
         )

@@ -42,6 +42,12 @@ impl ContactMode {
 /// and one of 1e38 (which squared is infinite) took in every strand.
 pub const MAX_CAPSULE_REACH: f32 = 1.0e6;
 
+/// The share of [`MAX_CAPSULE_REACH`] the solver's check allows past it for rounding: a
+/// capsule is checked as centre and half-axis, made from ends that may be interpolated
+/// between keys, each step rounding by up to a few parts in 10⁷, so a capsule script whose
+/// ends lie exactly at the limit (checked as read, as ends) must not be refused mid-run.
+const REACH_ROUNDING: f32 = 1e-5;
+
 /// A capsule in world space: the segment `center ± axis`, thickened by `radius`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Capsule {
@@ -117,7 +123,7 @@ impl HandContact {
     }
 
     /// Checks the capsule count, that every number is finite, every radius positive and
-    /// every capsule within [`MAX_CAPSULE_REACH`] of the origin.
+    /// every capsule within [`MAX_CAPSULE_REACH`] of the origin (and its rounding).
     pub fn validate(&self) -> Result<(), SimError> {
         if self.capsules.len() > super::MAX_CAPSULES {
             return Err(SimError::TooManyCapsules {
@@ -131,7 +137,7 @@ impl HandContact {
                 return Err(SimError::BadCapsule { index: i });
             }
             let reach = c.center.abs() + c.axis.abs() + Vec3::splat(c.radius);
-            if reach.max_element() > MAX_CAPSULE_REACH {
+            if reach.max_element() > MAX_CAPSULE_REACH * (1.0 + REACH_ROUNDING) {
                 return Err(SimError::CapsuleOutOfReach {
                     index: i,
                     reach: reach.max_element(),
