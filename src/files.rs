@@ -233,9 +233,12 @@ fn identity(path: &Path) -> Option<PathBuf> {
 }
 
 /// Checks an output before any work: its extension is one of `extensions` (compared
-/// without case; `"png"`), it is a regular file or absent in an existing folder, and it is
+/// without case; `"png"`), it is a regular file or absent in an existing folder, it is
 /// not the same file as any of `inputs` (hard links and other spellings of the same path
-/// included). `what` names the output in messages ("the picture").
+/// included), and its folder takes the temporary file it will be written through (made
+/// and removed here, so a folder that cannot be written, such as `/proc`, is refused
+/// before the run rather than after it). `what` names the output in messages ("the
+/// picture").
 pub fn check_output(
     path: &Path,
     what: &str,
@@ -279,7 +282,22 @@ pub fn check_output(
             }
         }
     }
-    Ok(())
+    // Dropped at once: the probe is removed.
+    match AtomicFile::create(path, what) {
+        Ok(_probe) => Ok(()),
+        Err(FileError::Write { source, .. }) => {
+            // The reason alone: tempfile's message names the temporary file, which means
+            // nothing to the user. (`/proc` answers "not found" to a new file.)
+            let reason = match source.kind() {
+                std::io::ErrorKind::NotFound => "it takes no new files".to_string(),
+                kind => kind.to_string(),
+            };
+            Err(refuse(format!(
+                "its folder cannot be written to ({reason})"
+            )))
+        }
+        Err(other) => Err(other),
+    }
 }
 
 /// A file being written: a temporary file beside the target that becomes the target only

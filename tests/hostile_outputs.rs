@@ -194,6 +194,38 @@ fn an_output_that_is_an_input_is_refused_before_any_work() {
 }
 
 #[test]
+fn an_output_in_a_folder_that_takes_no_files_is_refused_before_any_work() {
+    // /proc and /sys exist and refuse new files even to root: the temporary file the
+    // output is written through cannot be made there. That was found only after the run
+    // (all its steps or frames), with the temporary file's name as the message.
+    for (args, folder) in [
+        (vec!["render", "--strands", "420032", "--out"], "/proc"),
+        (vec!["render", "--strands", "420032", "--out"], "/sys"),
+        (
+            vec!["simulate", "--solver", "cpu", "--steps", "100000", "--out"],
+            "/proc",
+        ),
+        (vec!["demo", "--frames", "100", "--screenshot"], "/proc"),
+    ] {
+        let out = format!(
+            "{folder}/pelt-test.{}",
+            if args[0] == "simulate" { "npz" } else { "png" }
+        );
+        let mut args = args.clone();
+        args.push(&out);
+        let err = fails(&args);
+        assert!(
+            err.contains("its folder cannot be written to") && !err.contains(".part"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains("rendered in") && !err.contains("frames timed"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn an_output_name_must_end_in_what_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let out = |name: &str| -> PathBuf { dir.path().join(name) };
