@@ -249,6 +249,33 @@ fn the_demo_runs_in_a_window_on_the_opengl_backend() {
 }
 
 #[test]
+fn a_display_that_refuses_is_told_apart_from_no_display() {
+    let demo = |display: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pelt"));
+        command
+            .args(["demo", "--frames", "2"])
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env_remove("DISPLAY");
+        if let Some(display) = display {
+            command.env("DISPLAY", display);
+        }
+        let output = command.output().unwrap();
+        assert!(!output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    // No X server listens on display 987.
+    let refused = demo(Some(":987"));
+    assert!(
+        refused.contains("DISPLAY=:987") && refused.contains("running"),
+        "{refused}"
+    );
+    assert!(!refused.contains("set DISPLAY"), "{refused}");
+    let none = demo(None);
+    assert!(none.contains("set DISPLAY"), "{none}");
+}
+
+#[test]
 fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window() {
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str, scale: &str| {

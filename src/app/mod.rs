@@ -75,9 +75,25 @@ pub struct DemoOptions {
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
 pub fn run(options: DemoOptions) -> anyhow::Result<()> {
-    let event_loop = EventLoop::new().context(
-        "opening the display (no window system: set DISPLAY, or run the headless `pelt run`)",
-    )?;
+    let event_loop = EventLoop::new().with_context(|| {
+        // Set but refused (a display server that is gone or full) is another fault than
+        // none set at all.
+        match ["WAYLAND_DISPLAY", "DISPLAY"].into_iter().find_map(|name| {
+            std::env::var(name)
+                .ok()
+                .filter(|value| !value.is_empty())
+                .map(|value| (name, value))
+        }) {
+            Some((name, value)) => format!(
+                "opening the display {name}={} (is its server running and accepting \
+                 connections?)",
+                super::commands::printable::printable(&value)
+            ),
+            None => "opening the display (no window system: set DISPLAY, or run the headless \
+                     `pelt run`)"
+                .to_string(),
+        }
+    })?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         options,
