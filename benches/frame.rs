@@ -8,7 +8,8 @@
 //! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
 //! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
 //! (default `1280x720,1920x1080`) choose the rows; `PELT_BENCH_RASTERS` (default
-//! `hardware,compute`) which hair rasterisers each row is drawn with.
+//! `hardware,compute`; `auto` is not one: it picks one of them) which hair rasterisers
+//! each row is drawn with. A value that does not parse is named and skipped.
 //!
 //! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
 //! the table also gives the process's CPU time per frame (all its threads: the driver's
@@ -31,7 +32,16 @@ fn env_list<T>(name: &str, default: &str, parse: impl Fn(&str) -> Option<T>) -> 
     std::env::var(name)
         .unwrap_or_else(|_| default.to_string())
         .split(',')
-        .filter_map(|s| parse(s.trim()))
+        .filter_map(|s| {
+            let parsed = parse(s.trim());
+            if parsed.is_none() {
+                eprintln!(
+                    "{name}: ignoring {:?}, which is not one of its values",
+                    s.trim()
+                );
+            }
+            parsed
+        })
         .collect()
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Pelt needs beyond a Rust toolchain on Debian or Ubuntu: a Vulkan driver
-# (Mesa's lavapipe runs on the CPU where there is no GPU), Node.js for the VRM
-# conformance checks, Xvfb for the demo's windowed test, and a C++ compiler for the fuzz
-# crate's check. Does nothing for what is already there. Needs root (or sudo).
+# (Mesa's lavapipe runs on the CPU where there is no GPU), Mesa's EGL and OpenGL driver
+# (the demo's test runs a window on OpenGL too), Node.js for the VRM conformance checks,
+# Xvfb for the demo's windowed test, and a C++ compiler for the fuzz crate's check. Does
+# nothing for what is already there. Needs root (or sudo).
 set -euo pipefail
 need=()
 [[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json || -n "$(ls /usr/share/vulkan/icd.d/ 2>/dev/null)" ]] || need+=(mesa-vulkan-drivers)

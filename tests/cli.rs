@@ -516,3 +516,58 @@ fn a_bare_pelt_without_a_display_prints_what_pelt_run_prints() {
     assert_eq!(bare.len(), 2, "{bare:?}");
     assert_eq!(bare, printout(&["run"]));
 }
+
+#[test]
+fn render_names_the_rasteriser_that_drew_a_frame_too_large_for_compute() {
+    // The compute rasteriser keeps 8 bytes per MSAA sample (4 a pixel) in one storage
+    // binding; a frame one row past what this device's binding holds is drawn by the
+    // ribbons, and the summary must say so (it said "compute raster").
+    let info = pelt().arg("info").output().unwrap();
+    let info = String::from_utf8_lossy(&info.stdout).into_owned();
+    let mib: u64 = info
+        .split("storage binding ")
+        .nth(1)
+        .and_then(|rest| rest.split(" MiB").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no storage binding limit in `pelt info`:\n{info}"));
+    let width = 2048u64;
+    let fits = (mib << 20) / (8 * 4 * width);
+    if fits + 1 > 16_384 {
+        eprintln!("this adapter binds {mib} MiB: no frame within 16,384 rows is too large");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let summary = |height: u64| {
+        let out = dir.path().join(format!("{height}.png"));
+        let output = pelt()
+            .args([
+                "render",
+                "--strands",
+                "256",
+                "--steps",
+                "1",
+                "--raster",
+                "compute",
+            ])
+            .args([
+                "--width",
+                &width.to_string(),
+                "--height",
+                &height.to_string(),
+            ])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{err}");
+        err
+    };
+    let fitting = summary(fits);
+    assert!(fitting.contains(", compute raster,"), "{fitting}");
+    let too_large = summary(fits + 1);
+    assert!(
+        too_large.contains("hardware raster (not compute: the frame is too large"),
+        "{too_large}"
+    );
+}

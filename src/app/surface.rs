@@ -21,9 +21,11 @@ pub struct WindowGpu {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
-    /// The format frames are drawn in (the surface's, as sRGB).
+    /// The format frames are drawn in: the surface's as sRGB, or the surface's own where
+    /// the adapter cannot view it in another ([`SurfaceViews`]).
     view_format: wgpu::TextureFormat,
-    /// The format the panel is drawn in (the surface's, without sRGB encoding).
+    /// The format the panel is drawn in: the surface's without sRGB encoding, or the
+    /// surface's own where the adapter cannot view it in another.
     panel_format: wgpu::TextureFormat,
     layout: TargetLayout,
     /// `None` while the window has no area (minimised).
@@ -103,8 +105,14 @@ impl WindowGpu {
         let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
         surface.configure(&gpu.device, &config);
         if let Some(e) = pollster::block_on(scope.pop()) {
+            // wgpu's message spans lines and paragraphs: one line reads better.
+            let reason = e
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             anyhow::bail!(
-                "the window's surface refused its configuration ({:?}, {}×{}): {e}",
+                "the window's surface refused its configuration ({:?}, {}×{}): {reason}",
                 config.format,
                 config.width,
                 config.height
