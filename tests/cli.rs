@@ -75,37 +75,30 @@ fn bad_arguments_exit_with_a_clear_message() {
     ]);
     assert!(!ok && err.contains("strand count 0"), "{err}");
     let script = dir.path().join("bad.json");
-    std::fs::write(&script, "{ not json").unwrap();
-    let (ok, err) = run(&[
-        "simulate",
-        "--solver",
-        "cpu",
-        "--strands",
-        "64",
-        "--capsule-script",
-        script.to_str().unwrap(),
-    ]);
+    // `pelt simulate` with the capsule script `text` in `script`.
+    let simulate_script = |text: &str| {
+        std::fs::write(&script, text).unwrap();
+        run(&[
+            "simulate",
+            "--solver",
+            "cpu",
+            "--strands",
+            "64",
+            "--capsule-script",
+            script.to_str().unwrap(),
+        ])
+    };
+    let (ok, err) = simulate_script("{ not json");
     assert!(!ok && err.contains("capsule script"), "{err}");
     assert!(
         err.contains("bad.json"),
         "the error does not name the script: {err}"
     );
     // A capsule of radius 1e38 took in every strand: refused when the script is read.
-    std::fs::write(
-        &script,
+    let (ok, err) = simulate_script(
         r#"{ "mode": "pet", "capsules": [ { "radius": 1e38, "keys": [
-            { "step": 0, "a": [0, 0, 0], "b": [0, 0, 0.1] } ] } ] }"#,
-    )
-    .unwrap();
-    let (ok, err) = run(&[
-        "simulate",
-        "--solver",
-        "cpu",
-        "--strands",
-        "64",
-        "--capsule-script",
-        script.to_str().unwrap(),
-    ]);
+            { "step": 1, "a": [0, 0, 0], "b": [0, 0, 0.1] } ] } ] }"#,
+    );
     assert!(
         !ok && err.contains("capsule 0, key 0") && err.contains("reaches"),
         "{err}"
