@@ -103,6 +103,17 @@ fn bad_arguments_exit_with_a_clear_message() {
         !ok && err.contains("capsule 0, key 0") && err.contains("reaches"),
         "{err}"
     );
+    // Numbers past f32's range are checked as the file gives them, not as infinity or 0.
+    for (radius, wanted) in [
+        ("1e39", "reaches 1e39 m"),
+        ("1e-46", "radius 1e-46 m is too small"),
+    ] {
+        let (ok, err) = simulate_script(&format!(
+            r#"{{ "mode": "pet", "capsules": [ {{ "radius": {radius}, "keys": [
+                {{ "step": 1, "a": [0, 0, 0], "b": [0, 0, 0.1] }} ] }} ] }}"#
+        ));
+        assert!(!ok && err.contains(wanted), "{radius}: {err}");
+    }
     let (ok, err) = run(&[
         "simulate",
         "--solver",

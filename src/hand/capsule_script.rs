@@ -15,6 +15,7 @@
 //! is. A script file holds at most [`MAX_CAPSULE_SCRIPT_BYTES`] bytes.
 
 use crate::files::FileError;
+use crate::sim::REACH_ROUNDING;
 use crate::sim::{
     Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULE_REACH, MAX_CAPSULES,
     SimError, StepInput,
@@ -53,15 +54,49 @@ enum ModeName {
 #[serde(deny_unknown_fields)]
 struct KeyJson {
     step: f64,
-    a: [f32; 3],
-    b: [f32; 3],
+    // Read as f64 and checked before narrowing, so an error quotes the file's own number
+    // (1e39 is infinite in f32, 1e-46 zero).
+    a: [f64; 3],
+    b: [f64; 3],
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CapsuleJson {
-    radius: f32,
+    radius: f64,
     keys: Vec<KeyJson>,
+}
+
+impl CapsuleJson {
+    /// The checks that need the file's numbers before they become `f32`: a radius that
+    /// would round to zero, and a capsule past [`MAX_CAPSULE_REACH`] (which the f32 check
+    /// would report as infinite, or not at all where a coordinate overflowed).
+    fn check_range(&self, i: usize) -> Result<(), CapsuleScriptError> {
+        let invalid = |message: String| Err(CapsuleScriptError::Invalid(message));
+        if self.radius > 0.0 && (self.radius as f32) == 0.0 {
+            return invalid(format!(
+                "capsule {i}: radius {:e} m is too small to hold as a 32-bit number",
+                self.radius
+            ));
+        }
+        let limit = f64::from(MAX_CAPSULE_REACH);
+        for (k, key) in self.keys.iter().enumerate() {
+            let farthest = key
+                .a
+                .iter()
+                .chain(&key.b)
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            let reach = farthest + self.radius.max(0.0);
+            if reach > limit {
+                return invalid(format!(
+                    "capsule {i}, key {k}: the capsule (radius {:e}) reaches {reach:e} m from \
+                     the origin; at most {limit:e} m",
+                    self.radius
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Deserialize)]
@@ -129,6 +164,9 @@ impl CapsuleScript {
     /// Parses and checks a script (a leading byte-order mark is skipped).
     pub fn from_json(text: &str) -> Result<Self, CapsuleScriptError> {
         let json: ScriptJson = serde_json::from_str(crate::files::strip_bom(text))?;
+        for (i, c) in json.capsules.iter().enumerate().take(MAX_CAPSULES) {
+            c.check_range(i)?;
+        }
         let script = CapsuleScript {
             mode: match json.mode {
                 ModeName::Hover => ContactMode::Hover,
@@ -139,14 +177,14 @@ impl CapsuleScript {
                 .capsules
                 .into_iter()
                 .map(|c| ScriptedCapsule {
-                    radius: c.radius,
+                    radius: c.radius as f32,
                     keys: c
                         .keys
                         .into_iter()
                         .map(|k| CapsuleKey {
                             step: k.step,
-                            a: Vec3::from(k.a),
-                            b: Vec3::from(k.b),
+                            a: Vec3::from(k.a.map(|v| v as f32)),
+                            b: Vec3::from(k.b.map(|v| v as f32)),
                         })
                         .collect(),
                 })
@@ -183,7 +221,9 @@ impl CapsuleScript {
                     )));
                 }
                 let reach = key.a.abs().max(key.b.abs()) + Vec3::splat(c.radius);
-                if reach.max_element() > MAX_CAPSULE_REACH {
+                // The solver's rounding allowance: a script read from JSON was checked
+                // exactly (in f64) before its numbers were narrowed.
+                if reach.max_element() > MAX_CAPSULE_REACH * (1.0 + REACH_ROUNDING) {
                     return Err(CapsuleScriptError::Invalid(format!(
                         "capsule {i}, key {k}: the capsule (radius {}) reaches {:e} m from \
                          the origin; at most {MAX_CAPSULE_REACH:e} m",

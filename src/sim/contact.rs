@@ -46,7 +46,7 @@ pub const MAX_CAPSULE_REACH: f32 = 1.0e6;
 /// capsule is checked as centre and half-axis, made from ends that may be interpolated
 /// between keys, each step rounding by up to a few parts in 10⁷, so a capsule script whose
 /// ends lie exactly at the limit (checked as read, as ends) must not be refused mid-run.
-const REACH_ROUNDING: f32 = 1e-5;
+pub(crate) const REACH_ROUNDING: f32 = 1e-5;
 
 /// A capsule in world space: the segment `center ± axis`, thickened by `radius`.
 #[derive(Clone, Copy, Debug, PartialEq)]
