@@ -15,7 +15,7 @@
 //! is. A script file holds at most [`MAX_CAPSULE_SCRIPT_BYTES`] bytes.
 
 use crate::files::FileError;
-use crate::sim::REACH_ROUNDING;
+use crate::sim::within_reach;
 use crate::sim::{
     Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULE_REACH, MAX_CAPSULES,
     SimError, StepInput,
@@ -72,12 +72,11 @@ impl CapsuleJson {
     /// would round to zero, and a capsule past [`MAX_CAPSULE_REACH`] (which the f32 check
     /// would report as infinite, or not at all where a coordinate overflowed).
     fn check_range(&self, i: usize) -> Result<(), CapsuleScriptError> {
-        let invalid = |message: String| Err(CapsuleScriptError::Invalid(message));
         if self.radius > 0.0 && (self.radius as f32) == 0.0 {
-            return invalid(format!(
+            return Err(CapsuleScriptError::Invalid(format!(
                 "capsule {i}: radius {:e} m is too small to hold as a 32-bit number",
                 self.radius
-            ));
+            )));
         }
         let limit = f64::from(MAX_CAPSULE_REACH);
         for (k, key) in self.keys.iter().enumerate() {
@@ -88,15 +87,19 @@ impl CapsuleJson {
                 .fold(0.0f64, |m, v| m.max(v.abs()));
             let reach = farthest + self.radius.max(0.0);
             if reach > limit {
-                return invalid(format!(
-                    "capsule {i}, key {k}: the capsule (radius {:e}) reaches {reach:e} m from \
-                     the origin; at most {limit:e} m",
-                    self.radius
-                ));
+                return Err(out_of_reach(i, k, self.radius, reach));
             }
         }
         Ok(())
     }
+}
+
+/// Capsule `i`'s key `k`, of `radius`, reaches `reach` metres: past [`MAX_CAPSULE_REACH`].
+fn out_of_reach(i: usize, k: usize, radius: f64, reach: f64) -> CapsuleScriptError {
+    CapsuleScriptError::Invalid(format!(
+        "capsule {i}, key {k}: the capsule (radius {radius:e}) reaches {reach:e} m from the \
+         origin; at most {MAX_CAPSULE_REACH:e} m"
+    ))
 }
 
 #[derive(Deserialize)]
@@ -220,16 +223,11 @@ impl CapsuleScript {
                         "capsule {i}, key {k}: every number must be finite"
                     )));
                 }
-                let reach = key.a.abs().max(key.b.abs()) + Vec3::splat(c.radius);
-                // The solver's rounding allowance: a script read from JSON was checked
-                // exactly (in f64) before its numbers were narrowed.
-                if reach.max_element() > MAX_CAPSULE_REACH * (1.0 + REACH_ROUNDING) {
-                    return Err(CapsuleScriptError::Invalid(format!(
-                        "capsule {i}, key {k}: the capsule (radius {}) reaches {:e} m from \
-                         the origin; at most {MAX_CAPSULE_REACH:e} m",
-                        c.radius,
-                        reach.max_element()
-                    )));
+                // With the solver's rounding allowance: a script read from JSON was
+                // checked exactly (in f64) before its numbers were narrowed.
+                let reach = (key.a.abs().max(key.b.abs()) + Vec3::splat(c.radius)).max_element();
+                if !within_reach(reach) {
+                    return Err(out_of_reach(i, k, c.radius.into(), reach.into()));
                 }
                 if k > 0 && key.step <= c.keys[k - 1].step {
                     return Err(CapsuleScriptError::Invalid(format!(

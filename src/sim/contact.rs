@@ -42,11 +42,18 @@ impl ContactMode {
 /// and one of 1e38 (which squared is infinite) took in every strand.
 pub const MAX_CAPSULE_REACH: f32 = 1.0e6;
 
-/// The share of [`MAX_CAPSULE_REACH`] the solver's check allows past it for rounding: a
-/// capsule is checked as centre and half-axis, made from ends that may be interpolated
-/// between keys, each step rounding by up to a few parts in 10⁷, so a capsule script whose
-/// ends lie exactly at the limit (checked as read, as ends) must not be refused mid-run.
-pub(crate) const REACH_ROUNDING: f32 = 1e-5;
+/// The share of [`MAX_CAPSULE_REACH`] the checks allow past it for rounding: a capsule is
+/// checked as centre and half-axis, made from ends that may be interpolated between keys,
+/// each step rounding by up to a few parts in 10⁷, so a capsule script whose ends lie
+/// exactly at the limit (checked as read, as ends) must not be refused mid-run.
+const REACH_ROUNDING: f32 = 1e-5;
+
+/// Whether a capsule reaching `reach` metres from the origin (on its farthest axis) is
+/// within [`MAX_CAPSULE_REACH`], rounding allowed: the one test the solver and capsule
+/// scripts apply.
+pub(crate) fn within_reach(reach: f32) -> bool {
+    reach <= MAX_CAPSULE_REACH * (1.0 + REACH_ROUNDING)
+}
 
 /// A capsule in world space: the segment `center ± axis`, thickened by `radius`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,7 +144,7 @@ impl HandContact {
                 return Err(SimError::BadCapsule { index: i });
             }
             let reach = c.center.abs() + c.axis.abs() + Vec3::splat(c.radius);
-            if reach.max_element() > MAX_CAPSULE_REACH * (1.0 + REACH_ROUNDING) {
+            if !within_reach(reach.max_element()) {
                 return Err(SimError::CapsuleOutOfReach {
                     index: i,
                     reach: reach.max_element(),

@@ -16,7 +16,7 @@ mod tier;
 pub mod volume;
 
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
-pub(crate) use contact::REACH_ROUNDING;
+pub(crate) use contact::within_reach;
 pub use contact::{Capsule, ContactMode, HandContact, MAX_CAPSULE_REACH};
 pub use cpu::{CpuPath, CpuSolver};
 pub use fur::{FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
