@@ -69,10 +69,11 @@ fn target_size() -> vec2<f32> {
     return vec2<f32>(f32(raster.width), f32(raster.height));
 }
 
-// Covers pixel `px` with segment `segment` (strand `s`), set up by `segment_setup`: the
-// depth pass or the hair pass.
-fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pass: bool) {
+// Covers pixel `px` with segment `segment` (of a strand whose `strand_coverage` is
+// `strand`), set up by `segment_setup`: the depth pass or the hair pass.
+fn cover_pixel(setup: SegmentSetup, strand: StrandCoverage, segment: u32, px: vec2<i32>, hair_pass: bool) {
     let samples = RASTER_SAMPLES;
+    var kept = false;
     let corner = vec2<f32>(px) - setup.origin;
     let centre = corner + 0.5;
     for (var t = 0u; t < 2u; t = t + 1u) {
@@ -95,13 +96,12 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
         }
         let w = planes_perspective(tri, centre);
         let alpha = ribbon_alpha(dot(w, tri.side), dot(w, tri.along), dot(w, tri.coverage));
-        let mask = coverage_mask(alpha, s, vec2<f32>(px) + 0.5) & inside;
+        let mask = strand_coverage_mask(alpha, strand, vec2<f32>(px) + 0.5) & inside;
         if (mask == 0u) {
             continue;
         }
         let pixel = (u32(px.y) * raster.width + u32(px.x)) * samples;
         let code = 0xffffffffu - (segment * 2u + t);
-        var kept = false;
         for (var k = 0u; k < samples; k = k + 1u) {
             if ((mask & (1u << k)) == 0u) {
                 continue;
@@ -113,9 +113,9 @@ fn cover_pixel(setup: SegmentSetup, s: u32, segment: u32, px: vec2<i32>, hair_pa
             keep_sample(pixel + k, bitcast<u32>(depth), code, hair_pass);
             kept = true;
         }
-        if (kept && !hair_pass) {
-            mark_tile(px);
-        }
+    }
+    if (kept && !hair_pass) {
+        mark_tile(px);
     }
 }
 
@@ -170,10 +170,11 @@ fn raster_segment(segment: u32, hair_pass: bool) {
         atomicAdd(&queue.overflow, 1u);
     }
     let setup = segment_setup(work.quad, work.box);
+    let strand = strand_coverage(work.strand);
     // Row by row, only the pixels within reach of the quad.
     var walk = span_walk_start(work.box);
     while (span_walk_next(&walk, work.quad, work.box, RASTER_SAMPLES)) {
-        cover_pixel(setup, work.strand, segment, vec2<i32>(walk.x, walk.y), hair_pass);
+        cover_pixel(setup, strand, segment, vec2<i32>(walk.x, walk.y), hair_pass);
     }
 }
 
@@ -186,10 +187,11 @@ fn raster_queued(first: u32, groups: u32, lane: u32, hair_pass: bool) {
         let segment = queue.entries[entry];
         let work = segment_work(segment);
         let setup = segment_setup(work.quad, work.box);
+        let strand = strand_coverage(work.strand);
         for (var n = lane; n < work.pixels; n = n + RASTER_WORKGROUP) {
             let px = box_pixel(work.box, n);
             if (quad_near(work.quad, px)) {
-                cover_pixel(setup, work.strand, segment, px, hair_pass);
+                cover_pixel(setup, strand, segment, px, hair_pass);
             }
         }
     }

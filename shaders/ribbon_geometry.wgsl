@@ -208,15 +208,35 @@ fn ribbon_alpha(side: f32, along: f32, coverage: f32) -> f32 {
 // own hash, so two overlapping half-opaque strands cover about three quarters of the pixel
 // instead of the same half. With one sample this is stochastic transparency.
 fn coverage_mask(alpha: f32, strand: u32, pixel: vec2<f32>) -> u32 {
+    return strand_coverage_mask(alpha, strand_coverage(strand), pixel);
+}
+
+// The part of `coverage_mask` that depends on the strand alone, worked out once for all of
+// a strand's pixels (the compute rasteriser's walks; the integer remainder is a division
+// per lane on SIMD software drivers).
+struct StrandCoverage {
+    // Seeds the per-pixel dither.
+    hash: u32,
+    // Which sample the strand's run of covered samples starts at.
+    rot: u32,
+}
+
+fn strand_coverage(strand: u32) -> StrandCoverage {
+    let samples = max(frame.msaa_samples, 1u);
+    return StrandCoverage(hash_u32(strand), hash_u32(strand * 3u + 1u) % samples);
+}
+
+// `coverage_mask` of a strand whose `strand_coverage` is `strand`.
+fn strand_coverage_mask(alpha: f32, strand: StrandCoverage, pixel: vec2<f32>) -> u32 {
     let samples = max(frame.msaa_samples, 1u);
     let cell = (u32(pixel.x) & 0xffffu) | (u32(pixel.y) << 16u);
-    let dither = hash_unit(cell ^ hash_u32(strand));
+    let dither = hash_unit(cell ^ strand.hash);
     let n = min(u32(floor(alpha * f32(samples) + dither)), samples);
     if (n == 0u) {
         return 0u;
     }
     let all = (1u << samples) - 1u;
     let full = (1u << n) - 1u;
-    let rot = hash_u32(strand * 3u + 1u) % samples;
+    let rot = strand.rot;
     return ((full << rot) | (full >> (samples - rot))) & all;
 }
