@@ -399,6 +399,8 @@ impl Running {
             // Scripts are written in logical pixels (the window's size as asked for); on a
             // high-density screen they land on the same spot of the picture.
             let scale = self.window.scale_factor() as f32;
+            // The window frames the view beside the panel: the events move with it.
+            let framing = panel::framing_offset(self.orbit.camera.shift.x, size.x);
             for event in replay.script.events_in(
                 if self.frames == 0 {
                     f64::NEG_INFINITY
@@ -407,8 +409,12 @@ impl Running {
                 },
                 replay.time,
             ) {
-                self.input
-                    .replay(&event.scaled(scale), &mut self.fur, &mut self.orbit, size);
+                self.input.replay(
+                    &event.scaled(scale).moved(framing),
+                    &mut self.fur,
+                    &mut self.orbit,
+                    size,
+                );
             }
         }
         let started = Instant::now();
@@ -435,7 +441,7 @@ impl Running {
         let drawn = self.gpu.draw(
             &self.window,
             &mut self.fur,
-            &self.orbit.camera,
+            &mut self.orbit.camera,
             &mut self.panel,
             &self.stats,
             self.capture.is_some(),

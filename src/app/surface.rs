@@ -3,7 +3,7 @@
 //! minimising (a zero-size window) and a lost or outdated surface.
 
 use super::FrameStats;
-use super::panel::{Panel, PanelAction};
+use super::panel::{Panel, PanelAction, framing_shift};
 use super::upscale::{ScaledTarget, Upscaler, scaled_size};
 use anyhow::Context;
 use glam::Vec2;
@@ -236,12 +236,14 @@ impl WindowGpu {
     /// Draws one frame and the panel, presents it, and returns what the user asked for in
     /// the panel and, when `capture` is set, the frame as presented (panel included). A
     /// minimised window, a surface that times out or needs reconfiguring skip the frame
-    /// (`None`); a lost surface is made again.
+    /// (`None`); a lost surface is made again. The camera's lens shift is set to frame the
+    /// view beside the panel ([`framing_shift`]), so pointer rays picked with it after this
+    /// frame land where the picture shows.
     pub fn draw(
         &mut self,
         window: &Window,
         fur: &mut SimulatedFur,
-        camera: &Camera,
+        camera: &mut Camera,
         panel: &mut Panel,
         stats: &FrameStats,
         capture: bool,
@@ -296,6 +298,8 @@ impl WindowGpu {
         // The panel's interface runs first, so the upscale can skip what it hides.
         let panel_started = std::time::Instant::now();
         panel.prepare(window, size, fur, stats);
+        camera.shift.x = framing_shift(panel.covers_left(), size.0);
+        let camera = &*camera;
         let mut panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
         let drawn = match &self.scaled {
             Some(scaled) => {

@@ -20,6 +20,11 @@ pub struct Camera {
     pub fov_y: f32,
     /// Distance to the near plane, metres (there is no far plane).
     pub near: f32,
+    /// Lens shift: where the view axis (the target) lands on the image, in normalised
+    /// device units from its centre (x right, y up; ±1 are the edges). Zero centres the
+    /// target; the demo shifts it right by half the width its panel covers, so the
+    /// creature sits in the middle of what the panel leaves visible.
+    pub shift: Vec2,
 }
 
 /// The named viewpoints `pelt render --camera` offers.
@@ -84,6 +89,7 @@ impl Camera {
             up: Vec3::Y,
             fov_y: fov_y_degrees.to_radians(),
             near: 0.02,
+            shift: Vec2::ZERO,
         }
     }
 
@@ -113,7 +119,8 @@ impl Camera {
             && self.target.is_finite()
             && self.up.is_finite()
             && self.fov_y.is_finite()
-            && self.near.is_finite();
+            && self.near.is_finite()
+            && self.shift.is_finite();
         if !finite {
             return Err(RenderError::Camera(format!(
                 "a camera value is not a finite number: {self:?}"
@@ -161,13 +168,16 @@ impl Camera {
         glam::camera::rh::view::look_at_mat4(self.eye, self.target, self.true_up())
     }
 
-    /// View → clip with reversed depth (1 at the near plane, 0 at infinity).
+    /// View → clip with reversed depth (1 at the near plane, 0 at infinity), the image
+    /// moved by the lens [`shift`](Camera::shift).
     pub fn projection(&self, aspect: f32) -> Mat4 {
-        glam::camera::rh::proj::directx::perspective_infinite_reverse(
+        let centred = glam::camera::rh::proj::directx::perspective_infinite_reverse(
             self.fov_y,
             aspect.max(1e-6),
             self.near,
-        )
+        );
+        // Clip x += shift.x · w: after the divide, every point moves by the shift.
+        Mat4::from_translation(self.shift.extend(0.0)) * centred
     }
 
     /// World → clip.
@@ -185,7 +195,8 @@ impl Camera {
     /// `size` pixels: what the pointer picks.
     pub fn ray_through(&self, pixel: Vec2, size: Vec2) -> Ray {
         let size = size.max(Vec2::ONE);
-        let ndc = Vec2::new(2.0 * pixel.x / size.x - 1.0, 1.0 - 2.0 * pixel.y / size.y);
+        let ndc =
+            Vec2::new(2.0 * pixel.x / size.x - 1.0, 1.0 - 2.0 * pixel.y / size.y) - self.shift;
         let half = (0.5 * self.fov_y).tan();
         let f = self.forward();
         let up = self.true_up();
@@ -226,5 +237,57 @@ impl Camera {
         let shift = r * right + u * up;
         self.eye += shift;
         self.target += shift;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where `world` lands on a `size` image of `camera`, pixels (origin top left, y down).
+    fn pixel_of(camera: &Camera, world: Vec3, size: Vec2) -> Vec2 {
+        let clip = camera.view_proj(size.x / size.y) * world.extend(1.0);
+        let ndc = Vec2::new(clip.x, clip.y) / clip.w;
+        Vec2::new((ndc.x * 0.5 + 0.5) * size.x, (0.5 - ndc.y * 0.5) * size.y)
+    }
+
+    #[test]
+    fn a_lens_shift_moves_the_image_and_the_rays_through_it_alike() {
+        let size = Vec2::new(640.0, 360.0);
+        let centred = Camera::preset(CameraPreset::Front);
+        let shifted = Camera {
+            shift: Vec2::new(0.4, -0.25),
+            ..centred
+        };
+        // The target lands at the shift (0.4 of the half-width right, 0.25 of the
+        // half-height down), and every point moves by the same pixels.
+        let target = pixel_of(&shifted, shifted.target, size);
+        let expected = Vec2::new(320.0 + 0.4 * 320.0, 180.0 + 0.25 * 180.0);
+        assert!(
+            target.distance(expected) < 1e-3,
+            "{target} against {expected}"
+        );
+        let point = centred.target + Vec3::new(0.13, 0.21, -0.07);
+        let moved = pixel_of(&shifted, point, size) - pixel_of(&centred, point, size);
+        assert!(
+            moved.distance(expected - size * 0.5) < 1e-3,
+            "moved by {moved}"
+        );
+        // The ray through a point's pixel passes through the point, shifted or not.
+        for camera in [centred, shifted] {
+            let ray = camera.ray_through(pixel_of(&camera, point, size), size);
+            let along = (point - ray.origin).dot(ray.direction);
+            let miss = (ray.origin + ray.direction * along).distance(point);
+            assert!(miss < 1e-5, "the ray misses the point by {miss} m");
+        }
+    }
+
+    #[test]
+    fn a_shift_that_is_not_a_number_is_refused() {
+        let camera = Camera {
+            shift: Vec2::new(f32::NAN, 0.0),
+            ..Camera::preset(CameraPreset::Front)
+        };
+        assert!(camera.validate().is_err());
     }
 }
