@@ -541,3 +541,35 @@ fn a_hostile_environment_map_is_refused_before_any_work() {
     assert!(err.contains("junk.exr"), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn keys_out_of_order_name_both_steps_and_steps_too_large_to_tell_apart() {
+    let script = |first: &str, second: &str| {
+        format!(
+            r#"{{"mode": "pet", "capsules": [{{"radius": 0.05, "keys": [
+                {{"step": {first}, "a": [0, 0.3, 0], "b": [0.1, 0.3, 0]}},
+                {{"step": {second}, "a": [0, 0.3, 0], "b": [0.1, 0.3, 0]}}]}}]}}"#
+        )
+    };
+    let err = pelt::hand::CapsuleScript::from_json(&script("30", "12.5"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("key 1: step 12.5 does not come after the previous key's step 30"),
+        "{err}"
+    );
+    assert!(!err.contains("2^53"), "{err}");
+    // Two different whole numbers that are one f64: the message says why they are equal.
+    let err = pelt::hand::CapsuleScript::from_json(&script(
+        "18446744073709551615",
+        "18446744073709551616",
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("steps must increase") && err.contains("past 2^53 are not told apart"),
+        "{err}"
+    );
+    // In order, both parse.
+    assert!(pelt::hand::CapsuleScript::from_json(&script("0", "30")).is_ok());
+}

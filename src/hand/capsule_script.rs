@@ -230,8 +230,17 @@ impl CapsuleScript {
                     return Err(out_of_reach(i, k, c.radius.into(), reach.into()));
                 }
                 if k > 0 && key.step <= c.keys[k - 1].step {
+                    // Steps are numbers (fractional ones allowed), kept as f64: past 2⁵³
+                    // neighbouring whole numbers read as the same step.
+                    let beyond = if key.step.abs() >= 2f64.powi(53) {
+                        "; steps past 2^53 are not told apart"
+                    } else {
+                        ""
+                    };
                     return Err(CapsuleScriptError::Invalid(format!(
-                        "capsule {i}, key {k}: steps must increase"
+                        "capsule {i}, key {k}: step {} does not come after the previous key's step {} (steps must increase{beyond})",
+                        key.step,
+                        c.keys[k - 1].step
                     )));
                 }
             }
