@@ -11,6 +11,10 @@
 //    depth by an atomic max (reversed depth: nearer is greater);
 // 2. `cs_hair`: the same walk again; where a sample's depth is the nearest, an atomic max
 //    of the inverted segment code keeps the lowest code among equals (a deterministic tie).
+// Both skip the samples that already hold hair nearer than the segment's nearest corner
+// (with a 0.1% margin for the interpolation's rounding): they cannot change, whatever the
+// order, so the picture is the same bytes. At the full coat, 1920×1080, 49 M pixels are
+// walked and about 1.2 M end up showing the segment that walked them.
 // Where the adapter has 64-bit atomic max, `hair_raster_wide.wgsl` replaces `keep_sample`
 // and the walk of 1. keeps both at once (depth bits above the inverted code: the same
 // winner), so 2. is not run.
@@ -30,6 +34,10 @@ struct RasterQueue {
 // made: loops over the samples unroll and their positions become constants (testing
 // samples against the triangles was about 40% of the walk's time on lavapipe).
 override RASTER_SAMPLES: u32 = 4u;
+
+// Whether the walks skip the samples that already hold nearer hair (see above; off only to
+// test that skipping changes no byte).
+override RASTER_EARLY_DEPTH: bool = true;
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
 @group(3) @binding(2) var<storage, read_write> queue: RasterQueue;
@@ -63,6 +71,11 @@ fn keep_sample(slot: u32, bits: u32, code: u32, hair_pass: bool) {
         atomicMax(&sample_nearest[2u * slot], code);
     }
 }
+
+// The depth's bits of the nearest hair kept at `slot` so far (0: none).
+fn kept_depth_bits(slot: u32) -> u32 {
+    return atomicLoad(&sample_nearest[2u * slot + 1u]);
+}
 // NEAREST SAMPLE END
 
 fn target_size() -> vec2<f32> {
@@ -73,9 +86,10 @@ fn target_size() -> vec2<f32> {
 // `strand`), set up by `segment_setup`: the depth pass or the hair pass.
 fn cover_pixel(setup: SegmentSetup, strand: StrandCoverage, segment: u32, px: vec2<i32>, hair_pass: bool) {
     let samples = RASTER_SAMPLES;
-    var kept = false;
     let corner = vec2<f32>(px) - setup.origin;
     let centre = corner + 0.5;
+    // Which samples each triangle covers (geometry and coverage mask).
+    var masks = vec2<u32>(0u);
     for (var t = 0u; t < 2u; t = t + 1u) {
         let tri = setup_triangle(setup, t);
         if (!tri.valid) {
@@ -96,11 +110,28 @@ fn cover_pixel(setup: SegmentSetup, strand: StrandCoverage, segment: u32, px: ve
         }
         let w = planes_perspective(tri, centre);
         let alpha = ribbon_alpha(dot(w, tri.side), dot(w, tri.along), dot(w, tri.coverage));
-        let mask = strand_coverage_mask(alpha, strand, vec2<f32>(px) + 0.5) & inside;
+        masks[t] = strand_coverage_mask(alpha, strand, vec2<f32>(px) + 0.5) & inside;
+    }
+    let covered = masks.x | masks.y;
+    if (covered == 0u) {
+        return;
+    }
+    let pixel = (u32(px.y) * raster.width + u32(px.x)) * samples;
+    // Samples already holding hair nearer than any point of this segment cannot change.
+    var open = 0u;
+    for (var k = 0u; k < samples; k = k + 1u) {
+        if ((covered & (1u << k)) != 0u && (!RASTER_EARLY_DEPTH || kept_depth_bits(pixel + k) <= setup.nearest_bits)) {
+            open = open | (1u << k);
+        }
+    }
+    var kept = false;
+    for (var t = 0u; t < 2u; t = t + 1u) {
+        let mask = masks[t] & open;
         if (mask == 0u) {
             continue;
         }
-        let pixel = (u32(px.y) * raster.width + u32(px.x)) * samples;
+        let tri = setup_triangle(setup, t);
+        let at_corner = planes_at(tri, corner);
         let code = 0xffffffffu - (segment * 2u + t);
         for (var k = 0u; k < samples; k = k + 1u) {
             if ((mask & (1u << k)) == 0u) {

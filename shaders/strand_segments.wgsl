@@ -211,11 +211,17 @@ struct SegmentSetup {
     origin: vec2<f32>,
     tri0: TrianglePlanes,
     tri1: TrianglePlanes,
+    // The bits of the segment's nearest depth (reversed: the greatest of its corners'),
+    // raised by 0.1% to cover the rounding of depths interpolated inside it; all ones
+    // when no corner lies in front of the camera (nothing is skipped).
+    nearest_bits: u32,
 }
 
 fn segment_setup(q: ScreenQuad, box: vec4<i32>) -> SegmentSetup {
     var setup: SegmentSetup;
     setup.origin = vec2<f32>(box.xy);
+    let nearest = max(max(q.v0.depth, q.v1.depth), max(q.v2.depth, q.v3.depth));
+    setup.nearest_bits = select(0xffffffffu, bitcast<u32>(nearest * 1.001), nearest > 0.0);
     setup.tri0 = triangle_planes(quad_triangle(q, 0u), setup.origin);
     setup.tri1 = triangle_planes(quad_triangle(q, 1u), setup.origin);
     return setup;

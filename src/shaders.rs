@@ -136,9 +136,14 @@ const fn shared(name: &'static str, value: u32) -> SharedConstant {
 /// so it is no prelude constant).
 pub const RASTER_SAMPLES_OVERRIDE: &str = "RASTER_SAMPLES";
 
+/// Whether the compute rasteriser's walks skip samples that already hold nearer hair: a
+/// pipeline-overridable constant of `hair_raster.wgsl` (on; off for the test that skipping
+/// changes no byte).
+pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
+
 /// The pipeline-overridable constants the shader files declare, each set from Rust when its
 /// pipelines are made; the files declare no other constant of their own.
-pub const PIPELINE_OVERRIDES: [&str; 1] = [RASTER_SAMPLES_OVERRIDE];
+pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
 pub const SHARED_CONSTANTS: [SharedConstant; 32] = [

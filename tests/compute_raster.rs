@@ -621,3 +621,37 @@ fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
     let lum = |y| luminance(image.pixel(x, y).unwrap());
     assert!(lum(mid) > lum(top), "no soft edge across the ribbon");
 }
+
+#[test]
+fn skipping_samples_behind_nearer_hair_changes_no_byte() {
+    // The walks skip samples that already hold hair nearer than the segment; a dense coat
+    // seen close up (many layers over each pixel) drawn with and without the skip, by both
+    // the 64-bit and the 32-bit paths.
+    let ctx = gpu();
+    let (sim, mut renderer) = setup(&ctx, 4 * STRANDS, Raster::Compute);
+    let s = scene(
+        &sim,
+        Camera::preset(CameraPreset::Closeup),
+        DebugMode::Final,
+    );
+    for wide in [true, false] {
+        renderer.set_raster_wide_atomics(wide);
+        renderer.set_raster_early_depth(true);
+        let skipping = renderer.render_image(&s, 240, 144).unwrap();
+        renderer.set_raster_early_depth(false);
+        let every = renderer.render_image(&s, 240, 144).unwrap();
+        let hair = hair_pixels(&every);
+        let differing = skipping
+            .rgba
+            .chunks_exact(4)
+            .zip(every.rgba.chunks_exact(4))
+            .filter(|(a, b)| a != b)
+            .count();
+        eprintln!("64-bit {wide}: {hair} hair pixels, {differing} differ");
+        assert!(hair > 2000, "too little hair to compare: {hair} pixels");
+        assert!(
+            differing == 0 && skipping.ids == every.ids,
+            "skipping changed {differing} pixels (64-bit path: {wide})"
+        );
+    }
+}

@@ -30,7 +30,9 @@ use super::descriptors::{
 use super::frame::{FrameBinding, View};
 use super::target::TargetLayout;
 use super::timing::{Pass, Span, Timestamps};
-use crate::shaders::{RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule};
+use crate::shaders::{
+    RASTER_EARLY_DEPTH_OVERRIDE, RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule,
+};
 
 /// The device features of the one-walk path (64-bit atomic max on storage buffers).
 pub const WIDE_ATOMICS: wgpu::Features =
@@ -125,11 +127,15 @@ pub struct ComputeRaster {
     resolve_layout: wgpu::BindGroupLayout,
     layout: wgpu::PipelineLayout,
     narrow_module: wgpu::ShaderModule,
+    /// The module of the 64-bit path, where the device has [`WIDE_ATOMICS`].
+    wide_module: Option<wgpu::ShaderModule>,
     hair_tiles: wgpu::ComputePipeline,
-    /// The one walk of 64-bit keys, where the device has [`WIDE_ATOMICS`].
+    /// The one walk of 64-bit keys, made when first needed.
     wide: Option<Vec<Walk>>,
     /// The 32-bit path's two walks, made when first needed.
     narrow: Option<Vec<Walk>>,
+    /// Whether the walks skip samples that already hold nearer hair (on by default).
+    early_depth: bool,
     /// Whether the 64-bit walk is used where it exists (off to test the 32-bit path).
     prefer_wide: bool,
     /// The resolve's pipelines: one shading per sample, or one per MSAA sample.
@@ -149,13 +155,15 @@ struct Walk {
     label: &'static str,
 }
 
-/// A pipeline of `entry` for camera targets of `samples` (the module's `RASTER_SAMPLES`).
+/// A pipeline of `entry` for camera targets of `samples` (the module's `RASTER_SAMPLES`),
+/// skipping samples that hold nearer hair where `early_depth` (`RASTER_EARLY_DEPTH`).
 fn compute_pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     entry: &str,
     samples: u32,
+    early_depth: bool,
 ) -> wgpu::ComputePipeline {
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(entry),
@@ -163,7 +171,13 @@ fn compute_pipeline(
         module,
         entry_point: Some(entry),
         compilation_options: wgpu::PipelineCompilationOptions {
-            constants: &[(RASTER_SAMPLES_OVERRIDE, f64::from(samples))],
+            constants: &[
+                (RASTER_SAMPLES_OVERRIDE, f64::from(samples)),
+                (
+                    RASTER_EARLY_DEPTH_OVERRIDE,
+                    f64::from(u8::from(early_depth)),
+                ),
+            ],
             ..Default::default()
         },
         cache: None,
@@ -178,10 +192,11 @@ fn walks(
     module: &wgpu::ShaderModule,
     wide: bool,
     samples: u32,
+    early_depth: bool,
 ) -> Vec<Walk> {
     let walk = |all, queued, label| Walk {
-        all: compute_pipeline(device, layout, module, all, samples),
-        queued: compute_pipeline(device, layout, module, queued, samples),
+        all: compute_pipeline(device, layout, module, all, samples, early_depth),
+        queued: compute_pipeline(device, layout, module, queued, samples, early_depth),
         label,
     };
     if wide {
@@ -298,12 +313,15 @@ impl ComputeRaster {
                     source: wgpu::ShaderSource::Wgsl(source.into()),
                 })
             });
-        let wide = wide_module
-            .as_ref()
-            .map(|module| walks(device, &layout, module, true, target.samples));
         let own_module = wide_module.as_ref().unwrap_or(&narrow_module);
-        let hair_tiles =
-            compute_pipeline(device, &layout, own_module, "cs_hair_tiles", target.samples);
+        let hair_tiles = compute_pipeline(
+            device,
+            &layout,
+            own_module,
+            "cs_hair_tiles",
+            target.samples,
+            true,
+        );
         let resolve_pipeline_layout = pipeline_layout(
             device,
             "hair resolve",
@@ -313,9 +331,11 @@ impl ComputeRaster {
         ComputeRaster {
             layout,
             narrow_module,
+            wide_module,
             hair_tiles,
-            wide,
+            wide: None,
             narrow: None,
+            early_depth: true,
             prefer_wide: true,
             raster_layout,
             resolve_layout,
@@ -340,7 +360,18 @@ impl ComputeRaster {
 
     /// Whether the next frame is drawn by the 64-bit path.
     pub fn uses_wide_atomics(&self) -> bool {
-        self.prefer_wide && self.wide.is_some()
+        self.prefer_wide && self.wide_module.is_some()
+    }
+
+    /// Whether the walks skip samples that already hold hair nearer than the segment (on
+    /// by default; off walks every sample, for the test that skipping changes no byte).
+    /// Takes effect at the next frame.
+    pub fn set_early_depth(&mut self, on: bool) {
+        if on != self.early_depth {
+            self.early_depth = on;
+            self.wide = None;
+            self.narrow = None;
+        }
     }
 
     /// Bytes of GPU memory the pass's buffers hold now.
@@ -485,20 +516,21 @@ impl ComputeRaster {
         timed_begin: bool,
     ) {
         self.prepare(device, queue, size, point_colors);
-        if !self.uses_wide_atomics() && self.narrow.is_none() {
-            self.narrow = Some(walks(
+        let wide = self.uses_wide_atomics();
+        let (walks_made, module) = match (&mut self.wide, &self.wide_module) {
+            (made, Some(module)) if wide => (made, module),
+            _ => (&mut self.narrow, &self.narrow_module),
+        };
+        let walks = walks_made.get_or_insert_with(|| {
+            walks(
                 device,
                 &self.layout,
-                &self.narrow_module,
-                false,
+                module,
+                wide,
                 self.samples,
-            ));
-        }
-        let walks = match (&self.wide, &self.narrow) {
-            (Some(wide), _) if self.prefer_wide => wide,
-            (_, Some(narrow)) => narrow,
-            _ => return,
-        };
+                self.early_depth,
+            )
+        });
         let Some(b) = self.buffers.as_ref() else {
             return;
         };

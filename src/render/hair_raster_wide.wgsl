@@ -9,3 +9,7 @@
 fn keep_sample(slot: u32, bits: u32, code: u32, hair_pass: bool) {
     atomicMax(&sample_nearest[slot], (u64(bits) << 32u) | u64(code));
 }
+
+fn kept_depth_bits(slot: u32) -> u32 {
+    return u32(atomicLoad(&sample_nearest[slot]) >> 32u);
+}

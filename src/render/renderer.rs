@@ -72,6 +72,8 @@ pub struct FurRenderer {
     /// Entries of the compute rasteriser's long-segment queue.
     queue_capacity: u32,
     raster_wide_atomics: bool,
+    /// Whether the compute rasteriser skips samples that hold nearer hair.
+    raster_early_depth: bool,
     /// The hair's shadow maps by compute, built the first time a frame needs them.
     shadow_compute: Option<ShadowRaster>,
     /// Frames drawn in a row without the compute rasteriser (its buffers are released at
@@ -167,6 +169,7 @@ impl FurRenderer {
             frames_without_compute: 0,
             queue_capacity: super::compute_raster::DEFAULT_QUEUE_CAPACITY,
             raster_wide_atomics: true,
+            raster_early_depth: true,
             shadow_compute: None,
             lod_policy: LodPolicy::whole_coat(),
             last_lod: StrandLod::all(0),
@@ -284,6 +287,16 @@ impl FurRenderer {
             crate::gpu::read_buffer(&self.device, &self.queue, buffer).map_err(RenderError::Gpu)?;
         let words: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
         Ok(words.get(1).copied())
+    }
+
+    /// Whether the compute rasteriser skips the samples that already hold hair nearer than
+    /// the segment it walks (on by default; off walks every sample, for tests: the picture
+    /// does not change).
+    pub fn set_raster_early_depth(&mut self, on: bool) {
+        self.raster_early_depth = on;
+        if let Some(compute) = &mut self.compute {
+            compute.set_early_depth(on);
+        }
     }
 
     /// Whether the hair casts shadows (a switch for comparisons; on by default).
@@ -700,6 +713,7 @@ impl FurRenderer {
                 );
                 c.set_queue_capacity(self.queue_capacity);
                 c.set_wide_atomics(self.raster_wide_atomics);
+                c.set_early_depth(self.raster_early_depth);
                 c
             });
             compute.record(
