@@ -40,6 +40,33 @@ fn summary(stderr: &str) -> (usize, usize, [f64; 4]) {
     (n, skipped, [tail[0], tail[1], tail[2], tail[3]])
 }
 
+/// xvfb-run's `-a` takes the first display number without a lock file, so two runs
+/// starting it at once can take the same one, and one then fails to reach its display (or
+/// loses it when the other's server stops): this suite's runs take turns.
+static DISPLAY_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs an `xvfb-run` command, one at a time (`DISPLAY_TURN`), and again (up to three
+/// tries) when the demo could not open the display: another program on the machine may
+/// have raced it for the display number.
+fn run_under_xvfb(command: &mut Command) -> std::process::Output {
+    let _turn = DISPLAY_TURN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut tries = 0;
+    loop {
+        let output = command.output().expect(
+            "xvfb-run (Debian package xvfb; scripts/setup.sh installs it) runs the demo headless",
+        );
+        tries += 1;
+        let unreached = String::from_utf8_lossy(&output.stderr).contains("opening the display");
+        if output.status.success() || !unreached || tries == 3 {
+            return output;
+        }
+        eprintln!("the demo could not open xvfb-run's display; trying again");
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+}
+
 /// Runs `pelt demo` under a fresh Xvfb display, returning the screenshot's path.
 fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
     let out = dir.join(name);
@@ -64,9 +91,7 @@ fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
             .arg("--script")
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json"));
     }
-    let output = command.output().expect(
-        "xvfb-run (Debian package xvfb; scripts/setup.sh installs it) runs the demo headless",
-    );
+    let output = run_under_xvfb(&mut command);
     assert!(
         output.status.success(),
         "pelt demo failed: {}\n{}",
@@ -172,12 +197,12 @@ fn the_demo_replays_a_pet_under_xvfb_and_shows_the_creature_and_the_hand() {
 
 #[test]
 fn a_run_too_short_to_time_says_so_without_nan() {
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1400x900x24"])
-        .arg(env!("CARGO_BIN_EXE_pelt"))
-        .args(["demo", "--strands", "1024", "--frames", "1"])
-        .output()
-        .expect("xvfb-run runs the demo headless");
+    let output = run_under_xvfb(
+        Command::new("xvfb-run")
+            .args(["-a", "-s", "-screen 0 1400x900x24"])
+            .arg(env!("CARGO_BIN_EXE_pelt"))
+            .args(["demo", "--strands", "1024", "--frames", "1"]),
+    );
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{err}");
     assert!(err.contains("no frame timed"), "{err}");
@@ -196,13 +221,13 @@ fn demo_on_backend(backend: Option<&str>, args: &[&str]) -> (bool, String) {
     if let Some(backend) = backend {
         command.env("WGPU_BACKEND", backend);
     }
-    let output = command
-        .args(["-a", "-s", "-screen 0 1400x900x24"])
-        .arg(env!("CARGO_BIN_EXE_pelt"))
-        .arg("demo")
-        .args(args)
-        .output()
-        .expect("xvfb-run runs the demo headless");
+    let output = run_under_xvfb(
+        command
+            .args(["-a", "-s", "-screen 0 1400x900x24"])
+            .arg(env!("CARGO_BIN_EXE_pelt"))
+            .arg("demo")
+            .args(args),
+    );
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -275,29 +300,36 @@ fn a_display_that_refuses_is_told_apart_from_no_display() {
     assert!(none.contains("set DISPLAY"), "{none}");
 }
 
+/// A screenshot of a short, cheap demo run (1,024 strands, 4 frames, budget off) with
+/// `args` besides, saved at `out`: the picture and the run's stderr.
+fn small_screenshot(out: &Path, args: &[&str]) -> ((u32, u32, Vec<[u8; 3]>), String) {
+    let mut all = vec!["--strands", "1024", "--frames", "4", "--budget", "off"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--screenshot", out.to_str().unwrap()]);
+    let (ok, err) = demo_with(&all);
+    assert!(ok, "{err}");
+    (read_png(out), err)
+}
+
+/// The panel's right edge in a screenshot `w` pixels wide: the first column, from the left,
+/// whose top pixel differs from the panel's fill.
+fn panel_edge(picture: &[[u8; 3]], w: usize) -> usize {
+    let fill = picture[w * 8 + 2];
+    (0..w)
+        .find(|&x| distance(picture[x], fill) > 6)
+        .unwrap_or(w)
+}
+
 #[test]
 fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window() {
     let dir = tempfile::tempdir().unwrap();
     let shot = |name: &str, scale: &str| {
-        let out = dir.path().join(name);
-        let (ok, err) = demo_with(&[
-            "--strands",
-            "1024",
-            "--frames",
-            "4",
-            "--budget",
-            "off",
-            "--scale",
-            scale,
-            "--screenshot",
-            out.to_str().unwrap(),
-        ]);
-        assert!(ok, "{err}");
+        let (picture, err) = small_screenshot(&dir.path().join(name), &["--scale", scale]);
         assert!(
             err.contains(&format!("render scale {scale}")) && err.contains("budget off"),
             "{err}"
         );
-        read_png(&out)
+        picture
     };
     let (w, h, full) = shot("full.png", "1.00");
     let (w2, h2, half) = shot("half.png", "0.50");
@@ -314,10 +346,7 @@ fn a_fixed_render_scale_draws_the_scene_smaller_and_upscales_it_into_the_window(
     // of the panel's edge (the first column, from the left, that differs from its fill
     // in row 0) no column may be left black.
     for (name, picture) in [("half", &half), ("quarter", &quarter)] {
-        let fill = picture[w * 8 + 2];
-        let edge = (0..w)
-            .find(|&x| distance(picture[x], fill) > 6)
-            .unwrap_or(w);
+        let edge = panel_edge(picture, w);
         let black = (edge..(edge + 12).min(w))
             .flat_map(|x| (0..h).map(move |y| (x, y)))
             .filter(|&(x, y)| picture[y * w + x] == [0, 0, 0])
@@ -385,30 +414,13 @@ fn a_small_window_frames_the_creature_beside_the_panel() {
     // the columns it leaves (the camera's lens shift), where before the creature's head
     // was under the panel.
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("small.png");
-    let (ok, err) = demo_with(&[
-        "--width",
-        "640",
-        "--height",
-        "360",
-        "--strands",
-        "1024",
-        "--frames",
-        "4",
-        "--budget",
-        "off",
-        "--screenshot",
-        out.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
-    let (w, h, picture) = read_png(&out);
+    let ((w, h, picture), _) = small_screenshot(
+        &dir.path().join("small.png"),
+        &["--width", "640", "--height", "360"],
+    );
     assert_eq!((w, h), (640, 360));
     let (w, h) = (w as usize, h as usize);
-    // The panel's edge: the first column, from the left, that differs from its fill.
-    let fill = picture[w * 8 + 2];
-    let edge = (0..w)
-        .find(|&x| distance(picture[x], fill) > 6)
-        .unwrap_or(w);
+    let edge = panel_edge(&picture, w);
     assert!(
         edge > 100 && edge < w * 3 / 4,
         "panel edge at column {edge}"
