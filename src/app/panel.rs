@@ -63,10 +63,10 @@ pub fn hidden_columns(
     (right as u32 - 1).min(size.0)
 }
 
-/// The lens shift ([`pelt::render::Camera::shift`]'s x, normalised device units) that centres the view
-/// in the columns right of a panel covering `covered` of a window's `width` columns: half
-/// the covered width, as a share of half the window. None when the panel covers nothing
-/// or everything.
+/// The lens shift ([`pelt::render::Camera::shift`]'s x, normalised device units) that
+/// centres the view in the columns right of a panel covering `covered` of a window's
+/// `width` columns: half the covered width, as a share of half the window. None when the
+/// panel covers nothing or everything.
 pub fn framing_shift(covered: u32, width: u32) -> f32 {
     if covered == 0 || covered >= width {
         return 0.0;
