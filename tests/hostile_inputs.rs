@@ -543,7 +543,7 @@ fn a_hostile_environment_map_is_refused_before_any_work() {
 }
 
 #[test]
-fn keys_out_of_order_name_both_steps_and_steps_too_large_to_tell_apart() {
+fn keys_out_of_order_name_both_steps_and_steps_too_close_to_tell_apart() {
     let script = |first: &str, second: &str| {
         format!(
             r#"{{"mode": "pet", "capsules": [{{"radius": 0.05, "keys": [
@@ -558,8 +558,9 @@ fn keys_out_of_order_name_both_steps_and_steps_too_large_to_tell_apart() {
         err.contains("key 1: step 12.5 does not come after the previous key's step 30"),
         "{err}"
     );
-    assert!(!err.contains("2^53"), "{err}");
-    // Two different whole numbers that are one f64: the message says why they are equal.
+    assert!(!err.contains("significant digit"), "{err}");
+    // Two different whole numbers that are one f64: the message says why they are equal,
+    // in exponent form rather than twenty digits.
     let err = pelt::hand::CapsuleScript::from_json(&script(
         "18446744073709551615",
         "18446744073709551616",
@@ -567,9 +568,33 @@ fn keys_out_of_order_name_both_steps_and_steps_too_large_to_tell_apart() {
     .unwrap_err()
     .to_string();
     assert!(
-        err.contains("steps must increase") && err.contains("past 2^53 are not told apart"),
+        err.contains("step 1.8446744073709552e19 does not come after")
+            && err.contains("16th significant digit"),
         "{err}"
     );
-    // In order, both parse.
+    // Read correctly rounded: 2251799813685248.25 and .5 are 2^51 + 0.25 and + 0.5 as f64,
+    // in order (a parser that rounds loosely read both as .5).
+    assert!(
+        pelt::hand::CapsuleScript::from_json(&script("2251799813685248.25", "2251799813685248.5"))
+            .is_ok()
+    );
+    assert!(
+        pelt::hand::CapsuleScript::from_json(&script("9007199254740990.3", "9007199254740990.6"))
+            .is_ok()
+    );
+    let err = pelt::hand::CapsuleScript::from_json(&script("1e300", "1e299"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("step 1e299 does not come after the previous key's step 1e300"),
+        "{err}"
+    );
+    // In order, both parse; a step that is no number is named.
     assert!(pelt::hand::CapsuleScript::from_json(&script("0", "30")).is_ok());
+    for bad in [r#""30""#, "true", "[30]"] {
+        let err = pelt::hand::CapsuleScript::from_json(&script("0", bad))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected a number"), "{bad}: {err}");
+    }
 }

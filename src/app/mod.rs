@@ -392,6 +392,18 @@ impl Running {
         } else {
             wall
         };
+        if self.frames == 0 && self.replay.is_some() {
+            // The view is framed beside the panel once its interface has run: the first
+            // frame's events are moved with it like every later one's (else a drag that
+            // starts on this frame jumps by half the panel's width).
+            self.gpu.prepare_panel(
+                &self.window,
+                &self.fur,
+                &mut self.orbit.camera,
+                &mut self.panel,
+                &self.stats,
+            );
+        }
         if let Some(replay) = &mut self.replay {
             let from = replay.time;
             replay.time += dt;

@@ -28,6 +28,10 @@ pub struct OrbitControls {
 /// Radians turned per pixel dragged.
 const TURN_PER_PIXEL: f32 = 0.008;
 
+/// How far from the world's origin a pan may take the point looked at, metres: the
+/// creature is about a metre across, so past this there is nothing to see.
+const MAX_TARGET_DISTANCE: f32 = 100.0;
+
 impl OrbitControls {
     /// Controls moving `camera`.
     pub fn new(camera: Camera) -> Self {
@@ -58,6 +62,7 @@ impl OrbitControls {
     pub fn moved(&mut self, position: Vec2, height: f32) {
         let delta = self.last.map_or(Vec2::ZERO, |last| position - last);
         self.last = Some(position);
+        let before = self.camera;
         match self.drag {
             Drag::Orbit => self
                 .camera
@@ -69,10 +74,43 @@ impl OrbitControls {
             }
             Drag::Idle => {}
         }
+        // A drag that would take the camera where no picture can be drawn (numbers that
+        // are not finite, eye on target, or a pan far from the creature, as a scripted
+        // drag of 1e30 pixels does) leaves it where it was.
+        if self.camera.validate().is_err() || self.camera.target.length() > MAX_TARGET_DISTANCE {
+            self.camera = before;
+        }
     }
 
     /// The wheel turned by `lines` (positive: away from the user, zoom in).
     pub fn wheel(&mut self, lines: f32) {
         self.camera.zoom(0.9f32.powf(lines));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pelt::render::CameraPreset;
+
+    #[test]
+    fn drags_too_far_for_a_picture_leave_the_camera_where_it_was() {
+        let start = Camera::preset(CameraPreset::Front);
+        for (drag, to) in [
+            (Drag::Pan, Vec2::splat(1e30)),
+            (Drag::Pan, Vec2::splat(-3.4e38)),
+            (Drag::Orbit, Vec2::splat(-3.4e38)),
+        ] {
+            let mut orbit = OrbitControls::new(start);
+            orbit.begin(drag, Vec2::splat(3.4e38));
+            orbit.moved(to, 720.0);
+            assert_eq!(orbit.camera, start, "{drag:?} to {to}");
+        }
+        // An ordinary pan still moves it, and stays drawable.
+        let mut orbit = OrbitControls::new(start);
+        orbit.begin(Drag::Pan, Vec2::new(600.0, 300.0));
+        orbit.moved(Vec2::new(640.0, 320.0), 720.0);
+        assert!(orbit.camera.target.distance(start.target) > 0.01);
+        assert!(orbit.camera.validate().is_ok());
     }
 }

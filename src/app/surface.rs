@@ -233,12 +233,28 @@ impl WindowGpu {
         }
     }
 
+    /// Runs the panel's interface for the coming frame and frames the camera's view beside
+    /// it (the lens shift, [`framing_shift`]), so pointer rays cast with the camera land
+    /// where the picture shows. [`WindowGpu::draw`] calls it; call it before the first
+    /// frame's pointer events too, so they are moved with the view like every later one.
+    pub fn prepare_panel(
+        &self,
+        window: &Window,
+        fur: &SimulatedFur,
+        camera: &mut Camera,
+        panel: &mut Panel,
+        stats: &FrameStats,
+    ) {
+        let size = self.size();
+        panel.prepare(window, size, fur, stats);
+        camera.shift.x = framing_shift(panel.covers_left(), size.0);
+    }
+
     /// Draws one frame and the panel, presents it, and returns what the user asked for in
     /// the panel and, when `capture` is set, the frame as presented (panel included). A
     /// minimised window, a surface that times out or needs reconfiguring skip the frame
     /// (`None`); a lost surface is made again. The camera's lens shift is set to frame the
-    /// view beside the panel ([`framing_shift`]), so pointer rays picked with it after this
-    /// frame land where the picture shows.
+    /// view beside the panel ([`WindowGpu::prepare_panel`]).
     pub fn draw(
         &mut self,
         window: &Window,
@@ -297,8 +313,7 @@ impl WindowGpu {
         let targets = self.targets.as_ref().context("frame targets")?;
         // The panel's interface runs first, so the upscale can skip what it hides.
         let panel_started = std::time::Instant::now();
-        panel.prepare(window, size, fur, stats);
-        camera.shift.x = framing_shift(panel.covers_left(), size.0);
+        self.prepare_panel(window, fur, camera, panel, stats);
         let camera = &*camera;
         let mut panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
         let drawn = match &self.scaled {

@@ -53,11 +53,31 @@ enum ModeName {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KeyJson {
+    #[serde(deserialize_with = "correctly_rounded")]
     step: f64,
     // Read as f64 and checked before narrowing, so an error quotes the file's own number
     // (1e39 is infinite in f32, 1e-46 zero).
     a: [f64; 3],
     b: [f64; 3],
+}
+
+/// A JSON number read as the f64 nearest to it. serde_json's own reading may be a unit in
+/// the last place off (its `float_roundtrip` feature would fix that for every file the
+/// project reads, changing which error some bad glTF numbers give), and two steps a unit
+/// apart would then read as out of order: `2251799813685248.25` and `.5` both as `.5`.
+fn correctly_rounded<'de, D: serde::Deserializer<'de>>(from: D) -> Result<f64, D::Error> {
+    let raw = <&serde_json::value::RawValue>::deserialize(from)?;
+    let text = raw.get();
+    // JSON's numbers are a subset of what Rust's parser reads (which rounds correctly);
+    // anything else here (a string, `true`, an object) is no number.
+    let is_number = text.starts_with(|c: char| c == '-' || c.is_ascii_digit());
+    match text.parse::<f64>() {
+        Ok(v) if is_number => Ok(v),
+        _ => Err(serde::de::Error::custom(format!(
+            "expected a number, found {}",
+            text.chars().take(40).collect::<String>()
+        ))),
+    }
 }
 
 #[derive(Deserialize)]
@@ -91,6 +111,16 @@ impl CapsuleJson {
             }
         }
         Ok(())
+    }
+}
+
+/// `v` as a message shows it: plainly where that is short, else in exponent form (1e300
+/// plainly is 301 digits).
+fn readable(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e16).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
     }
 }
 
@@ -230,17 +260,19 @@ impl CapsuleScript {
                     return Err(out_of_reach(i, k, c.radius.into(), reach.into()));
                 }
                 if k > 0 && key.step <= c.keys[k - 1].step {
-                    // Steps are numbers (fractional ones allowed), kept as f64: past 2⁵³
-                    // neighbouring whole numbers read as the same step.
-                    let beyond = if key.step.abs() >= 2f64.powi(53) {
-                        "; steps past 2^53 are not told apart"
+                    let previous = c.keys[k - 1].step;
+                    // Steps are numbers (fractional ones allowed) kept as f64, which holds
+                    // about 16 significant digits: steps that differ only past those read
+                    // as the same step.
+                    let equal = if key.step == previous {
+                        "; steps are read as f64, so steps that differ only past the 16th significant digit are the same step"
                     } else {
                         ""
                     };
                     return Err(CapsuleScriptError::Invalid(format!(
-                        "capsule {i}, key {k}: step {} does not come after the previous key's step {} (steps must increase{beyond})",
-                        key.step,
-                        c.keys[k - 1].step
+                        "capsule {i}, key {k}: step {} does not come after the previous key's step {} (steps must increase{equal})",
+                        readable(key.step),
+                        readable(previous)
                     )));
                 }
             }
