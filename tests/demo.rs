@@ -410,53 +410,66 @@ fn bad_budget_flags_are_refused_before_any_window() {
 
 #[test]
 fn a_small_window_frames_the_creature_beside_the_panel() {
-    // In a 640×360 window the panel covers almost half the width; the view is framed in
-    // the columns it leaves (the camera's lens shift), where before the creature's head
-    // was under the panel.
+    // In a 640×360 window the panel covers almost half the width, in a 500×700 one more
+    // than half: the view is centred in the columns it leaves (the camera's lens shift)
+    // and, where those are narrower than tall, shrunk to fit them, where before the
+    // creature's head was under the panel or cut at the window's edge.
     let dir = tempfile::tempdir().unwrap();
-    let ((w, h, picture), _) = small_screenshot(
-        &dir.path().join("small.png"),
-        &["--width", "640", "--height", "360"],
-    );
-    assert_eq!((w, h), (640, 360));
-    let (w, h) = (w as usize, h as usize);
-    let edge = panel_edge(&picture, w);
-    assert!(
-        edge > 100 && edge < w * 3 / 4,
-        "panel edge at column {edge}"
-    );
-    // The coat's orange and cream against the blue-grey background and grey floor: red
-    // well above blue.
-    let hair: Vec<usize> = (0..h)
-        .flat_map(|y| (edge..w).map(move |x| (x, y)))
-        .filter(|&(x, y)| {
-            let [r, _, b] = picture[y * w + x];
-            i32::from(r) - i32::from(b) > 50
-        })
-        .map(|(x, _)| x)
-        .collect();
-    let visible = (w - edge) as f64;
-    let centre = hair.iter().sum::<usize>() as f64 / hair.len().max(1) as f64;
-    let off_centre = (centre - (edge as f64 + 0.5 * visible)) / visible;
-    let at_edge = hair
-        .iter()
-        .filter(|&&x| ((x - edge) as f64) < 0.1 * visible)
-        .count();
-    eprintln!(
-        "panel edge {edge}; {} hair pixels, centred {off_centre:+.3} of the visible width off the middle, {at_edge} in its first tenth",
-        hair.len()
-    );
-    // Measured: −0.07 and 1% framed, −0.34 and 35% (the creature cut by the panel) before.
-    assert!(hair.len() > 5000, "only {} hair pixels", hair.len());
-    assert!(
-        off_centre.abs() < 0.15,
-        "the creature is {off_centre:+.3} of the visible width off its middle"
-    );
-    assert!(
-        at_edge * 20 < hair.len(),
-        "{at_edge} of {} hair pixels run up against the panel",
-        hair.len()
-    );
+    for (width, height) in [(640usize, 360usize), (500, 700)] {
+        let ((w, h, picture), _) = small_screenshot(
+            &dir.path().join(format!("{width}x{height}.png")),
+            &[
+                "--width",
+                &width.to_string(),
+                "--height",
+                &height.to_string(),
+            ],
+        );
+        assert_eq!((w as usize, h as usize), (width, height));
+        let (w, h) = (width, height);
+        let edge = panel_edge(&picture, w);
+        assert!(
+            edge > 100 && edge < w * 3 / 4,
+            "panel edge at column {edge}"
+        );
+        // The coat's orange and cream against the blue-grey background and grey floor:
+        // red well above blue.
+        let hair: Vec<usize> = (0..h)
+            .flat_map(|y| (edge..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let [r, _, b] = picture[y * w + x];
+                i32::from(r) - i32::from(b) > 50
+            })
+            .map(|(x, _)| x)
+            .collect();
+        let visible = (w - edge) as f64;
+        let centre = hair.iter().sum::<usize>() as f64 / hair.len().max(1) as f64;
+        let off_centre = (centre - (edge as f64 + 0.5 * visible)) / visible;
+        let at_panel = hair
+            .iter()
+            .filter(|&&x| ((x - edge) as f64) < 0.1 * visible)
+            .count();
+        let at_right = hair
+            .iter()
+            .filter(|&&x| ((w - 1 - x) as f64) < 0.1 * visible)
+            .count();
+        eprintln!(
+            "{w}×{h}: panel edge {edge}; {} hair pixels, centred {off_centre:+.3} of the visible width off the middle, {at_panel} in its first tenth, {at_right} in its last",
+            hair.len()
+        );
+        // Measured at 640×360: −0.07, 1% and 0% framed; −0.34 and 35% (the creature cut
+        // by the panel) before. At 500×700: −0.08, 1% and 0%; unshrunk, 9% and 13%.
+        assert!(hair.len() > 3000, "only {} hair pixels", hair.len());
+        assert!(
+            off_centre.abs() < 0.15,
+            "{w}×{h}: the creature is {off_centre:+.3} of the visible width off its middle"
+        );
+        assert!(
+            at_panel * 20 < hair.len() && at_right * 20 < hair.len(),
+            "{w}×{h}: {at_panel} and {at_right} of {} hair pixels run up against the panel and the window's edge",
+            hair.len()
+        );
+    }
 }
 
 #[test]

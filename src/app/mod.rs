@@ -399,7 +399,7 @@ impl Running {
             self.gpu.prepare_panel(
                 &self.window,
                 &self.fur,
-                &mut self.orbit.camera,
+                &mut self.orbit,
                 &mut self.panel,
                 &self.stats,
             );
@@ -411,8 +411,8 @@ impl Running {
             // Scripts are written in logical pixels (the window's size as asked for); on a
             // high-density screen they land on the same spot of the picture.
             let scale = self.window.scale_factor() as f32;
-            // The window frames the view beside the panel: the events move with it.
-            let framing = panel::framing_offset(self.orbit.camera.shift.x, size.x);
+            // The window frames the view beside the panel: the events are placed with it.
+            let framing = self.orbit.framing();
             for event in replay.script.events_in(
                 if self.frames == 0 {
                     f64::NEG_INFINITY
@@ -422,7 +422,7 @@ impl Running {
                 replay.time,
             ) {
                 self.input.replay(
-                    &event.scaled(scale).moved(framing),
+                    &event.scaled(scale).mapped(|p| framing.place(p, size)),
                     &mut self.fur,
                     &mut self.orbit,
                     size,
@@ -453,7 +453,7 @@ impl Running {
         let drawn = self.gpu.draw(
             &self.window,
             &mut self.fur,
-            &mut self.orbit.camera,
+            &mut self.orbit,
             &mut self.panel,
             &self.stats,
             self.capture.is_some(),

@@ -16,11 +16,55 @@ pub enum Drag {
     Pan,
 }
 
+/// How the view is framed in a window beside its panel: the image shifted right into the
+/// columns the panel leaves, and shrunk where those are narrower than they are tall.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Framing {
+    /// [`Camera::shift`]'s x, normalised device units.
+    pub shift: f32,
+    /// The image's scale about its centre (1: as drawn full-window; less: smaller).
+    pub zoom: f32,
+}
+
+impl Framing {
+    /// The view as drawn in a whole window.
+    pub const CENTRED: Framing = Framing {
+        shift: 0.0,
+        zoom: 1.0,
+    };
+
+    /// The framing for a panel covering `covered` of a window's `size` columns: centred in
+    /// the columns it leaves and, where those are narrower than tall, shrunk to their width
+    /// over the height (the creature fills about 0.7 of the height across). Centred when
+    /// the panel covers nothing or everything.
+    pub fn beside_panel(covered: u32, size: (u32, u32)) -> Framing {
+        let (width, height) = size;
+        if covered == 0 || covered >= width || height == 0 {
+            return Framing::CENTRED;
+        }
+        let visible = (width - covered) as f32;
+        Framing {
+            shift: covered as f32 / width as f32,
+            zoom: (visible / height as f32).min(1.0),
+        }
+    }
+
+    /// Where a replayed event at `p` (pixels of a `size` window as drawn centred) lands in
+    /// the framed view: scaled about the window's centre, then moved with the view.
+    pub fn place(&self, p: Vec2, size: Vec2) -> Vec2 {
+        let centre = 0.5 * size;
+        centre + (p - centre) * self.zoom + Vec2::new(self.shift * centre.x, 0.0)
+    }
+}
+
 /// The orbit control's state.
 #[derive(Clone, Debug)]
 pub struct OrbitControls {
-    /// The camera it moves.
+    /// The camera it moves (its shift and field of view set by [`OrbitControls::frame`]).
     pub camera: Camera,
+    /// The field of view the camera has unframed.
+    fov_y: f32,
+    framing: Framing,
     drag: Drag,
     last: Option<Vec2>,
 }
@@ -37,9 +81,25 @@ impl OrbitControls {
     pub fn new(camera: Camera) -> Self {
         OrbitControls {
             camera,
+            fov_y: camera.fov_y,
+            framing: Framing::CENTRED,
             drag: Drag::Idle,
             last: None,
         }
+    }
+
+    /// Frames the camera's view by `framing`: its lens shift, and a field of view widened
+    /// by 1 / zoom (the same picture as the image scaled about its centre).
+    pub fn frame(&mut self, framing: Framing) {
+        self.framing = framing;
+        self.camera.shift.x = framing.shift;
+        let half = (0.5 * self.fov_y).tan() / framing.zoom.max(1e-3);
+        self.camera.fov_y = (2.0 * half.atan()).min(179f32.to_radians());
+    }
+
+    /// The framing last set.
+    pub fn framing(&self) -> Framing {
+        self.framing
     }
 
     /// A drag of kind `drag` begins at `position`.
@@ -92,6 +152,45 @@ impl OrbitControls {
 mod tests {
     use super::*;
     use pelt::render::CameraPreset;
+
+    #[test]
+    fn the_view_is_framed_beside_the_panel_and_replays_are_placed_with_it() {
+        let covered = 278;
+        for (width, height) in [(640u32, 360u32), (1280, 720), (500, 700)] {
+            let framing = Framing::beside_panel(covered, (width, height));
+            let size = Vec2::new(width as f32, height as f32);
+            let centred = Camera::preset(CameraPreset::Front);
+            let mut orbit = OrbitControls::new(centred);
+            orbit.frame(framing);
+            let framed = orbit.camera;
+            // The target lands in the middle of the columns the panel leaves.
+            let clip = framed.view_proj(size.x / size.y) * centred.target.extend(1.0);
+            let column = (clip.x / clip.w * 0.5 + 0.5) * size.x;
+            let middle = covered as f32 + 0.5 * (width - covered) as f32;
+            assert!(
+                (column - middle).abs() < 0.01,
+                "{width}×{height}: target at column {column}, not {middle}"
+            );
+            // A replayed event, placed in the framed view, picks what it picks in a
+            // centred one.
+            for p in [Vec2::new(100.0, 50.0), Vec2::new(460.0, 224.0), size - 1.0] {
+                let a = centred.ray_through(p, size);
+                let b = framed.ray_through(framing.place(p, size), size);
+                assert!(
+                    a.direction.distance(b.direction) < 1e-5 && a.origin == b.origin,
+                    "{width}×{height}, {p}: {a:?} against {b:?}"
+                );
+            }
+        }
+        // Landscape windows keep the scale; a portrait one shrinks the view to its width.
+        assert_eq!(Framing::beside_panel(covered, (640, 360)).zoom, 1.0);
+        let portrait = Framing::beside_panel(covered, (500, 700));
+        assert!((portrait.zoom - 222.0 / 700.0).abs() < 1e-6, "{portrait:?}");
+        // Nothing to frame beside: no panel, or a panel over the whole window.
+        for (covered, size) in [(0, (640, 360)), (640, (640, 360)), (5, (0, 0)), (5, (9, 0))] {
+            assert_eq!(Framing::beside_panel(covered, size), Framing::CENTRED);
+        }
+    }
 
     #[test]
     fn drags_too_far_for_a_picture_leave_the_camera_where_it_was() {

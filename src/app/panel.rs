@@ -63,24 +63,6 @@ pub fn hidden_columns(
     (right as u32 - 1).min(size.0)
 }
 
-/// The lens shift ([`pelt::render::Camera::shift`]'s x, normalised device units) that
-/// centres the view in the columns right of a panel covering `covered` of a window's
-/// `width` columns: half the covered width, as a share of half the window. None when the
-/// panel covers nothing or everything.
-pub fn framing_shift(covered: u32, width: u32) -> f32 {
-    if covered == 0 || covered >= width {
-        return 0.0;
-    }
-    covered as f32 / width as f32
-}
-
-/// Pixels a replayed pointer event moves with a view framed by lens shift `shift_x` in a
-/// window `width` pixels wide: scripts name spots of the view as drawn centred, so they pet
-/// the same spot beside the panel as in a recording, which has none.
-pub fn framing_offset(shift_x: f32, width: f32) -> glam::Vec2 {
-    glam::Vec2::new(shift_x * 0.5 * width, 0.0)
-}
-
 /// The panel's egui state and what it shows.
 pub struct Panel {
     ctx: egui::Context,
@@ -440,46 +422,5 @@ mod tests {
             0
         );
         assert_eq!(hidden_columns(egui::Rect::NOTHING, 1.0, size, true), 0);
-    }
-
-    #[test]
-    fn the_view_is_centred_beside_the_panel_and_replays_move_with_it() {
-        use glam::Vec2;
-        use pelt::render::{Camera, CameraPreset};
-        let (width, height) = (640u32, 360u32);
-        let covered = 278;
-        let shift = framing_shift(covered, width);
-        let size = Vec2::new(width as f32, height as f32);
-        let centred = Camera::preset(CameraPreset::Front);
-        let framed = Camera {
-            shift: Vec2::new(shift, 0.0),
-            ..centred
-        };
-        // The target lands in the middle of the columns the panel leaves.
-        let clip = framed.view_proj(size.x / size.y) * centred.target.extend(1.0);
-        let column = (clip.x / clip.w * 0.5 + 0.5) * size.x;
-        let middle = covered as f32 + 0.5 * (width - covered) as f32;
-        assert!(
-            (column - middle).abs() < 0.01,
-            "target at column {column}, not {middle}"
-        );
-        // A replayed event, moved with the view, picks what it picks in a centred view.
-        let offset = framing_offset(shift, size.x);
-        for p in [
-            Vec2::new(100.0, 50.0),
-            Vec2::new(460.0, 224.0),
-            Vec2::new(639.0, 359.0),
-        ] {
-            let a = centred.ray_through(p, size);
-            let b = framed.ray_through(p + offset, size);
-            assert!(
-                a.direction.distance(b.direction) < 1e-5 && a.origin == b.origin,
-                "{p}: {a:?} against {b:?}"
-            );
-        }
-        // Nothing to frame beside: no panel, or a panel over the whole window.
-        assert_eq!(framing_shift(0, width), 0.0);
-        assert_eq!(framing_shift(width, width), 0.0);
-        assert_eq!(framing_shift(5, 0), 0.0);
     }
 }

@@ -3,12 +3,13 @@
 //! minimising (a zero-size window) and a lost or outdated surface.
 
 use super::FrameStats;
-use super::panel::{Panel, PanelAction, framing_shift};
+use super::orbit::{Framing, OrbitControls};
+use super::panel::{Panel, PanelAction};
 use super::upscale::{ScaledTarget, Upscaler, scaled_size};
 use anyhow::Context;
 use glam::Vec2;
 use pelt::gpu::GpuContext;
-use pelt::render::{Camera, FrameTargets, Image, TargetLayout};
+use pelt::render::{FrameTargets, Image, TargetLayout};
 use pelt::{SimulatedFur, SimulatedFurOptions};
 use std::sync::Arc;
 use winit::event_loop::ActiveEventLoop;
@@ -234,20 +235,20 @@ impl WindowGpu {
     }
 
     /// Runs the panel's interface for the coming frame and frames the camera's view beside
-    /// it (the lens shift, [`framing_shift`]), so pointer rays cast with the camera land
-    /// where the picture shows. [`WindowGpu::draw`] calls it; call it before the first
-    /// frame's pointer events too, so they are moved with the view like every later one.
+    /// it ([`Framing::beside_panel`]), so pointer rays cast with the camera land where the
+    /// picture shows. [`WindowGpu::draw`] calls it; call it before the first frame's
+    /// pointer events too, so they are placed in the view like every later one.
     pub fn prepare_panel(
         &self,
         window: &Window,
         fur: &SimulatedFur,
-        camera: &mut Camera,
+        orbit: &mut OrbitControls,
         panel: &mut Panel,
         stats: &FrameStats,
     ) {
         let size = self.size();
         panel.prepare(window, size, fur, stats);
-        camera.shift.x = framing_shift(panel.covers_left(), size.0);
+        orbit.frame(Framing::beside_panel(panel.covers_left(), size));
     }
 
     /// Draws one frame and the panel, presents it, and returns what the user asked for in
@@ -259,7 +260,7 @@ impl WindowGpu {
         &mut self,
         window: &Window,
         fur: &mut SimulatedFur,
-        camera: &mut Camera,
+        orbit: &mut OrbitControls,
         panel: &mut Panel,
         stats: &FrameStats,
         capture: bool,
@@ -313,8 +314,8 @@ impl WindowGpu {
         let targets = self.targets.as_ref().context("frame targets")?;
         // The panel's interface runs first, so the upscale can skip what it hides.
         let panel_started = std::time::Instant::now();
-        self.prepare_panel(window, fur, camera, panel, stats);
-        let camera = &*camera;
+        self.prepare_panel(window, fur, orbit, panel, stats);
+        let camera = &orbit.camera;
         let mut panel_ms = panel_started.elapsed().as_secs_f64() * 1e3;
         let drawn = match &self.scaled {
             Some(scaled) => {

@@ -77,17 +77,12 @@ pub struct PointerEvent {
 impl PointerEvent {
     /// The event with its position multiplied by `factor` (logical to physical pixels).
     pub fn scaled(&self, factor: f32) -> Self {
-        self.with_position(|p| p * factor)
+        self.mapped(|p| p * factor)
     }
 
-    /// The event with its position moved by `offset` pixels (the demo moves replays with
-    /// its view, which it frames beside its panel).
-    pub fn moved(&self, offset: Vec2) -> Self {
-        self.with_position(|p| p + offset)
-    }
-
-    /// The event with its position, if it has one, mapped by `map`.
-    fn with_position(&self, map: impl Fn(Vec2) -> Vec2) -> Self {
+    /// The event with its position, if it has one, mapped by `map` (the demo places
+    /// replays in its view, which it frames beside its panel).
+    pub fn mapped(&self, map: impl Fn(Vec2) -> Vec2) -> Self {
         let kind = match self.kind {
             PointerEventKind::Down { position, button } => PointerEventKind::Down {
                 position: map(position),
