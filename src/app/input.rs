@@ -24,6 +24,11 @@ fn button(b: MouseButton) -> Option<PointerButton> {
 }
 
 impl PointerInput {
+    /// Where the pointer was last seen in the window, pixels.
+    pub fn position(&self) -> Option<Vec2> {
+        self.position
+    }
+
     /// A pointer button went down at `px`.
     pub fn down(
         &mut self,

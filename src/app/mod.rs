@@ -355,8 +355,19 @@ impl ApplicationHandler for App {
             }
             other if r.replay.is_none() => {
                 let size = r.gpu.size_vec();
-                r.input
-                    .window_event(&other, consumed, &mut r.fur, &mut r.orbit, size);
+                // A wheel over the panel scrolls it, never the camera (egui lets the wheel
+                // through where the panel's scroll area is at an end).
+                let over_panel = matches!(other, WindowEvent::MouseWheel { .. })
+                    && r.input
+                        .position()
+                        .is_some_and(|p| p.x < r.panel.covers_left() as f32);
+                r.input.window_event(
+                    &other,
+                    consumed || over_panel,
+                    &mut r.fur,
+                    &mut r.orbit,
+                    size,
+                );
             }
             _ => {}
         }

@@ -157,121 +157,125 @@ impl Panel {
         egui::Panel::left("pelt")
             .default_size(250.0)
             .show(ui, |ui| {
-                ui.heading("Pelt");
-                ui.label("Drag on the creature to pet it; hold still to scratch.");
-                ui.label("Drag elsewhere to orbit, right-drag to pan, wheel to zoom.");
-                if let Some(note) = &self.note {
-                    ui.colored_label(egui::Color32::from_rgb(255, 200, 90), note);
-                }
-                ui.separator();
-                let i = fur.interaction();
-                ui.label(format!("gesture: {}", i.state.name()));
-                ui.add(
-                    egui::ProgressBar::new(i.pleasure).text(format!("pleasure {:.2}", i.pleasure)),
-                );
-                ui.label(format!(
-                    "{:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
-                    stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
-                ));
-                ui.label(format!(
-                    "tier {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
-                    stats.strands,
-                    stats.drawn,
-                    stats.scale,
-                    stats.raster,
-                    stats.solver,
-                    if stats.budget { "on" } else { "off" }
-                ));
-                ui.separator();
+                // Scrolls where the window is too short for it (a 640×360 window cut it
+                // off at the solver's sliders, out of reach of the screenshot button).
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.heading("Pelt");
+                    ui.label("Drag on the creature to pet it; hold still to scratch.");
+                    ui.label("Drag elsewhere to orbit, right-drag to pan, wheel to zoom.");
+                    if let Some(note) = &self.note {
+                        ui.colored_label(egui::Color32::from_rgb(255, 200, 90), note);
+                    }
+                    ui.separator();
+                    let i = fur.interaction();
+                    ui.label(format!("gesture: {}", i.state.name()));
+                    ui.add(
+                        egui::ProgressBar::new(i.pleasure).text(format!("pleasure {:.2}", i.pleasure)),
+                    );
+                    ui.label(format!(
+                        "{:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
+                        stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
+                    ));
+                    ui.label(format!(
+                        "tier {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
+                        stats.strands,
+                        stats.drawn,
+                        stats.scale,
+                        stats.raster,
+                        stats.solver,
+                        if stats.budget { "on" } else { "off" }
+                    ));
+                    ui.separator();
 
-                let mut mode = fur.debug_mode();
-                egui::ComboBox::from_label("view")
-                    .selected_text(mode.name())
-                    .show_ui(ui, |ui| {
-                        for m in DebugMode::ALL {
-                            ui.selectable_value(&mut mode, m, m.name());
-                        }
-                    });
-                if mode != fur.debug_mode() {
-                    self.pending.push(PanelAction::Mode(mode));
-                }
-                // The hair by the compute rasteriser or the hardware ribbons.
-                let mut compute = fur.raster() == pelt::render::Raster::Compute;
-                if ui.checkbox(&mut compute, "compute raster").changed() {
-                    use pelt::render::Raster::{Compute, Hardware};
-                    let raster = if compute { Compute } else { Hardware };
-                    self.pending.push(PanelAction::Raster(raster));
-                }
-                let mut strands = stats.strands;
-                egui::ComboBox::from_label("strands")
-                    .selected_text(strands.to_string())
-                    .show_ui(ui, |ui| {
-                        for n in CANDIDATES.into_iter().filter(|&n| n <= stats.max_strands) {
-                            ui.selectable_value(&mut strands, n, n.to_string());
-                        }
-                    });
-                if strands != stats.strands {
-                    self.pending.push(PanelAction::Regrow {
-                        strands: Some(strands),
-                        seed: self.seed,
-                    });
-                }
-                ui.horizontal(|ui| {
-                    ui.label("seed");
-                    ui.add(egui::DragValue::new(&mut self.seed));
-                    if ui.button("regrow").clicked() {
+                    let mut mode = fur.debug_mode();
+                    egui::ComboBox::from_label("view")
+                        .selected_text(mode.name())
+                        .show_ui(ui, |ui| {
+                            for m in DebugMode::ALL {
+                                ui.selectable_value(&mut mode, m, m.name());
+                            }
+                        });
+                    if mode != fur.debug_mode() {
+                        self.pending.push(PanelAction::Mode(mode));
+                    }
+                    // The hair by the compute rasteriser or the hardware ribbons.
+                    let mut compute = fur.raster() == pelt::render::Raster::Compute;
+                    if ui.checkbox(&mut compute, "compute raster").changed() {
+                        use pelt::render::Raster::{Compute, Hardware};
+                        let raster = if compute { Compute } else { Hardware };
+                        self.pending.push(PanelAction::Raster(raster));
+                    }
+                    let mut strands = stats.strands;
+                    egui::ComboBox::from_label("strands")
+                        .selected_text(strands.to_string())
+                        .show_ui(ui, |ui| {
+                            for n in CANDIDATES.into_iter().filter(|&n| n <= stats.max_strands) {
+                                ui.selectable_value(&mut strands, n, n.to_string());
+                            }
+                        });
+                    if strands != stats.strands {
                         self.pending.push(PanelAction::Regrow {
-                            strands: None,
+                            strands: Some(strands),
                             seed: self.seed,
                         });
                     }
-                });
-                ui.separator();
+                    ui.horizontal(|ui| {
+                        ui.label("seed");
+                        ui.add(egui::DragValue::new(&mut self.seed));
+                        if ui.button("regrow").clicked() {
+                            self.pending.push(PanelAction::Regrow {
+                                strands: None,
+                                seed: self.seed,
+                            });
+                        }
+                    });
+                    ui.separator();
 
-                ui.label("solver");
-                let mut p = self.params;
-                ui.add(egui::Slider::new(&mut p.damping, 0.5..=0.99).text("damping"));
-                ui.add(egui::Slider::new(&mut p.root_stiffness, 0.0..=1.0).text("root stiffness"));
-                ui.add(egui::Slider::new(&mut p.tip_stiffness, 0.0..=1.0).text("tip stiffness"));
-                ui.add(egui::Slider::new(&mut p.wind, 0.0..=0.002).text("wind"));
-                ui.add(egui::Slider::new(&mut p.comb_gain, 0.0..=4.0).text("comb gain"));
-                ui.add(egui::Slider::new(&mut p.comb_decay, 0.9..=1.0).text("comb decay"));
-                // The coat as a volume: strands drag (friction) and push (volume) their
-                // neighbours through the density and velocity grid.
-                ui.checkbox(&mut p.volume, "volume grid");
-                ui.add(egui::Slider::new(&mut p.volume_friction, 0.0..=1.0).text("friction"));
-                ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
-                ui.add(
-                    egui::Slider::new(&mut p.volume_interval, 1..=pelt::sim::volume::MAX_INTERVAL)
-                        .suffix(" steps")
-                        .text("splat every"),
-                );
-                if p != self.params {
-                    self.params = p;
-                    self.pending.push(PanelAction::Params(p));
-                }
-                ui.label("shading");
-                let before = (self.key_azimuth, self.key_elevation, self.exposure);
-                ui.add(
-                    egui::Slider::new(&mut self.key_azimuth, -180.0..=180.0)
-                        .text("light azimuth °"),
-                );
-                ui.add(
-                    egui::Slider::new(&mut self.key_elevation, 5.0..=89.0)
-                        .text("light elevation °"),
-                );
-                ui.add(egui::Slider::new(&mut self.exposure, 0.2..=3.0).text("exposure"));
-                if before != (self.key_azimuth, self.key_elevation, self.exposure) {
-                    self.pending.push(PanelAction::Lighting(self.lighting()));
-                }
-                ui.separator();
-                ui.horizontal(|ui| {
-                    if ui.button("screenshot (F12)").clicked() {
-                        self.pending.push(PanelAction::Screenshot);
+                    ui.label("solver");
+                    let mut p = self.params;
+                    ui.add(egui::Slider::new(&mut p.damping, 0.5..=0.99).text("damping"));
+                    ui.add(egui::Slider::new(&mut p.root_stiffness, 0.0..=1.0).text("root stiffness"));
+                    ui.add(egui::Slider::new(&mut p.tip_stiffness, 0.0..=1.0).text("tip stiffness"));
+                    ui.add(egui::Slider::new(&mut p.wind, 0.0..=0.002).text("wind"));
+                    ui.add(egui::Slider::new(&mut p.comb_gain, 0.0..=4.0).text("comb gain"));
+                    ui.add(egui::Slider::new(&mut p.comb_decay, 0.9..=1.0).text("comb decay"));
+                    // The coat as a volume: strands drag (friction) and push (volume) their
+                    // neighbours through the density and velocity grid.
+                    ui.checkbox(&mut p.volume, "volume grid");
+                    ui.add(egui::Slider::new(&mut p.volume_friction, 0.0..=1.0).text("friction"));
+                    ui.add(egui::Slider::new(&mut p.volume_strength, 0.0..=4.0).text("volume"));
+                    ui.add(
+                        egui::Slider::new(&mut p.volume_interval, 1..=pelt::sim::volume::MAX_INTERVAL)
+                            .suffix(" steps")
+                            .text("splat every"),
+                    );
+                    if p != self.params {
+                        self.params = p;
+                        self.pending.push(PanelAction::Params(p));
                     }
-                    if ui.button("export VRM").clicked() {
-                        self.pending.push(PanelAction::ExportVrm);
+                    ui.label("shading");
+                    let before = (self.key_azimuth, self.key_elevation, self.exposure);
+                    ui.add(
+                        egui::Slider::new(&mut self.key_azimuth, -180.0..=180.0)
+                            .text("light azimuth °"),
+                    );
+                    ui.add(
+                        egui::Slider::new(&mut self.key_elevation, 5.0..=89.0)
+                            .text("light elevation °"),
+                    );
+                    ui.add(egui::Slider::new(&mut self.exposure, 0.2..=3.0).text("exposure"));
+                    if before != (self.key_azimuth, self.key_elevation, self.exposure) {
+                        self.pending.push(PanelAction::Lighting(self.lighting()));
                     }
+                    ui.separator();
+                    ui.horizontal(|ui| {
+                        if ui.button("screenshot (F12)").clicked() {
+                            self.pending.push(PanelAction::Screenshot);
+                        }
+                        if ui.button("export VRM").clicked() {
+                            self.pending.push(PanelAction::ExportVrm);
+                        }
+                    });
                 });
             })
             .response
