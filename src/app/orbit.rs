@@ -33,13 +33,13 @@ impl Framing {
         zoom: 1.0,
     };
 
-    /// The framing for a panel covering `covered` of a window's `size` columns: centred in
-    /// the columns it leaves and, where those are narrower than tall, shrunk to their width
-    /// over the height (the creature fills about 0.7 of the height across). Centred when
-    /// the panel covers nothing or everything.
+    /// The framing for a panel covering `covered` of a view's `size` columns (0 for a view
+    /// without one, a recording): centred in the columns it leaves and, where those are
+    /// narrower than tall, shrunk to their width over the height (the creature fills about
+    /// 0.7 of the height across). Centred when the panel covers everything.
     pub fn beside_panel(covered: u32, size: (u32, u32)) -> Framing {
         let (width, height) = size;
-        if covered == 0 || covered >= width || height == 0 {
+        if covered >= width || height == 0 {
             return Framing::CENTRED;
         }
         let visible = (width - covered) as f32;
@@ -69,8 +69,17 @@ pub struct OrbitControls {
     last: Option<Vec2>,
 }
 
-/// Radians turned per pixel dragged.
+/// Radians turned per pixel dragged in a 720-pixel-tall view drawn full size: a drag turns
+/// the camera by its share of the view's height, so a recording at another size (whose
+/// script is scaled to it) and a view shrunk beside the panel turn as the window does.
 const TURN_PER_PIXEL: f32 = 0.008;
+
+/// The view height [`TURN_PER_PIXEL`] is for, pixels.
+const TURN_REFERENCE_HEIGHT: f32 = 720.0;
+
+/// The most a single pointer move may turn the camera, radians: a scripted drag of 1e30
+/// pixels would otherwise land at an arbitrary angle.
+const MAX_TURN_PER_MOVE: f32 = 100.0;
 
 /// How far from the world's origin a pan may take the point looked at, metres: the
 /// creature is about a metre across, so past this there is nothing to see.
@@ -124,9 +133,14 @@ impl OrbitControls {
         self.last = Some(position);
         let before = self.camera;
         match self.drag {
-            Drag::Orbit => self
-                .camera
-                .orbit(delta.x * TURN_PER_PIXEL, delta.y * TURN_PER_PIXEL),
+            Drag::Orbit => {
+                let per_pixel = TURN_PER_PIXEL * TURN_REFERENCE_HEIGHT
+                    / (height.max(1.0) * self.framing.zoom.max(1e-3));
+                let turn = delta * per_pixel;
+                if turn.abs().max_element() <= MAX_TURN_PER_MOVE {
+                    self.camera.orbit(turn.x, turn.y);
+                }
+            }
             Drag::Pan => {
                 let distance = self.camera.eye.distance(self.camera.target);
                 let per_pixel = distance * self.camera.pixel_scale(height.max(1.0) as u32);
@@ -186,9 +200,42 @@ mod tests {
         assert_eq!(Framing::beside_panel(covered, (640, 360)).zoom, 1.0);
         let portrait = Framing::beside_panel(covered, (500, 700));
         assert!((portrait.zoom - 222.0 / 700.0).abs() < 1e-6, "{portrait:?}");
-        // Nothing to frame beside: no panel, or a panel over the whole window.
+        // No panel: centred, and shrunk only where the view is narrower than tall (a
+        // recording of a tall shape); a panel over the whole window: centred.
         for (covered, size) in [(0, (640, 360)), (640, (640, 360)), (5, (0, 0)), (5, (9, 0))] {
             assert_eq!(Framing::beside_panel(covered, size), Framing::CENTRED);
+        }
+        let tall = Framing::beside_panel(0, (500, 700));
+        assert_eq!(tall.shift, 0.0);
+        assert!((tall.zoom - 500.0 / 700.0).abs() < 1e-6, "{tall:?}");
+    }
+
+    #[test]
+    fn a_drag_turns_the_camera_by_its_share_of_the_view_whatever_its_size() {
+        // The window (720 tall), a half-size recording of the same script (its positions
+        // scaled by 0.5), and a view shrunk to 0.25 beside the panel (its events placed
+        // at a quarter of the distance): the same turn.
+        let start = Camera::preset(CameraPreset::Front);
+        let turned = |height: f32, zoom: f32, drag: f32| {
+            let mut orbit = OrbitControls::new(start);
+            orbit.frame(Framing { shift: 0.0, zoom });
+            orbit.begin(Drag::Orbit, Vec2::new(100.0, 100.0));
+            orbit.moved(Vec2::new(100.0 + drag, 100.0), height);
+            orbit.camera.eye
+        };
+        let window = turned(720.0, 1.0, 100.0);
+        assert!(
+            window.distance(start.eye) > 0.5,
+            "a 100-pixel drag barely turned"
+        );
+        for (name, eye) in [
+            ("half-size recording", turned(360.0, 1.0, 50.0)),
+            ("view shrunk to a quarter", turned(720.0, 0.25, 25.0)),
+        ] {
+            assert!(
+                eye.distance(window) < 1e-4,
+                "{name}: {eye} against {window}"
+            );
         }
     }
 
@@ -199,6 +246,7 @@ mod tests {
             (Drag::Pan, Vec2::splat(1e30)),
             (Drag::Pan, Vec2::splat(-3.4e38)),
             (Drag::Orbit, Vec2::splat(-3.4e38)),
+            (Drag::Orbit, Vec2::splat(1e30)),
         ] {
             let mut orbit = OrbitControls::new(start);
             orbit.begin(drag, Vec2::splat(3.4e38));

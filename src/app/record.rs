@@ -8,7 +8,7 @@
 
 use super::clip::ClipWriter;
 use super::input::PointerInput;
-use super::orbit::OrbitControls;
+use super::orbit::{Framing, OrbitControls};
 use anyhow::Context;
 use glam::Vec2;
 use pelt::gpu::GpuContext;
@@ -93,6 +93,9 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     };
     fur.hair_mut().set_params(params)?;
     let mut orbit = OrbitControls::new(Camera::preset(CameraPreset::Front));
+    // No panel; a clip narrower than tall shrinks the view to fit, as the window does.
+    let framing = Framing::beside_panel(0, (width, height));
+    orbit.frame(framing);
     let mut input = PointerInput::default();
     let size = Vec2::new(width as f32, height as f32);
     let scale = width as f32 / options.window.0 as f32;
@@ -121,7 +124,8 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         let from = if frame == 0 { f64::NEG_INFINITY } else { time };
         time += dt;
         for event in options.script.events_in(from, time) {
-            input.replay(&event.scaled(scale), &mut fur, &mut orbit, size);
+            let placed = event.scaled(scale).mapped(|p| framing.place(p, size));
+            input.replay(&placed, &mut fur, &mut orbit, size);
         }
         fur.update(dt)?;
         let image = fur.render_image(&orbit.camera, width, height)?;
