@@ -45,7 +45,9 @@ impl Framing {
         let visible = (width - covered) as f32;
         Framing {
             shift: covered as f32 / width as f32,
-            zoom: (visible / height as f32).min(1.0),
+            // At least MIN_ZOOM, so the widened field of view stays below 180° and the
+            // rays through placed events stay those of the centred view.
+            zoom: (visible / height as f32).clamp(MIN_ZOOM, 1.0),
         }
     }
 
@@ -56,6 +58,10 @@ impl Framing {
         centre + (p - centre) * self.zoom + Vec2::new(self.shift * centre.x, 0.0)
     }
 }
+
+/// The smallest view scale a framing asks for: the default 38° field of view widened by
+/// 1 / MIN_ZOOM is 176°.
+const MIN_ZOOM: f32 = 0.01;
 
 /// The orbit control's state.
 #[derive(Clone, Debug)]
@@ -102,8 +108,8 @@ impl OrbitControls {
     pub fn frame(&mut self, framing: Framing) {
         self.framing = framing;
         self.camera.shift.x = framing.shift;
-        let half = (0.5 * self.fov_y).tan() / framing.zoom.max(1e-3);
-        self.camera.fov_y = (2.0 * half.atan()).min(179f32.to_radians());
+        let half = (0.5 * self.fov_y).tan() / framing.zoom.max(MIN_ZOOM);
+        self.camera.fov_y = 2.0 * half.atan();
     }
 
     /// The framing last set.
@@ -170,7 +176,7 @@ mod tests {
     #[test]
     fn the_view_is_framed_beside_the_panel_and_replays_are_placed_with_it() {
         let covered = 278;
-        for (width, height) in [(640u32, 360u32), (1280, 720), (500, 700)] {
+        for (width, height) in [(640u32, 360u32), (1280, 720), (500, 700), (279, 720)] {
             let framing = Framing::beside_panel(covered, (width, height));
             let size = Vec2::new(width as f32, height as f32);
             let centred = Camera::preset(CameraPreset::Front);
