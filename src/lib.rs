@@ -39,6 +39,7 @@ pub mod files;
 pub mod gpu;
 pub mod groom;
 pub mod hand;
+mod json_numbers;
 pub mod npy;
 pub mod render;
 pub mod rigged;

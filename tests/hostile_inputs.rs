@@ -189,8 +189,66 @@ fn each_cause_is_printed_once() {
     ]);
     assert_eq!(err.matches("key must be a string").count(), 1, "{err}");
     assert_eq!(err.matches("bad.json").count(), 1, "{err}");
+    assert_eq!(err.matches("capsule script").count(), 1, "{err}");
     let err = fails(&["demo", "--script", "/no/such/script.json", "--frames", "1"]);
     assert_eq!(err.matches("/no/such/script.json").count(), 1, "{err}");
+    let pointer = dir.path().join("pointer.json");
+    std::fs::write(&pointer, "[{\"t\": 0, \"kind\": \"move\"}]").unwrap();
+    let err = fails(&["demo", "--script", s(&pointer), "--frames", "1"]);
+    assert_eq!(err.matches("pointer.json").count(), 1, "{err}");
+    assert_eq!(err.matches("pointer script").count(), 1, "{err}");
+}
+
+#[test]
+fn nan_and_infinity_are_named_as_numbers_json_cannot_hold() {
+    // serde's own message ("expected value at line 1 column 31") does not say that the
+    // number is what is wrong.
+    let capsules = r#"{"capsules": [{"radius": 0.05, "keys": [{"step": NaN, "a": [0, 0, 0], "b": [0, 0, 1]}]}]}"#;
+    let err = pelt::hand::CapsuleScript::from_json(capsules)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`NaN` at line 1 column 50 is not a number JSON can hold"),
+        "{err}"
+    );
+    let pointer = "[{\"t\": 0, \"kind\": \"move\",\n  \"x\": -Infinity, \"y\": 2}]";
+    let err = pelt::hand::PointerScript::from_json(pointer)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`-Infinity` at line 2 column 8 is not a number JSON can hold"),
+        "{err}"
+    );
+    let motion = r#"[{"t": 0, "position": [0, inf, 0], "rotation": [0, 0, 0, 1]}]"#;
+    let err = pelt::spring::motion::RootMotion::from_json(motion)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`inf` at line 1"), "{err}");
+    // Other syntax errors keep serde's words.
+    let err = pelt::hand::CapsuleScript::from_json(r#"{"capsules": [}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("expected value at line 1") && !err.contains("JSON can hold"),
+        "{err}"
+    );
+    // And at the command line, the file is named once with the word.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("nan.json");
+    std::fs::write(&script, capsules).unwrap();
+    let err = fails(&[
+        "simulate",
+        "--solver",
+        "cpu",
+        "--capsule-script",
+        s(&script),
+        "--out",
+        s(&dir.path().join("x.npy")),
+    ]);
+    assert!(
+        err.contains("nan.json: capsule script is not valid: `NaN`"),
+        "{err}"
+    );
 }
 
 /// The creature's export as JSON, edited, and packed again.

@@ -166,10 +166,11 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         }
     }
     let script = match &args.script {
-        // A read error names the file already; a content error gets it added.
+        // A read error names the file already; a content error gets it added (the error
+        // itself says it is a pointer script).
         Some(path) => Some(PointerScript::from_path(path).or_else(|e| match e {
             PointerScriptError::Io { .. } => Err(anyhow::Error::from(e)),
-            other => Err(other).with_context(|| format!("in pointer script {}", path.display())),
+            other => Err(other).with_context(|| path.display().to_string()),
         })?),
         None => None,
     };

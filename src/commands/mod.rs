@@ -29,11 +29,11 @@ pub fn check_strands(strands: Option<usize>, ctx: &pelt::gpu::GpuContext) -> any
 }
 
 /// Reads a capsule script file (capped, byte-order mark skipped); a script that does not
-/// parse names the file.
+/// parse names the file (the error itself says it is a capsule script).
 pub fn read_capsule_script(path: &std::path::Path) -> anyhow::Result<pelt::hand::CapsuleScript> {
     use pelt::hand::CapsuleScriptError;
     pelt::hand::CapsuleScript::from_path(path).or_else(|e| match e {
         CapsuleScriptError::File(f) => Err(f.into()),
-        other => Err(other).with_context(|| format!("in capsule script {}", path.display())),
+        other => Err(other).with_context(|| path.display().to_string()),
     })
 }

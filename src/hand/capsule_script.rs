@@ -34,6 +34,10 @@ pub enum CapsuleScriptError {
     /// Not valid JSON of the expected shape.
     #[error("capsule script is not valid: {0}")]
     Json(#[from] serde_json::Error),
+    /// A number written as `NaN` or `Infinity`, which JSON does not have: where, and
+    /// the word.
+    #[error("capsule script is not valid: {0}")]
+    NotFinite(String),
     /// A value that makes no sense.
     #[error("capsule script: {0}")]
     Invalid(String),
@@ -196,7 +200,14 @@ impl CapsuleScript {
 
     /// Parses and checks a script (a leading byte-order mark is skipped).
     pub fn from_json(text: &str) -> Result<Self, CapsuleScriptError> {
-        let json: ScriptJson = serde_json::from_str(crate::files::strip_bom(text))?;
+        let text = crate::files::strip_bom(text);
+        let json: ScriptJson =
+            serde_json::from_str(text).map_err(
+                |e| match crate::json_numbers::non_finite_number(text, &e) {
+                    Some(message) => CapsuleScriptError::NotFinite(message),
+                    None => e.into(),
+                },
+            )?;
         for (i, c) in json.capsules.iter().enumerate().take(MAX_CAPSULES) {
             c.check_range(i)?;
         }

@@ -136,6 +136,10 @@ pub enum PointerScriptError {
     /// Not JSON at all.
     #[error("pointer script is not valid JSON: {0}")]
     Json(#[source] serde_json::Error),
+    /// A number written as `NaN` or `Infinity`, which JSON does not have: where, and
+    /// the word.
+    #[error("pointer script is not valid JSON: {0}")]
+    NotFinite(String),
     /// JSON, but not a list.
     #[error(
         "pointer script must be a JSON list of events, like [{{\"t\": 0, \"kind\": \"move\", \"x\": 10, \"y\": 20}}]"
@@ -297,8 +301,14 @@ impl PointerScript {
                 max: MAX_SCRIPT_BYTES,
             });
         }
-        let value: serde_json::Value = serde_json::from_str(crate::files::strip_bom(text))
-            .map_err(PointerScriptError::Json)?;
+        let text = crate::files::strip_bom(text);
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(
+                |e| match crate::json_numbers::non_finite_number(text, &e) {
+                    Some(message) => PointerScriptError::NotFinite(message),
+                    None => PointerScriptError::Json(e),
+                },
+            )?;
         let serde_json::Value::Array(items) = value else {
             return Err(PointerScriptError::NotAList);
         };

@@ -75,8 +75,8 @@ impl RootMotion {
     /// Parses the JSON form (see the module docs).
     pub fn from_json(text: &str) -> Result<Self, MotionError> {
         // Bounded parse: the element count is checked as the array is read.
-        let keys: BoundedKeys =
-            serde_json::from_str(text).map_err(|e| MotionError::Json(e.to_string()))?;
+        let keys: BoundedKeys = serde_json::from_str(text)
+            .map_err(|e| MotionError::Json(crate::json_numbers::describe(text, &e)))?;
         Self::new(keys.0)
     }
 

@@ -137,8 +137,13 @@ pub fn read_gltf_json(json: &[u8]) -> Result<ImportedSprings, VrmError> {
             e
         }
     };
-    let doc: GltfDoc =
-        serde_json::from_slice(json).map_err(|e| spent(VrmError::Json(e.to_string())))?;
+    let doc: GltfDoc = serde_json::from_slice(json).map_err(|e| {
+        let message = std::str::from_utf8(json).map_or_else(
+            |_| e.to_string(),
+            |text| crate::json_numbers::describe(text, &e),
+        );
+        spent(VrmError::Json(message))
+    })?;
     let GltfDoc {
         asset,
         nodes,

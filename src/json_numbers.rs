@@ -1,0 +1,96 @@
+//! Why a JSON text with `NaN` or `Infinity` in it does not parse, in words: JSON has no
+//! such numbers, and serde's own message ("expected value at line 1 column 31") does not
+//! say that the number is what is wrong.
+
+/// Where a JSON parse stopped at a word that is not a JSON number but names one that is
+/// not finite (`NaN`, `Infinity`, `-inf`, …): a message that names the word and where
+/// it starts.
+pub(crate) fn non_finite_number(text: &str, error: &serde_json::Error) -> Option<String> {
+    if !error.is_syntax() || error.line() == 0 || error.column() == 0 {
+        return None;
+    }
+    // serde_json counts lines from 1 and columns in bytes from 1, up to and including the
+    // byte where it stopped.
+    let line = text.split('\n').nth(error.line() - 1)?;
+    let stop = error.column() - 1;
+    let bytes = line.as_bytes();
+    // Back up over the letters before the stop (serde stops at `a` of `nan`, at `I` of
+    // `-Infinity` after reading the sign) and a sign before them.
+    let mut start = stop.min(bytes.len());
+    while start > 0 && bytes[start - 1].is_ascii_alphabetic() {
+        start -= 1;
+    }
+    if start > 0 && matches!(bytes[start - 1], b'-' | b'+') {
+        start -= 1;
+    }
+    // Forward over a sign where serde stopped at one (`+` starts no JSON value), then the
+    // letters.
+    let rest = bytes.get(stop..)?;
+    let sign = usize::from(matches!(rest.first(), Some(b'-' | b'+')));
+    let end = stop
+        + sign
+        + rest[sign..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+    let word = line.get(start..end)?;
+    let unsigned = word.trim_start_matches(['-', '+']).to_ascii_lowercase();
+    matches!(unsigned.as_str(), "nan" | "inf" | "infinity").then(|| {
+        format!(
+            "`{word}` at line {} column {} is not a number JSON can hold; every number must \
+             be finite",
+            error.line(),
+            start + 1
+        )
+    })
+}
+
+/// `error`'s message for `text`, saying so plainly where the text holds a non-finite
+/// number.
+pub(crate) fn describe(text: &str, error: &serde_json::Error) -> String {
+    non_finite_number(text, error).unwrap_or_else(|| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_error(text: &str) -> serde_json::Error {
+        serde_json::from_str::<serde_json::Value>(text).expect_err("the text must not parse")
+    }
+
+    #[test]
+    fn non_finite_words_are_found_where_the_parse_stopped() {
+        for (text, word, line, column) in [
+            (r#"{"step": NaN}"#, "NaN", 1, 10),
+            (r#"{"step": nan}"#, "nan", 1, 10),
+            (r#"[1, Infinity]"#, "Infinity", 1, 5),
+            (r#"[1, -Infinity]"#, "-Infinity", 1, 5),
+            ("[1,\n  2,\n  -inf ]", "-inf", 3, 3),
+            (r#"[+Infinity]"#, "+Infinity", 1, 2),
+        ] {
+            let e = parse_error(text);
+            let message = non_finite_number(text, &e).unwrap_or_default();
+            assert!(
+                message.starts_with(&format!("`{word}` at line {line} column {column} ")),
+                "{text}: {message}"
+            );
+            assert_eq!(describe(text, &e), message);
+        }
+    }
+
+    #[test]
+    fn other_syntax_errors_keep_serde_s_message() {
+        for text in [
+            r#"{"step": }"#,
+            r#"{"step": Nope}"#,
+            r#"{"step": 1"#,
+            r#"{"Infinity": x}"#,
+            "",
+        ] {
+            let e = parse_error(text);
+            assert_eq!(non_finite_number(text, &e), None, "{text}");
+            assert_eq!(describe(text, &e), e.to_string());
+        }
+    }
+}
