@@ -408,6 +408,74 @@ fn bad_budget_flags_are_refused_before_any_window() {
     }
 }
 
+/// The columns of hair pixels in a `w`-wide picture (the coat's orange and cream against
+/// the blue-grey background and grey floor: red well above blue), from column `from` on.
+fn hair_columns(picture: &[[u8; 3]], w: usize, from: usize) -> Vec<usize> {
+    picture
+        .chunks(w)
+        .flat_map(|row| {
+            (from..w).filter(move |&x| i32::from(row[x][0]) - i32::from(row[x][2]) > 50)
+        })
+        .collect()
+}
+
+#[test]
+fn a_hidden_panel_leaves_the_creature_the_whole_window() {
+    // `--hide-panel` folds the panel to a small button at the top left: the view is framed
+    // in the whole window again, where beside the panel it is centred in the columns right
+    // of it (at 640×360, about 380 of 640).
+    let dir = tempfile::tempdir().unwrap();
+    let size = ["--width", "640", "--height", "360"];
+    let ((w, _, shown), _) = small_screenshot(&dir.path().join("shown.png"), &size);
+    let mut hidden_args = size.to_vec();
+    hidden_args.push("--hide-panel");
+    let ((w2, _, hidden), _) = small_screenshot(&dir.path().join("hidden.png"), &hidden_args);
+    assert_eq!(w, w2);
+    let w = w as usize;
+    let edge = panel_edge(&shown, w);
+    assert!(edge > 100, "panel edge at column {edge}");
+    // Folded, the panel's fill is gone from under its button (the top 40 rows).
+    let fill = shown[w * 8 + 2];
+    let h = shown.len() / w;
+    let filled = |picture: &[[u8; 3]]| {
+        (40..h)
+            .flat_map(|y| (0..edge).map(move |x| y * w + x))
+            .filter(|&i| distance(picture[i], fill) <= 6)
+            .count() as f64
+            / ((h - 40) * edge) as f64
+    };
+    assert!(
+        filled(&shown) > 0.5,
+        "the shown panel's fill is not where it was measured"
+    );
+    assert!(
+        filled(&hidden) < 0.05,
+        "{:.2} of the panel's columns still hold its fill",
+        filled(&hidden)
+    );
+    let centre =
+        |columns: &[usize]| columns.iter().sum::<usize>() as f64 / columns.len().max(1) as f64;
+    let beside = hair_columns(&shown, w, edge);
+    let whole = hair_columns(&hidden, w, 0);
+    let (beside_centre, whole_centre) = (centre(&beside), centre(&whole));
+    eprintln!(
+        "panel shown: {} hair pixels centred at column {beside_centre:.0} (panel edge {edge}); hidden: {} centred at {whole_centre:.0} of {w}",
+        beside.len(),
+        whole.len()
+    );
+    assert!(whole.len() > 3000, "only {} hair pixels", whole.len());
+    assert!(
+        (whole_centre / w as f64 - 0.5).abs() < 0.08,
+        "with the panel hidden the creature is centred at column {whole_centre:.0} of {w}"
+    );
+    // Beside the panel it sits in the middle of the columns right of it, well right of the
+    // window's middle.
+    assert!(
+        beside_centre - whole_centre > 0.25 * edge as f64,
+        "the view moved from column {beside_centre:.0} to {whole_centre:.0} when the {edge}-column panel was hidden"
+    );
+}
+
 #[test]
 fn a_small_window_frames_the_creature_beside_the_panel() {
     // In a 640×360 window the panel covers almost half the width, in a 500×700 one more

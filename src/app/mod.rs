@@ -71,6 +71,8 @@ pub struct DemoOptions {
     pub volume_interval: u32,
     /// The environment map, if any.
     pub environment: Option<pelt::render::EnvironmentMap>,
+    /// Whether the panel starts folded away (`--hide-panel`; H toggles it).
+    pub hide_panel: bool,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -258,13 +260,14 @@ impl App {
             ..*fur.hair().params()
         };
         fur.hair_mut().set_params(volume)?;
-        let panel = Panel::new(
+        let mut panel = Panel::new(
             &gpu.gpu,
             &window,
             gpu.panel_format(),
             self.options.seed,
             fur.hair().params(),
         );
+        panel.set_hidden(self.options.hide_panel);
         let (first_raster, first_solver) = (fur.raster().name(), fur.solver().name());
         let replay = self
             .options
@@ -347,6 +350,9 @@ impl ApplicationHandler for App {
                         Key::Named(NamedKey::F12) => r.panel.request(PanelAction::Screenshot),
                         Key::Character(ref c) if c.eq_ignore_ascii_case("p") => {
                             r.panel.request(PanelAction::Screenshot)
+                        }
+                        Key::Character(ref c) if c.eq_ignore_ascii_case("h") => {
+                            r.panel.set_hidden(!r.panel.hidden())
                         }
                         Key::Named(NamedKey::Escape) => event_loop.exit(),
                         _ => {}

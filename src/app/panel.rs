@@ -86,6 +86,9 @@ pub struct Panel {
     hides_left: u32,
     /// Columns from the left edge the prepared panel covers, opaque or not.
     covers_left: u32,
+    /// Folded away to a small button at the top left (its button, the H key or
+    /// `--hide-panel`), so the creature has the whole window.
+    hidden: bool,
 }
 
 impl Panel {
@@ -127,7 +130,18 @@ impl Panel {
             prepared: None,
             hides_left: 0,
             covers_left: 0,
+            hidden: false,
         }
+    }
+
+    /// Folds the panel away to a small button at the top left, or opens it again.
+    pub fn set_hidden(&mut self, hidden: bool) {
+        self.hidden = hidden;
+    }
+
+    /// Whether the panel is folded away.
+    pub fn hidden(&self) -> bool {
+        self.hidden
     }
 
     /// Passes a window event to egui; returns whether egui took it.
@@ -153,14 +167,31 @@ impl Panel {
     }
 
     /// Lays the panel out; returns the rectangle it fills, in points.
+    /// The panel's interface; returns the rectangle it fills from the window's left edge
+    /// (nothing while folded away: its button covers no whole column).
     fn ui(&mut self, ui: &mut egui::Ui, fur: &SimulatedFur, stats: &FrameStats) -> egui::Rect {
+        if self.hidden {
+            egui::Area::new(egui::Id::unique("pelt folded"))
+                .fixed_pos(egui::pos2(6.0, 6.0))
+                .show(ui.ctx(), |ui| {
+                    if ui.button("panel (H)").clicked() {
+                        self.hidden = false;
+                    }
+                });
+            return egui::Rect::NOTHING;
+        }
         egui::Panel::left("pelt")
             .default_size(250.0)
             .show(ui, |ui| {
                 // Scrolls where the window is too short for it (a 640×360 window cut it
                 // off at the solver's sliders, out of reach of the screenshot button).
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    ui.heading("Pelt");
+                    ui.horizontal(|ui| {
+                        ui.heading("Pelt");
+                        if ui.button("hide (H)").clicked() {
+                            self.hidden = true;
+                        }
+                    });
                     ui.label("Drag on the creature to pet it; hold still to scratch.");
                     ui.label("Drag elsewhere to orbit, right-drag to pan, wheel to zoom.");
                     if let Some(note) = &self.note {

@@ -68,6 +68,10 @@ pub struct DemoArgs {
     /// and 16,777,216 pixels) for the eyes, nose and ambient light (never the strands).
     #[arg(long)]
     pub env: Option<PathBuf>,
+    /// Start with the panel folded away to a small button at the top left, the creature
+    /// framed in the whole window (the H key, or the panel's own buttons, fold and open it).
+    #[arg(long)]
+    pub hide_panel: bool,
     /// Record every frame of the --script replay (needs --frames) as an animated PNG here
     /// (the name must end in .png; written whole or not at all). Drawn offscreen, without
     /// a window or the panel, at --record-size and a fixed strand count, so the same script
@@ -227,5 +231,6 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         volume: args.volume.on(),
         volume_interval: args.volume.interval(),
         environment,
+        hide_panel: args.hide_panel,
     })
 }
