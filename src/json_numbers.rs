@@ -4,9 +4,16 @@
 
 /// Where a JSON parse stopped at a word that is not a JSON number but names one that is
 /// not finite (`NaN`, `Infinity`, `-inf`, …): a message that names the word and where
-/// it starts.
+/// it starts (its line, and its column in characters, as an editor counts them).
 pub(crate) fn non_finite_number(text: &str, error: &serde_json::Error) -> Option<String> {
-    if !error.is_syntax() || error.line() == 0 || error.column() == 0 {
+    // Only where serde wanted a value (or the rest of `null`, or a number's digits after a
+    // sign): not a broken escape or a control character inside a string, not a key, not
+    // letters after a number.
+    let said = error.to_string();
+    let wanted_a_value = ["expected value", "expected ident", "invalid number"]
+        .iter()
+        .any(|start| said.starts_with(start));
+    if !error.is_syntax() || !wanted_a_value || error.line() == 0 || error.column() == 0 {
         return None;
     }
     // serde_json counts lines from 1 and columns in bytes from 1, up to and including the
@@ -33,16 +40,35 @@ pub(crate) fn non_finite_number(text: &str, error: &serde_json::Error) -> Option
             .iter()
             .take_while(|b| b.is_ascii_alphabetic())
             .count();
+    let before = line.get(..start)?;
     let word = line.get(start..end)?;
     let unsigned = word.trim_start_matches(['-', '+']).to_ascii_lowercase();
-    matches!(unsigned.as_str(), "nan" | "inf" | "infinity").then(|| {
+    let non_finite = matches!(unsigned.as_str(), "nan" | "inf" | "infinity");
+    (non_finite && !inside_string(before)).then(|| {
         format!(
             "`{word}` at line {} column {} is not a number JSON can hold; every number must \
              be finite",
             error.line(),
-            start + 1
+            before.chars().count() + 1
         )
     })
+}
+
+/// Whether a line of JSON that starts outside a string (JSON strings hold no raw line
+/// breaks) ends inside one.
+fn inside_string(line: &str) -> bool {
+    let mut inside = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        if escaped {
+            escaped = false;
+        } else if inside && c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            inside = !inside;
+        }
+    }
+    inside
 }
 
 /// `error`'s message for `text`, saying so plainly where the text holds a non-finite
@@ -68,6 +94,9 @@ mod tests {
             (r#"[1, -Infinity]"#, "-Infinity", 1, 5),
             ("[1,\n  2,\n  -inf ]", "-inf", 3, 3),
             (r#"[+Infinity]"#, "+Infinity", 1, 2),
+            // Columns in characters: an editor shows this NaN at column 12.
+            (r#"["日本語日本語", NaN]"#, "NaN", 1, 12),
+            ("[\"a \\\" b\", NaN]", "NaN", 1, 12),
         ] {
             let e = parse_error(text);
             let message = non_finite_number(text, &e).unwrap_or_default();
@@ -87,6 +116,13 @@ mod tests {
             r#"{"step": 1"#,
             r#"{"Infinity": x}"#,
             "",
+            // Inside a string: a broken escape, a control character after a word.
+            r#"["\NaN"]"#,
+            "[\"Infinity\t\"]",
+            r#"["C:\inf"]"#,
+            // A key, and letters after a number.
+            r#"{NaN: 1}"#,
+            r#"[1NaN]"#,
         ] {
             let e = parse_error(text);
             assert_eq!(non_finite_number(text, &e), None, "{text}");

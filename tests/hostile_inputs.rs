@@ -223,7 +223,18 @@ fn nan_and_infinity_are_named_as_numbers_json_cannot_hold() {
     let err = pelt::spring::motion::RootMotion::from_json(motion)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("`inf` at line 1"), "{err}");
+    assert!(
+        err.contains("`inf` at line 1 column 27") && !err.contains("not a JSON array"),
+        "{err}"
+    );
+    // Inside a string, a broken escape is what is wrong, not a number.
+    let err = pelt::hand::PointerScript::from_json(r#"["C:\NaN"]"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("invalid escape") && !err.contains("JSON can hold"),
+        "{err}"
+    );
     // Other syntax errors keep serde's words.
     let err = pelt::hand::CapsuleScript::from_json(r#"{"capsules": [}"#)
         .unwrap_err()

@@ -345,7 +345,9 @@ impl ApplicationHandler for App {
             }
             WindowEvent::KeyboardInput { event, .. } if !consumed => {
                 use winit::keyboard::{Key, NamedKey};
-                if event.state.is_pressed() {
+                // A held key's repeats do nothing: holding H would fold and open the panel
+                // a dozen times a second, and P save a screenshot each time.
+                if event.state.is_pressed() && !event.repeat {
                     match event.logical_key {
                         Key::Named(NamedKey::F12) => r.panel.request(PanelAction::Screenshot),
                         Key::Character(ref c) if c.eq_ignore_ascii_case("p") => {

@@ -166,7 +166,6 @@ impl Panel {
         }
     }
 
-    /// Lays the panel out; returns the rectangle it fills, in points.
     /// The panel's interface; returns the rectangle it fills from the window's left edge
     /// (nothing while folded away: its button covers no whole column).
     fn ui(&mut self, ui: &mut egui::Ui, fur: &SimulatedFur, stats: &FrameStats) -> egui::Rect {
@@ -194,6 +193,7 @@ impl Panel {
                     });
                     ui.label("Drag on the creature to pet it; hold still to scratch.");
                     ui.label("Drag elsewhere to orbit, right-drag to pan, wheel to zoom.");
+                    ui.label("H folds this panel away; F12 saves a screenshot.");
                     if let Some(note) = &self.note {
                         ui.colored_label(egui::Color32::from_rgb(255, 200, 90), note);
                     }

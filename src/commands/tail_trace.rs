@@ -98,8 +98,7 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
     inputs.extend(args.file.as_deref());
     pelt::files::check_output(&args.out, "the trace", &["csv"], &inputs)?;
     let text = pelt::files::read_text_capped(&args.motion, MAX_MOTION_BYTES, "the motion")?;
-    let motion = RootMotion::from_json(&text)
-        .with_context(|| format!("parsing the motion {}", args.motion.display()))?;
+    let motion = RootMotion::from_json(&text).with_context(|| args.motion.display().to_string())?;
     let rig = match &args.file {
         Some(path) => {
             let found = super::import::read_file(path)?;

@@ -29,6 +29,10 @@ pub enum MotionError {
         "the motion is not a JSON array of {{\"t\", \"position\", \"rotation\"}} keyframes: {0}"
     )]
     Json(String),
+    /// A number written as `NaN` or `Infinity`, which JSON does not have: where, and the
+    /// word.
+    #[error("the motion is not valid JSON: {0}")]
+    NotFinite(String),
     /// No keyframes.
     #[error("the motion has no keyframes; give at least one")]
     Empty,
@@ -75,8 +79,13 @@ impl RootMotion {
     /// Parses the JSON form (see the module docs).
     pub fn from_json(text: &str) -> Result<Self, MotionError> {
         // Bounded parse: the element count is checked as the array is read.
-        let keys: BoundedKeys = serde_json::from_str(text)
-            .map_err(|e| MotionError::Json(crate::json_numbers::describe(text, &e)))?;
+        let keys: BoundedKeys =
+            serde_json::from_str(text).map_err(
+                |e| match crate::json_numbers::non_finite_number(text, &e) {
+                    Some(message) => MotionError::NotFinite(message),
+                    None => MotionError::Json(e.to_string()),
+                },
+            )?;
         Self::new(keys.0)
     }
 
