@@ -78,6 +78,19 @@ fn kept_depth_bits(slot: u32) -> u32 {
 }
 // NEAREST SAMPLE END
 
+// The code of triangle `t` of segment `segment` at a pixel where it is `along` of the way
+// from point j to point j + 1: the segment and triangle above `raster.along_bits` bits of
+// `along`, so the lowest code among hairs at one depth is the lowest segment and
+// triangle, as without them (one triangle has one `along` at a pixel). `along` is kept
+// from −1 to 2 (ALONG_LOW, ALONG_SPAN): a sample inside a thin triangle can have its
+// pixel's centre outside it, where the hardware extrapolates the colours, as the resolve
+// then does; clamped to 0 … 1 the hair's colours moved 0.04 levels on average at 200×120.
+fn sample_code(segment: u32, t: u32, along: f32) -> u32 {
+    let steps = f32((1u << raster.along_bits) - 1u);
+    let unit = clamp((along - ALONG_LOW) / ALONG_SPAN, 0.0, 1.0);
+    return ((segment * 2u + t) << raster.along_bits) | u32(round(unit * steps));
+}
+
 fn target_size() -> vec2<f32> {
     return vec2<f32>(f32(raster.width), f32(raster.height));
 }
@@ -88,8 +101,10 @@ fn cover_pixel(setup: SegmentSetup, strand: StrandCoverage, segment: u32, px: ve
     let samples = RASTER_SAMPLES;
     let corner = vec2<f32>(px) - setup.origin;
     let centre = corner + 0.5;
-    // Which samples each triangle covers (geometry and coverage mask).
+    // Which samples each triangle covers (geometry and coverage mask), and where along the
+    // segment it is at the pixel centre (the resolve's blend of its two points' colours).
     var masks = vec2<u32>(0u);
+    var along = vec2<f32>(0.0);
     for (var t = 0u; t < 2u; t = t + 1u) {
         let tri = setup_triangle(setup, t);
         if (!tri.valid) {
@@ -111,6 +126,8 @@ fn cover_pixel(setup: SegmentSetup, strand: StrandCoverage, segment: u32, px: ve
         let w = planes_perspective(tri, centre);
         let alpha = ribbon_alpha(dot(w, tri.side), dot(w, tri.along), dot(w, tri.coverage));
         masks[t] = strand_coverage_mask(alpha, strand, vec2<f32>(px) + 0.5) & inside;
+        // Triangle 0's corners are points (j, j, j + 1), triangle 1's (j + 1, j, j + 1).
+        along[t] = select(w.x + w.z, w.z, t == 0u);
     }
     let covered = masks.x | masks.y;
     if (covered == 0u) {
@@ -132,7 +149,7 @@ fn cover_pixel(setup: SegmentSetup, strand: StrandCoverage, segment: u32, px: ve
         }
         let tri = setup_triangle(setup, t);
         let at_corner = planes_at(tri, corner);
-        let code = 0xffffffffu - (segment * 2u + t);
+        let code = 0xffffffffu - sample_code(segment, t, along[t]);
         for (var k = 0u; k < samples; k = k + 1u) {
             if ((mask & (1u << k)) == 0u) {
                 continue;

@@ -4,7 +4,10 @@
 // a hair sample is nearer than what the surfaces drew (the depth test), its tone-mapped
 // colour, ID_HAIR and its depth into the camera's MSAA targets, so the overlay, the IDs and
 // the MSAA resolve work as they do after the ribbons. The colour is the ribbons': the
-// winning triangle's three vertex colours interpolated at the pixel centre. Composed after
+// winning triangle's vertex colours interpolated at the pixel centre, which is the blend of
+// its segment's two points' colours by how far along the segment the centre is (the walk
+// keeps that in the code's low bits, from −1 to 2 in 4,095 steps for up to 26,214 strands
+// and 127 at worst). Composed after
 // `frame.wgsl`, `ribbon_geometry.wgsl` and `strand_segments.wgsl`.
 
 @group(3) @binding(0) var<uniform> raster: RasterUniforms;
@@ -34,20 +37,17 @@ fn resolve_sample(position: vec4<f32>, sample: u32) -> ResolveOut {
     if (hair == 0u) {
         discard;
     }
+    // The walk's code: segment and triangle, then where along the segment the pixel
+    // centre is (`sample_code` in `hair_raster.wgsl`).
     let code = 0xffffffffu - hair;
-    let segment = code / 2u;
-    let t = code % 2u;
+    let steps = (1u << raster.along_bits) - 1u;
+    let along = ALONG_LOW + ALONG_SPAN * f32(code & steps) / f32(steps);
+    let segment = (code >> raster.along_bits) / 2u;
     let nth = segment / SEGMENTS;
     let j = segment % SEGMENTS;
     let s = drawn_strand(nth);
-    let q = segment_quad(s, nth, j, vec2<f32>(f32(raster.width), f32(raster.height)));
-    let w = perspective_weights(quad_triangle(q, t), vec2<f32>(px) + 0.5);
-    // Triangle 0 is (j, j, j + 1), triangle 1 (j + 1, j, j + 1) in points.
-    let a = point_color(s, j + t);
-    let b = point_color(s, j);
-    let c = point_color(s, j + 1u);
     var out: ResolveOut;
-    out.color = vec4<f32>(tone_map(w.x * a + w.y * b + w.z * c), 1.0);
+    out.color = vec4<f32>(tone_map(mix(point_color(s, j), point_color(s, j + 1u), along)), 1.0);
     out.id = ID_HAIR;
     out.depth = bitcast<f32>(nearest.y);
     return out;

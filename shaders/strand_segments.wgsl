@@ -5,6 +5,11 @@
 // centre) and depth (linear in screen space, at each sample). Shared by the compute
 // rasteriser and its resolve. Composed after `frame.wgsl` and `ribbon_geometry.wgsl`.
 
+// The range of the compute rasteriser's `along` (where along its segment a pixel centre
+// is; `sample_code` in `hair_raster.wgsl`): from ALONG_LOW over ALONG_SPAN.
+const ALONG_LOW: f32 = -1.0;
+const ALONG_SPAN: f32 = 3.0;
+
 // Rust twin: `render::compute_raster::RasterUniforms`.
 struct RasterUniforms {
     // The camera target's size in pixels and MSAA samples.
@@ -13,6 +18,9 @@ struct RasterUniforms {
     samples: u32,
     // Entries of the long-segment queue (more are drawn by the thread that found them).
     queue_capacity: u32,
+    // Low bits of a camera sample's code that hold where along its segment the hair is
+    // (`sample_code` in `hair_raster.wgsl`).
+    along_bits: u32,
 }
 
 // A ribbon vertex on screen: pixel position, depth (reversed: near is 1), 1/w, and the
@@ -40,8 +48,6 @@ struct ScreenTriangle {
     a: ScreenVertex,
     b: ScreenVertex,
     c: ScreenVertex,
-    // Twice the signed area in pixels.
-    area: f32,
 }
 
 fn screen_vertex(g: StrandPoint, side: f32, size: vec2<f32>) -> ScreenVertex {
@@ -87,19 +93,7 @@ fn quad_triangle(q: ScreenQuad, t: u32) -> ScreenTriangle {
         tri.b = q.v1;
         tri.c = q.v3;
     }
-    tri.area = edge(tri.a.xy, tri.b.xy, tri.c.xy);
     return tri;
-}
-
-// Screen-space barycentric weights of a, b, c at `p`.
-fn barycentric(tri: ScreenTriangle, p: vec2<f32>) -> vec3<f32> {
-    return vec3<f32>(edge(tri.b.xy, tri.c.xy, p), edge(tri.c.xy, tri.a.xy, p), edge(tri.a.xy, tri.b.xy, p)) / tri.area;
-}
-
-// Perspective-correct weights of a, b, c at `p` (for the attributes).
-fn perspective_weights(tri: ScreenTriangle, p: vec2<f32>) -> vec3<f32> {
-    let w = barycentric(tri, p) * vec3<f32>(tri.a.inv_w, tri.b.inv_w, tri.c.inv_w);
-    return w / (w.x + w.y + w.z);
 }
 
 // The standard sample positions within a pixel: 4× MSAA's, or the centre for one sample.

@@ -49,6 +49,17 @@ pub const RASTER_WORKGROUP: u32 = 64;
 pub const RASTER_THREAD_PIXELS: u32 = 64;
 /// Pixels a side of the tiles the compute rasteriser's resolves draw.
 pub const RESOLVE_TILE: u32 = 8;
+/// The fewest bits of the compute rasteriser's sample code that hold where along its
+/// segment the winning hair is at the pixel centre (0 at point j, all ones at point j + 1),
+/// below the segment and triangle: the resolve blends the two points' colours by it rather
+/// than setting the segment up again. More are used where fewer strands leave room
+/// (`render::compute_raster::along_bits`).
+pub const RASTER_ALONG_BITS: u32 = 7;
+/// The most strands the compute rasteriser draws (more go to the ribbons): their
+/// `2 × SEGMENTS` codes shifted past [`RASTER_ALONG_BITS`] must stay below 2³² − 1, the
+/// code no hair has (3,355,443 strands: eight full coats).
+pub const MAX_COMPUTE_RASTER_STRANDS: u32 =
+    ((1u32 << (32 - RASTER_ALONG_BITS)) - 1) / (2 * SEGMENTS);
 /// Surface materials (`render::mesh::Material`): the creature's coat-coloured skin.
 pub const MATERIAL_COAT: u32 = 0;
 /// A glossy eye.

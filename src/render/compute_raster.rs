@@ -97,7 +97,28 @@ pub struct RasterUniforms {
     pub samples: u32,
     /// Entries of the long-segment queue.
     pub queue_capacity: u32,
+    /// Low bits of a camera sample's code that hold where along its segment the hair is
+    /// ([`along_bits`]; 0 for the shadow maps, which keep no codes).
+    pub along_bits: u32,
 }
+
+/// Bits of a camera sample's code below its segment and triangle that hold where along the
+/// segment the pixel centre is, for `strands` strands: as many as fit in 32 bits beside
+/// their `2 × SEGMENTS` codes, the top code (all ones) left for "no hair", at most 12 (the
+/// resolve's blend then errs by under 1/8,000 of the two points' colour difference);
+/// `None` below [`crate::shaders::RASTER_ALONG_BITS`], past
+/// [`crate::shaders::MAX_COMPUTE_RASTER_STRANDS`].
+pub fn along_bits(strands: u32) -> Option<u32> {
+    let codes = u64::from(strands.max(1)) * u64::from(2 * SEGMENTS);
+    // Every code shifted, with all its low bits set, stays below 2³² − 1 when the codes
+    // fit in 32 − bits bits.
+    let code_bits = u64::BITS - codes.leading_zeros();
+    let bits = 32u32.saturating_sub(code_bits).min(MAX_ALONG_BITS);
+    (bits >= crate::shaders::RASTER_ALONG_BITS).then_some(bits)
+}
+
+/// The most bits [`along_bits`] gives.
+const MAX_ALONG_BITS: u32 = 12;
 
 /// The per-target buffers, made for one size and queue capacity (at the layout's samples),
 /// and the resolve's group over the strands' binding's shaded colours.
@@ -403,13 +424,7 @@ impl ComputeRaster {
         self.buffers.as_ref().map(|b| &b.queue)
     }
 
-    fn prepare(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        size: (u32, u32),
-        point_colors: &wgpu::Buffer,
-    ) {
+    fn prepare(&mut self, device: &wgpu::Device, size: (u32, u32), point_colors: &wgpu::Buffer) {
         // The sample count is the layout's, fixed for this rasteriser.
         let samples = self.samples;
         let key = (size.0, size.1, self.queue_capacity);
@@ -437,15 +452,6 @@ impl ComputeRaster {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let u = RasterUniforms {
-            width: size.0,
-            height: size.1,
-            samples,
-            queue_capacity: self.queue_capacity,
-        };
-        if let Ok(bytes) = super::frame::uniform_bytes(&u) {
-            queue.write_buffer(&uniforms, 0, &bytes);
-        }
         let sample_nearest = storage("hair raster: nearest sample", 8 * slots);
         let queue_buffer = storage(
             "hair raster: long-segment queue",
@@ -515,7 +521,20 @@ impl ComputeRaster {
         timestamps: Option<&Timestamps>,
         timed_begin: bool,
     ) {
-        self.prepare(device, queue, size, point_colors);
+        self.prepare(device, size, point_colors);
+        if let Some(b) = &self.buffers {
+            // Written each frame: the strand count sets the code's bits.
+            let u = RasterUniforms {
+                width: size.0,
+                height: size.1,
+                samples: self.samples,
+                queue_capacity: self.queue_capacity,
+                along_bits: along_bits(strands).unwrap_or(crate::shaders::RASTER_ALONG_BITS),
+            };
+            if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+                queue.write_buffer(&b.uniforms, 0, &bytes);
+            }
+        }
         let wide = self.uses_wide_atomics();
         let (walks_made, module) = match (&mut self.wide, &self.wide_module) {
             (made, Some(module)) if wide => (made, module),
@@ -590,5 +609,36 @@ impl ComputeRaster {
             pass.set_pipeline(pipeline);
             pass.draw_indirect(&b.hair_tiles, 0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shaders::{MAX_COMPUTE_RASTER_STRANDS, RASTER_ALONG_BITS};
+
+    #[test]
+    fn the_codes_and_their_along_bits_never_reach_the_code_of_no_hair() {
+        let max = MAX_COMPUTE_RASTER_STRANDS;
+        assert_eq!(max, 3_355_443);
+        for strands in [1, 64, 4_096, 26_214, 26_215, 420_032, 1_680_128, max] {
+            let bits = along_bits(strands).expect("within the compute path's strands");
+            let last_code = u64::from(strands) * u64::from(2 * SEGMENTS) - 1;
+            let largest = (last_code << bits) | ((1 << bits) - 1);
+            // The walk stores 2³² − 1 − code; 0 there means no hair.
+            assert!(
+                largest < u64::from(u32::MAX),
+                "{strands} strands, {bits} bits"
+            );
+            // And no bit is left unused that could have held one more step.
+            assert!(
+                bits == 12 || ((last_code + 1) << (bits + 1)) > u64::from(u32::MAX) - 1,
+                "{strands} strands could have had more than {bits} bits"
+            );
+        }
+        assert_eq!(along_bits(4_096), Some(12));
+        assert_eq!(along_bits(420_032), Some(9));
+        assert_eq!(along_bits(max), Some(RASTER_ALONG_BITS));
+        assert_eq!(along_bits(max + 1), None);
     }
 }

@@ -240,18 +240,27 @@ impl FurRenderer {
         let samples = u64::from(size.0) * u64::from(size.1) * u64::from(self.layout.samples);
         let texels = u64::from(self.shadow.maps.size).pow(2);
         let largest = (8 * samples).max(16 * texels);
-        if largest <= limit {
+        let strands = self.strands.as_ref().map_or(0, |s| s.count);
+        if largest <= limit && strands <= crate::shaders::MAX_COMPUTE_RASTER_STRANDS {
             return Raster::Compute;
         }
         if !self.warned_compute_too_large {
             self.warned_compute_too_large = true;
-            log::warn!(
-                "the compute rasteriser would need a {largest}-byte buffer at {}×{}, past this \
-                 device's {limit}-byte storage binding limit: the hair is drawn by the \
-                 hardware ribbons instead",
-                size.0,
-                size.1
-            );
+            if largest > limit {
+                log::warn!(
+                    "the compute rasteriser would need a {largest}-byte buffer at {}×{}, past \
+                     this device's {limit}-byte storage binding limit: the hair is drawn by \
+                     the hardware ribbons instead",
+                    size.0,
+                    size.1
+                );
+            } else {
+                log::warn!(
+                    "the compute rasteriser draws at most {} strands, not {strands}: the hair \
+                     is drawn by the hardware ribbons instead",
+                    crate::shaders::MAX_COMPUTE_RASTER_STRANDS
+                );
+            }
         }
         Raster::Hardware
     }

@@ -86,6 +86,7 @@ impl ShadowBuffers {
             height: size,
             samples: 1,
             queue_capacity: 0,
+            along_bits: 0,
         };
         if let Ok(bytes) = super::frame::uniform_bytes(&u) {
             queue.write_buffer(&uniforms, 0, &bytes);
@@ -238,6 +239,7 @@ impl ShadowRaster {
             height: extent,
             samples: 1,
             queue_capacity: 0,
+            along_bits: 0,
         };
         if let Ok(bytes) = super::frame::uniform_bytes(&u) {
             queue.write_buffer(&b.uniforms, 0, &bytes);
