@@ -173,20 +173,26 @@ fn counts_and_sizes_beyond_the_machine_are_refused_with_the_limit() {
     assert!(err.contains("needs about 64.0 GiB"), "{err}");
 }
 
-#[test]
-fn each_cause_is_printed_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("bad.json");
-    std::fs::write(&script, "{ not json").unwrap();
-    let err = fails(&[
+/// `pelt simulate` under a capsule script of `text` (written as `name` in `dir`), which
+/// must fail: its error.
+fn simulate_fails_with_script(dir: &Path, name: &str, text: &str) -> String {
+    let script = dir.join(name);
+    std::fs::write(&script, text).unwrap();
+    fails(&[
         "simulate",
         "--solver",
         "cpu",
         "--capsule-script",
         s(&script),
         "--out",
-        s(&dir.path().join("x.npy")),
-    ]);
+        s(&dir.join("x.npy")),
+    ])
+}
+
+#[test]
+fn each_cause_is_printed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = simulate_fails_with_script(dir.path(), "bad.json", "{ not json");
     assert_eq!(err.matches("key must be a string").count(), 1, "{err}");
     assert_eq!(err.matches("bad.json").count(), 1, "{err}");
     assert_eq!(err.matches("capsule script").count(), 1, "{err}");
@@ -245,17 +251,7 @@ fn nan_and_infinity_are_named_as_numbers_json_cannot_hold() {
     );
     // And at the command line, the file is named once with the word.
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("nan.json");
-    std::fs::write(&script, capsules).unwrap();
-    let err = fails(&[
-        "simulate",
-        "--solver",
-        "cpu",
-        "--capsule-script",
-        s(&script),
-        "--out",
-        s(&dir.path().join("x.npy")),
-    ]);
+    let err = simulate_fails_with_script(dir.path(), "nan.json", capsules);
     assert!(
         err.contains("nan.json: capsule script is not valid: `NaN`"),
         "{err}"
