@@ -5,11 +5,6 @@
 // centre) and depth (linear in screen space, at each sample). Shared by the compute
 // rasteriser and its resolve. Composed after `frame.wgsl` and `ribbon_geometry.wgsl`.
 
-// The range of the compute rasteriser's `along` (where along its segment a pixel centre
-// is; `sample_code` in `hair_raster.wgsl`): from ALONG_LOW over ALONG_SPAN.
-const ALONG_LOW: f32 = -1.0;
-const ALONG_SPAN: f32 = 3.0;
-
 // Rust twin: `render::compute_raster::RasterUniforms`.
 struct RasterUniforms {
     // The camera target's size in pixels and MSAA samples.

@@ -55,6 +55,11 @@ pub const RESOLVE_TILE: u32 = 8;
 /// than setting the segment up again. More are used where fewer strands leave room
 /// (`render::compute_raster::along_bits`).
 pub const RASTER_ALONG_BITS: u32 = 7;
+/// The lowest of those values kept: a covered sample's pixel centre can lie outside a thin
+/// triangle, where the hardware extrapolates the colours.
+pub const RASTER_ALONG_LOW: f32 = -1.0;
+/// The span of the values kept, from [`RASTER_ALONG_LOW`] (to 2).
+pub const RASTER_ALONG_SPAN: f32 = 3.0;
 /// The most strands the compute rasteriser draws (more go to the ribbons): their
 /// `2 × SEGMENTS` codes shifted past [`RASTER_ALONG_BITS`] must stay below 2³² − 1, the
 /// code no hair has (3,355,443 strands: eight full coats).
@@ -207,7 +212,7 @@ const fn float(name: &'static str, value: f32) -> SharedFloat {
 
 /// Every `f32` constant of the prelude: π, the hair fibre's constants, the volume grid's
 /// and the floor's.
-pub const SHARED_FLOATS: [SharedFloat; 14] = [
+pub const SHARED_FLOATS: [SharedFloat; 16] = [
     float("PI", std::f32::consts::PI),
     float("HAIR_ALPHA", HAIR_ALPHA),
     float("HAIR_BETA_R", HAIR_BETA_R),
@@ -224,6 +229,9 @@ pub const SHARED_FLOATS: [SharedFloat; 14] = [
     float("FLOOR_CENTER_Z", crate::render::mesh::FLOOR_CENTER.y),
     float("FLOOR_FADE_START", crate::render::mesh::FLOOR_FADE.0),
     float("FLOOR_FADE_END", crate::render::mesh::FLOOR_FADE.1),
+    // Where along its segment a compute-rasterised sample's pixel centre is kept.
+    float("ALONG_LOW", RASTER_ALONG_LOW),
+    float("ALONG_SPAN", RASTER_ALONG_SPAN),
 ];
 
 /// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] and
