@@ -6,6 +6,11 @@
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 
+/// The device features of the compute rasteriser's one-walk path (64-bit atomic max on
+/// storage buffers), asked for wherever the adapter has them.
+pub const WIDE_ATOMICS: wgpu::Features =
+    wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
+
 /// What went wrong acquiring a GPU.
 #[derive(Debug, Error)]
 pub enum GpuError {
@@ -165,8 +170,8 @@ impl GpuContext {
         let required_limits = adapter.limits();
         // Timestamps where the adapter has them, for the frame bench's per-pass times, and
         // 64-bit atomic max, for the compute rasteriser's one-walk path.
-        let required_features = adapter.features()
-            & (wgpu::Features::TIMESTAMP_QUERY | crate::render::compute_raster::WIDE_ATOMICS);
+        let required_features =
+            adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | WIDE_ATOMICS);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("pelt"),
             required_limits,

@@ -79,6 +79,16 @@ pub const MATERIAL_NAIL: u32 = 4;
 pub const MATERIAL_SLEEVE: u32 = 5;
 /// The floor.
 pub const MATERIAL_FLOOR: u32 = 6;
+/// The floor's centre on the ground plane, metres: under the creature (`render::mesh`).
+pub const FLOOR_CENTER_X: f32 = 0.0;
+/// See [`FLOOR_CENTER_X`].
+pub const FLOOR_CENTER_Z: f32 = -0.4;
+/// Distances from the floor's centre over which it fades into the background, metres
+/// (read by `fs_matte`).
+pub const FLOOR_FADE_START: f32 = 1.0;
+/// See [`FLOOR_FADE_START`].
+pub const FLOOR_FADE_END: f32 = 2.8;
+
 /// What a pixel of the ID target shows (`render::ids`): nothing.
 pub const ID_BACKGROUND: u32 = 0;
 /// The creature's skin.
@@ -225,10 +235,10 @@ pub const SHARED_FLOATS: [SharedFloat; 16] = [
     float("VOLUME_VELOCITY_LIMIT", VOLUME_VELOCITY_LIMIT),
     float("VOLUME_PUSH_LIMIT", VOLUME_PUSH_LIMIT),
     // The floor's fade into the background.
-    float("FLOOR_CENTER_X", crate::render::mesh::FLOOR_CENTER.x),
-    float("FLOOR_CENTER_Z", crate::render::mesh::FLOOR_CENTER.y),
-    float("FLOOR_FADE_START", crate::render::mesh::FLOOR_FADE.0),
-    float("FLOOR_FADE_END", crate::render::mesh::FLOOR_FADE.1),
+    float("FLOOR_CENTER_X", FLOOR_CENTER_X),
+    float("FLOOR_CENTER_Z", FLOOR_CENTER_Z),
+    float("FLOOR_FADE_START", FLOOR_FADE_START),
+    float("FLOOR_FADE_END", FLOOR_FADE_END),
     // Where along its segment a compute-rasterised sample's pixel centre is kept.
     float("ALONG_LOW", RASTER_ALONG_LOW),
     float("ALONG_SPAN", RASTER_ALONG_SPAN),

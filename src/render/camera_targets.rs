@@ -2,7 +2,7 @@
 //! them, the ribbons pass (with the overlay) loads them and resolves the MSAA colour into
 //! the output.
 
-use super::renderer::BACKGROUND;
+use super::palette::BACKGROUND;
 use super::target::FrameTargets;
 
 /// Where the camera's passes draw: the frame targets and the caller's output.

@@ -34,9 +34,7 @@ use crate::shaders::{
     RASTER_EARLY_DEPTH_OVERRIDE, RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule,
 };
 
-/// The device features of the one-walk path (64-bit atomic max on storage buffers).
-pub const WIDE_ATOMICS: wgpu::Features =
-    wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
+pub use crate::gpu::WIDE_ATOMICS;
 /// The 64-bit `keep_sample`, spliced over the 32-bit one of `hair_raster.wgsl` (beside
 /// this file, not in `shaders/`: alone it is no module; [`wide_source`] is, and the
 /// compute raster tests validate it).

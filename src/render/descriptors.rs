@@ -231,7 +231,7 @@ pub fn camera_depth(write: bool) -> wgpu::DepthStencilState {
 /// Depth state of the light's passes: forward depth, cleared to 1.
 pub fn light_depth() -> wgpu::DepthStencilState {
     wgpu::DepthStencilState {
-        format: super::shadow::SHADOW_DEPTH_FORMAT,
+        format: super::light_view::SHADOW_DEPTH_FORMAT,
         depth_write_enabled: Some(true),
         depth_compare: Some(wgpu::CompareFunction::Less),
         stencil: Default::default(),

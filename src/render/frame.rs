@@ -5,12 +5,13 @@
 
 use super::RenderError;
 use super::descriptors::{bind_group, bind_group_layout, uniform_entry};
+use super::light_view::{SLAB_ENDS, light_frame};
 use super::mesh::Material;
+use super::palette::BACKGROUND;
 use super::palette::Srgb;
-use super::renderer::BACKGROUND;
+pub use super::pass_view::PassView;
 use super::scene::Scene;
 use super::settings::RenderSettings;
-use super::shadow::{SLAB_ENDS, light_frame};
 use super::strand_lod::StrandLod;
 use encase::ShaderType;
 use glam::{Mat4, Vec3, Vec4};
@@ -116,23 +117,6 @@ pub struct FrameUniforms {
     pub lod_fade: f32,
     /// Every drawn ribbon's width is multiplied by this ([`StrandLod::width_scale`]).
     pub lod_width_scale: f32,
-}
-
-/// The view one pass draws from: the camera's or the key light's. WGSL twin: `PassView`.
-#[derive(Clone, Copy, Debug, PartialEq, ShaderType)]
-pub struct PassView {
-    /// World → clip.
-    pub view_proj: Mat4,
-    /// The camera's position (perspective), or the direction toward the viewer
-    /// (orthographic).
-    pub eye: Vec3,
-    /// 1 for a perspective view, 0 for an orthographic one.
-    pub perspective: u32,
-    /// Unit viewing direction.
-    pub forward: Vec3,
-    /// World size of one pixel at unit distance (perspective) or of one pixel
-    /// (orthographic).
-    pub pixel_scale: f32,
 }
 
 /// The bytes of a uniform block as WGSL lays it out.

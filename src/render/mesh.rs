@@ -8,6 +8,7 @@ use crate::creature::tessellation::{
 };
 use crate::creature::{Creature, FaceLayout, Part, Space};
 use crate::groom::pattern_at;
+use crate::shaders;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
@@ -272,12 +273,12 @@ pub fn face(creature: &Creature, layout: &FaceLayout, detail: f32) -> Mesh {
 }
 
 /// The floor's centre on the ground plane (x, z), metres: under the creature.
-pub const FLOOR_CENTER: Vec2 = Vec2::new(0.0, -0.4);
+pub const FLOOR_CENTER: Vec2 = Vec2::new(shaders::FLOOR_CENTER_X, shaders::FLOOR_CENTER_Z);
 /// The floor's radius, metres.
 pub const FLOOR_RADIUS: f32 = 4.0;
 /// Distances from [`FLOOR_CENTER`] over which the floor fades into the background, metres
 /// (WGSL `FLOOR_FADE_START`, `FLOOR_FADE_END`, read by `fs_matte`).
-pub const FLOOR_FADE: (f32, f32) = (1.0, 2.8);
+pub const FLOOR_FADE: (f32, f32) = (shaders::FLOOR_FADE_START, shaders::FLOOR_FADE_END);
 
 /// The floor the solver keeps strands above: a disc at height `y`, world space, with
 /// triangles facing up and down.

@@ -10,10 +10,10 @@
 //!
 //! # A frame
 //!
-//! 1. **Shadow maps** ([`shadow`]) from the key light (orthographic, [`shadow::light_frame`]): the opaque
+//! 1. **Shadow maps** ([`shadow`]) from the key light (orthographic, [`light_view::light_frame`]): the opaque
 //!    depth of skin, face and hand; the depth of the nearest hair; and the deep opacity map,
 //!    four cumulative hair densities in slabs behind that first hair
-//!    ([`shadow::SLAB_ENDS`]). Both hair passes draw the *deformed* ribbons at their true
+//!    ([`light_view::SLAB_ENDS`]). Both hair passes draw the *deformed* ribbons at their true
 //!    width, so shadows follow every stroke of the hand.
 //! 2. **Surfaces** ([`surfaces`]): the creature's skin tessellated from its analytic parts
 //!    ([`mesh::creature_skin`]) in their own spaces, so the GPU places them by the same
@@ -106,10 +106,12 @@ pub mod environment;
 pub mod frame;
 pub mod hair_bsdf;
 pub mod ids;
+pub mod light_view;
 pub mod mesh;
 pub mod mesh_lod;
 pub mod overlay;
 pub mod palette;
+mod pass_view;
 mod renderer;
 pub mod ribbons;
 mod scene;
@@ -128,8 +130,9 @@ pub use capture::Image;
 pub use debug::DebugMode;
 pub use environment::{EnvironmentError, EnvironmentMap};
 pub use mesh::Material;
+pub use palette::BACKGROUND;
 pub use palette::{Lighting, Srgb};
-pub use renderer::{BACKGROUND, FurRenderer, RELEASE_COMPUTE_AFTER_FRAMES};
+pub use renderer::{FurRenderer, RELEASE_COMPUTE_AFTER_FRAMES};
 pub use ribbons::RibbonStrand;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};

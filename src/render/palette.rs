@@ -5,6 +5,9 @@ use glam::Vec3;
 
 pub use crate::creature::{Srgb, srgb_to_linear};
 
+/// The linear colour behind the creature.
+pub const BACKGROUND: Vec3 = Vec3::new(0.030, 0.034, 0.044);
+
 /// The scene's lights: a key light that casts shadows, an unshadowed fill, and ambient
 /// light from the sky and the ground.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -31,10 +31,6 @@ use super::target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayou
 use super::timing::{Pass, PassTimings, Span, Timestamps};
 use crate::creature::Creature;
 use crate::sim::FurSim;
-use glam::Vec3;
-
-/// The linear colour behind the creature.
-pub const BACKGROUND: Vec3 = Vec3::new(0.030, 0.034, 0.044);
 
 /// Frames drawn in a row by the hardware ribbons after which the renderer frees the compute
 /// rasteriser's buffers (two seconds at 60 fps; a compute frame after that makes them

@@ -12,7 +12,7 @@ use super::descriptors::{
     render_pipeline, tile_draw_layout, triangles, workgroups_for,
 };
 use super::frame::{FrameBinding, View};
-use super::shadow::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
+use super::light_view::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
 use crate::shaders::{RASTER_WORKGROUP, SEGMENTS, ShaderModule};
 use encase::ShaderType;
 

@@ -4,6 +4,23 @@
 use super::SimError;
 use glam::Vec3;
 
+/// The most steps `VolumeSettings::interval` may put between splats: one dispatch.
+pub const MAX_INTERVAL: u32 = crate::shaders::MAX_STEPS;
+/// Steps from one splat to the next by default (`FurParams::volume_interval`,
+/// `--volume-interval`): a splat once a dispatch keeps the GPU solver's steps batched, where
+/// a splat every step forces one-step dispatches, and a stroke or a press still moves its
+/// untouched neighbours about as much (docs/architecture.md, "Measured").
+pub const DEFAULT_INTERVAL: u32 = MAX_INTERVAL;
+/// The most strands a coat splats by default (`FurParams::volume_splat_strands`): more
+/// than the tests' densest coat (16,384), so every tested coat splats whole, and about
+/// 1/7 of the full coat, which still puts more points in a typical node (21 splatted,
+/// each weighing 7, of 149) than the densest tested coat splats whole (6.4). A splat
+/// costs 32 atomic adds a point, so this bounds its cost at any coat size.
+pub const DEFAULT_SPLAT_STRANDS: u32 = 65_536;
+/// The fewest strands `FurParams::volume_splat_strands` may ask for: below this a node
+/// holds too few points for its density to mean anything.
+pub const MIN_SPLAT_STRANDS: u32 = 256;
+
 /// The strand solver's parameters. The defaults are the seed document's `fur` constants,
 /// which are per dispatch and calibrated at 60 dispatches a second.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,16 +62,16 @@ pub struct FurParams {
     /// Grid nodes along each axis, 4 to 128 (the grid is a cube over the coat).
     pub volume_resolution: u32,
     /// Steps from one splat of the grid to the next, 1 to 8 (`sim::volume::MAX_INTERVAL`;
-    /// by default [`DEFAULT_INTERVAL`](super::volume::DEFAULT_INTERVAL), 8): the step after
+    /// by default [`DEFAULT_INTERVAL`](DEFAULT_INTERVAL), 8): the step after
     /// a splat reads the grid, the others move each strand alone (see
     /// `VolumeSettings::interval`).
     pub volume_interval: u32,
     /// The most strands splatted into the grid, at least
-    /// [`MIN_SPLAT_STRANDS`](super::volume::MIN_SPLAT_STRANDS). A coat with more splats an
+    /// [`MIN_SPLAT_STRANDS`](MIN_SPLAT_STRANDS). A coat with more splats an
     /// even subset, every k-th strand along the skin, each weighing k
     /// ([`VolumeSettings::stride`](super::volume::VolumeSettings::stride)); every strand
     /// still reads the grid. The default,
-    /// [`DEFAULT_SPLAT_STRANDS`](super::volume::DEFAULT_SPLAT_STRANDS) (65,536), splats
+    /// [`DEFAULT_SPLAT_STRANDS`](DEFAULT_SPLAT_STRANDS) (65,536), splats
     /// coats up to that size whole and every 7th strand of the full coat. A new value
     /// through `FurSim::set_params` that changes k measures the rest densities anew, from
     /// the coat as it stands then.
@@ -80,8 +97,8 @@ impl Default for FurParams {
             volume_friction: 0.9,
             volume_strength: 1.5,
             volume_resolution: 96,
-            volume_interval: super::volume::DEFAULT_INTERVAL,
-            volume_splat_strands: super::volume::DEFAULT_SPLAT_STRANDS,
+            volume_interval: DEFAULT_INTERVAL,
+            volume_splat_strands: DEFAULT_SPLAT_STRANDS,
         }
     }
 }
@@ -152,14 +169,14 @@ impl FurParams {
                 expected: "a whole number from 4 to 128",
             });
         }
-        if !(1..=super::volume::MAX_INTERVAL).contains(&self.volume_interval) {
+        if !(1..=MAX_INTERVAL).contains(&self.volume_interval) {
             return Err(SimError::WholeParameter {
                 name: "volume_interval",
                 value: u64::from(self.volume_interval),
                 expected: "a whole number of steps from 1 to 8",
             });
         }
-        if self.volume_splat_strands < super::volume::MIN_SPLAT_STRANDS {
+        if self.volume_splat_strands < MIN_SPLAT_STRANDS {
             return Err(SimError::WholeParameter {
                 name: "volume_splat_strands",
                 value: u64::from(self.volume_splat_strands),

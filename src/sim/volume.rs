@@ -43,24 +43,7 @@ pub const REST_SLACK: f32 = 0.05;
 /// Room around the groomed coat's bounds, metres, so the head's turn and the tail's swing
 /// stay inside the grid.
 pub const GRID_MARGIN: f32 = 0.15;
-/// The most steps [`VolumeSettings::interval`] may put between splats: one dispatch.
-pub const MAX_INTERVAL: u32 = super::layout::MAX_STEPS_PER_DISPATCH as u32;
-/// Steps from one splat to the next by default (`FurParams::volume_interval`,
-/// `--volume-interval`): a splat every eighth step costs the GPU solver a few percent of a
-/// batched step at the full tier, where a splat every step forces one-step dispatches
-/// (measured on lavapipe: +8–9% against +144–150%). Measured at the test tier over one splat
-/// period, a stroke still turns its untouched neighbours with it (mean cosine 0.45 against
-/// 0.42 every step) and a held press still moves them away (0.17 mm against 0.14 mm).
-pub const DEFAULT_INTERVAL: u32 = MAX_INTERVAL;
-/// The most strands a coat splats by default (`FurParams::volume_splat_strands`): more
-/// than the tests' densest coat (16,384), so every tested coat splats whole, and about
-/// 1/7 of the full coat, which still puts more points in a typical node (21 splatted,
-/// each weighing 7, of 149) than the densest tested coat splats whole (6.4). A splat
-/// costs 32 atomic adds a point, so this bounds its cost at any coat size.
-pub const DEFAULT_SPLAT_STRANDS: u32 = 65_536;
-/// The fewest strands `FurParams::volume_splat_strands` may ask for: below this a node
-/// holds too few points for its density to mean anything.
-pub const MIN_SPLAT_STRANDS: u32 = 256;
+pub use super::params::{DEFAULT_INTERVAL, DEFAULT_SPLAT_STRANDS, MAX_INTERVAL, MIN_SPLAT_STRANDS};
 
 /// The most nodes a side a grid may have: 512³ nodes of four words would already be 2 GiB,
 /// so the node count never overflows.
