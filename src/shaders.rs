@@ -289,11 +289,16 @@ pub enum ShaderModule {
     ShadowRaster,
     /// The compute shadow written into the shadow maps (`render::shadow_raster`).
     ShadowResolve,
+    /// The demo's scene, drawn smaller, upscaled into its window (the binary's
+    /// `app::upscale`).
+    Upscale,
+    /// The demo's panel drawn from its cached texture (the binary's `app::panel_cache`).
+    PanelCache,
 }
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 12] = [
+    pub const ALL: [ShaderModule; 14] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -306,6 +311,8 @@ impl ShaderModule {
         ShaderModule::HairResolve,
         ShaderModule::ShadowRaster,
         ShaderModule::ShadowResolve,
+        ShaderModule::Upscale,
+        ShaderModule::PanelCache,
     ];
 
     /// The module's name: its own file is `shaders/{name}.wgsl`.
@@ -323,6 +330,8 @@ impl ShaderModule {
             ShaderModule::HairResolve => "hair_resolve",
             ShaderModule::ShadowRaster => "shadow_raster",
             ShaderModule::ShadowResolve => "shadow_resolve",
+            ShaderModule::Upscale => "upscale",
+            ShaderModule::PanelCache => "panel_cache",
         }
     }
 
@@ -341,6 +350,8 @@ impl ShaderModule {
             ShaderModule::HairResolve => include_str!("../shaders/hair_resolve.wgsl"),
             ShaderModule::ShadowRaster => include_str!("../shaders/shadow_raster.wgsl"),
             ShaderModule::ShadowResolve => include_str!("../shaders/shadow_resolve.wgsl"),
+            ShaderModule::Upscale => include_str!("../shaders/upscale.wgsl"),
+            ShaderModule::PanelCache => include_str!("../shaders/panel_cache.wgsl"),
         }
     }
 
@@ -348,7 +359,10 @@ impl ShaderModule {
     pub fn snippets(self) -> &'static [&'static str] {
         match self {
             ShaderModule::StrandStep => &[CREATURE_POSE_WGSL, VOLUME_GRID_WGSL],
-            ShaderModule::StrandCull | ShaderModule::Ids => &[],
+            ShaderModule::StrandCull
+            | ShaderModule::Ids
+            | ShaderModule::Upscale
+            | ShaderModule::PanelCache => &[],
             ShaderModule::Shadow => &[CREATURE_POSE_WGSL, FRAME_WGSL, RIBBON_GEOMETRY_WGSL],
             ShaderModule::Surfaces => &[CREATURE_POSE_WGSL, FRAME_WGSL, SHADOW_LOOKUP_WGSL],
             ShaderModule::Ribbons => &[

@@ -7,6 +7,7 @@
 
 use egui::epaint::Primitive;
 use egui::{ClippedPrimitive, epaint::ClippedShape};
+use pelt::shaders::ShaderModule;
 
 /// A rectangle of whole pixels: `x0..x1` × `y0..y1` (the maxima excluded).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,10 +288,7 @@ pub struct Redraw {
 impl PanelCache {
     /// Pipelines for a panel drawn in `format` (the format egui's renderer was made for).
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("demo: panel cache"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("panel_cache.wgsl").into()),
-        });
+        let module = ShaderModule::PanelCache.create(device);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("demo: panel cache"),
             entries: &[wgpu::BindGroupLayoutEntry {

@@ -8,6 +8,7 @@
 //! (a sharpness measure 16% lower at scale 0.25).
 
 use pelt::render::{FrameTargets, TargetLayout};
+use pelt::shaders::ShaderModule;
 
 /// The upscaling pipelines (bicubic, bilinear) and their sampler.
 pub struct Upscaler {
@@ -57,10 +58,7 @@ pub fn scaled_size(size: (u32, u32), scale: f32) -> (u32, u32) {
 impl Upscaler {
     /// The pipeline for output views of `format`.
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("demo: upscale"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("upscale.wgsl").into()),
-        });
+        let module = ShaderModule::Upscale.create(device);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("demo: upscale"),
             entries: &[
@@ -273,18 +271,5 @@ mod tests {
         assert_eq!(halfway_size((640, 360), (1280, 720)), None);
         assert_eq!(halfway_size((1000, 100), (1280, 720)), None);
         assert_eq!(halfway_size((u32::MAX, 1), (1280, 720)), None);
-    }
-
-    #[test]
-    fn the_shader_parses_and_validates() {
-        let source = include_str!("upscale.wgsl");
-        let module = naga::front::wgsl::parse_str(source)
-            .unwrap_or_else(|e| panic!("upscale.wgsl: {}", e.emit_to_string(source)));
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::empty(),
-        )
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("upscale.wgsl does not validate: {e:?}"));
     }
 }
