@@ -16,6 +16,8 @@ command -v c++ >/dev/null 2>&1 || need+=(g++)
 # (Mesa's EGL and its software GL driver).
 command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
 ldconfig -p 2>/dev/null | grep -q 'libEGL_mesa.so.0' || need+=(libegl1 libegl-mesa0 libgl1-mesa-dri)
+# The write-protected output's test runs pelt as another user (root may write any file).
+command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
 if ((${#need[@]})); then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
@@ -25,8 +27,9 @@ if ((${#need[@]})); then
 fi
 # The USD export's test opens Pelt's files with Pixar's own library (usd-core from PyPI) in
 # a virtual environment of its own at target/usd-venv (tests/usd_export.rs runs its python;
-# PELT_USD_PYTHON names another interpreter that has `pxr`). 24.11: later wheels (26.x) no
-# longer carry the Python UsdUtils.ComplianceChecker the test runs.
+# PELT_USD_PYTHON names another interpreter that has `pxr`). The test checks the file with
+# UsdUtils.ComplianceChecker where the wheel has it (24.11 does) and with pxr.UsdValidation,
+# which replaced it, where not (26.x).
 USD_CORE_VERSION=24.11
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/target/usd-venv"

@@ -1,7 +1,8 @@
 //! `pelt demo --script F --frames N --record clip.png`: the clip is an animated PNG that
 //! decodes to one frame per replayed frame, changes most where the hand moves, and is the
-//! same bytes when the same script is recorded again. No window is opened (it runs
-//! without a display).
+//! same bytes when the same script is recorded again; recorded with a tolerance, every
+//! frame it shows stays within that tolerance of the frame drawn. No window is opened (it
+//! runs without a display).
 
 use std::path::Path;
 
@@ -129,6 +130,46 @@ fn a_recorded_clip_has_every_frame_moves_with_the_hand_and_repeats_exactly() {
         "change near the hand {near}, everywhere {all}"
     );
     assert!(frames[0] != frames[FRAMES - 1], "the clip does not move");
+}
+
+/// `--record-tolerance T` lets a shown pixel stay while the drawn one moves by at most T
+/// levels: decoded as a viewer shows it, every frame of such a clip is within T of the
+/// exact clip's (tolerance 0: every frame as drawn; the same run draws the same frames),
+/// however slowly a pixel drifts over the frames.
+#[test]
+fn a_clip_recorded_with_a_tolerance_shows_every_frame_within_it() {
+    const TOLERANCE: u8 = 6;
+    let dir = tempfile::tempdir().unwrap();
+    let (exact_path, tolerant_path) = (dir.path().join("exact.png"), dir.path().join("t.png"));
+    record(&exact_path, &["--record-tolerance", "0"]);
+    record(
+        &tolerant_path,
+        &["--record-tolerance", &TOLERANCE.to_string()],
+    );
+    let (exact, tolerant) = (decode(&exact_path, 60), decode(&tolerant_path, 60));
+    assert_eq!(exact.len(), FRAMES);
+    assert_eq!(tolerant.len(), FRAMES);
+    let mut kept = 0usize;
+    for (k, (a, b)) in exact.iter().zip(&tolerant).enumerate() {
+        let worst = a.iter().zip(b).map(|(x, y)| x.abs_diff(*y)).max().unwrap();
+        kept += a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p != q).count();
+        assert!(
+            worst <= TOLERANCE,
+            "frame {k} shows a pixel {worst} levels off the drawn one (tolerance {TOLERANCE})"
+        );
+    }
+    let sizes = [&exact_path, &tolerant_path].map(|p| std::fs::metadata(p).unwrap().len());
+    eprintln!(
+        "tolerance {TOLERANCE}: {kept} pixels over {FRAMES} frames kept what was shown; \
+         {} bytes exact, {} with the tolerance",
+        sizes[0], sizes[1]
+    );
+    // The tolerance was used: some shown pixels stayed while the drawn ones moved.
+    assert!(
+        kept > 0,
+        "no pixel kept what was shown: the tolerance was not used"
+    );
+    assert!(sizes[1] < sizes[0], "the tolerance did not shrink the clip");
 }
 
 /// `--record-fps 30`: frames at 1/30 s, each advancing the replay by 1/30 s, so frame k of

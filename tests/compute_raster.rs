@@ -14,7 +14,7 @@ use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Pattern, StrandRoot};
 use pelt::render::compute_raster::{
-    ComputeRaster, WIDE_ATOMICS, per_sample_resolve_source, wide_source,
+    ComputeRaster, RasterWalks, WIDE_ATOMICS, per_sample_resolve_source, wide_source,
 };
 use pelt::render::{
     Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT,
@@ -127,8 +127,19 @@ fn both_paths_draw_the_same_picture() {
         let s = scene(&sim, Camera::preset(preset), mode);
         renderer.set_raster(Raster::Hardware);
         let hardware = renderer.render_image(&s, 200, 120).unwrap();
+        assert_eq!(
+            renderer.last_raster(),
+            Raster::Hardware,
+            "{preset:?} {mode:?}"
+        );
         renderer.set_raster(Raster::Compute);
         let compute = renderer.render_image(&s, 200, 120).unwrap();
+        // The two pictures are compared only if two paths drew them.
+        assert_eq!(
+            renderer.last_raster(),
+            Raster::Compute,
+            "{preset:?} {mode:?}"
+        );
         let mae = mean_abs_error(&hardware, &compute);
         let iou = hair_iou(&hardware, &compute);
         let hair = hair_pixels(&hardware);
@@ -158,6 +169,7 @@ fn both_paths_draw_the_same_picture() {
         renderer.set_raster(raster);
         renderer.set_hair_casts_shadows(shadows);
         let image = renderer.render_image(&s, 200, 120).unwrap();
+        assert_eq!(renderer.last_raster(), raster);
         mean_luminance_on(&image, ids::SKIN)
     };
     let unshadowed = skin_luminance(Raster::Hardware, false);
@@ -265,18 +277,35 @@ fn the_compute_buffers_are_freed_after_a_run_of_hardware_frames() {
 }
 
 /// A frame whose compute buffers would pass the device's storage binding limit is drawn by
-/// the ribbons (and said in the log) instead of failing: here the shadow maps, whose slab
-/// buffer takes 16 bytes a texel.
+/// the ribbons instead of failing. The size comes from this device's limits: shadow maps
+/// (16 bytes a texel) past the binding where the largest maps allowed pass it (a CPU
+/// adapter's small binding), else a picture whose samples (8 bytes each) pass it, at the
+/// smallest such square within the largest texture; and a frame of the same settings a
+/// little smaller still draws by compute, so the size, not the path's settings, decides.
 #[test]
 fn a_frame_too_large_for_the_compute_buffers_is_drawn_by_the_ribbons() {
     let ctx = gpu();
     let limit = ctx.device.limits().max_storage_buffer_binding_size;
-    let largest = ctx.device.limits().max_texture_dimension_2d.min(8192);
-    let size = [1024u32, 2048, 4096, 8192]
+    let largest = ctx.device.limits().max_texture_dimension_2d;
+    let samples = u64::from(TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true).samples);
+    // (shadow map size, picture side) too large, and the same a step smaller.
+    let (too_large, fitting) = match [1024u32, 2048, 4096, 8192]
         .into_iter()
-        .find(|&s| s <= largest && 16 * u64::from(s).pow(2) > limit)
-        .expect("this device binds buffers too large to force the fallback");
-    let render = |raster| {
+        .find(|&s| s <= largest.min(8192) && 16 * u64::from(s).pow(2) > limit)
+    {
+        Some(size) => ((size, 128), (size / 2, 128)),
+        None => {
+            // The smallest square picture whose samples pass the binding.
+            let side = ((limit / (8 * samples)) as f64).sqrt() as u32 + 1;
+            assert!(
+                side <= largest,
+                "no picture within this device's {largest}-pixel textures passes its \
+                 {limit}-byte storage binding"
+            );
+            ((1024, side), (1024, side - 1))
+        }
+    };
+    let render = |raster, (shadow, side): (u32, u32)| {
         let creature = Creature::default();
         let mut sim = FurSim::new_gpu(&FurConfig::new(STRANDS, 3), creature.clone(), &ctx).unwrap();
         sim.step(5).unwrap();
@@ -285,7 +314,7 @@ fn a_frame_too_large_for_the_compute_buffers_is_drawn_by_the_ribbons() {
         // make them at its own size).
         let settings = RenderSettings {
             raster,
-            shadow_map_size: size,
+            shadow_map_size: shadow,
             shadow_follows_target: false,
             ..RenderSettings::default()
         };
@@ -293,15 +322,31 @@ fn a_frame_too_large_for_the_compute_buffers_is_drawn_by_the_ribbons() {
             FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
         renderer.set_strands_from_sim(&sim).unwrap();
         let front = scene(&sim, Camera::preset(CameraPreset::Front), DebugMode::Final);
-        renderer
-            .render_image(&front, 160, 96)
-            .expect("a frame too large for the compute buffers still draws")
+        let image = renderer
+            .render_image(&front, side, side)
+            .expect("a frame too large for the compute buffers still draws");
+        (image, renderer.last_raster())
     };
-    let compute = render(Raster::Compute);
-    let hardware = render(Raster::Hardware);
+    eprintln!(
+        "storage binding {limit} bytes: shadow maps {}², picture {} pixels wide",
+        too_large.0, too_large.1
+    );
+    let (compute, drew) = render(Raster::Compute, too_large);
+    assert_eq!(
+        drew,
+        Raster::Hardware,
+        "the frame too large for the compute buffers was not handed to the ribbons"
+    );
+    let (hardware, _) = render(Raster::Hardware, too_large);
     assert!(
         compute.rgba == hardware.rgba,
-        "with {size}² shadow maps the compute path should have handed the frame to the ribbons"
+        "the frame handed to the ribbons is not the ribbons' picture"
+    );
+    let (_, drew) = render(Raster::Compute, fitting);
+    assert_eq!(
+        drew,
+        Raster::Compute,
+        "a frame that fits the compute buffers was drawn by {drew:?}"
     );
 }
 
@@ -349,12 +394,39 @@ fn the_64_bit_and_32_bit_paths_draw_the_same_bytes() {
         Camera::preset(CameraPreset::Closeup),
         DebugMode::Final,
     );
-    // The default: one walk of 64-bit keys where the device has them (lavapipe does).
+    // The default: one walk of 64-bit keys where the device has them (lavapipe does), else
+    // the 32-bit path's two walks; the 32-bit path when asked.
     let default = renderer.render_image(&s, 200, 120).unwrap();
+    let default_walks = renderer.last_raster_walks();
     renderer.set_raster_wide_atomics(false);
     let two_walks = renderer.render_image(&s, 200, 120).unwrap();
     let hair = hair_pixels(&two_walks);
-    eprintln!("64-bit atomics offered: {offered}; hair pixels: {hair}");
+    eprintln!(
+        "64-bit atomics offered: {offered}; walks by default {default_walks:?}, asked for \
+         the 32-bit path {:?}; hair pixels: {hair}",
+        renderer.last_raster_walks()
+    );
+    let walks = |n| {
+        Some(RasterWalks {
+            walks: n,
+            early_depth: true,
+        })
+    };
+    assert_eq!(
+        default_walks,
+        walks(if offered { 1 } else { 2 }),
+        "the default path on a device {} 64-bit atomics",
+        if offered { "with" } else { "without" }
+    );
+    assert_eq!(
+        renderer.last_raster_walks(),
+        walks(2),
+        "the 32-bit path was asked for"
+    );
+    // Back to the default: the setter goes both ways.
+    renderer.set_raster_wide_atomics(true);
+    renderer.render_image(&s, 200, 120).unwrap();
+    assert_eq!(renderer.last_raster_walks(), default_walks);
     assert!(hair > 1000, "too little hair to compare: {hair} pixels");
     assert!(
         default.rgba == two_walks.rgba && default.ids == two_walks.ids,
@@ -446,9 +518,22 @@ fn the_one_draw_resolve_draws_the_same_bytes_as_a_draw_per_sample() {
     let ctx = gpu();
     let (sim, mut one_draw) = setup(&ctx, STRANDS, Raster::Compute);
     let layout = one_draw.layout();
+    // The one draw shades per sample: it exists where the adapter multisamples and can
+    // shade per sample (every Vulkan driver, lavapipe included, does both), and the
+    // layout made for this adapter must then use it.
+    let per_sample = ctx
+        .adapter
+        .get_downlevel_capabilities()
+        .flags
+        .contains(wgpu::DownlevelFlags::MULTISAMPLED_SHADING);
+    assert_eq!(
+        layout.per_sample_shading, per_sample,
+        "the layout does not follow the adapter's per-sample shading"
+    );
     assert!(
-        layout.samples == 4 && layout.per_sample_shading,
-        "lavapipe shades per sample at 4x MSAA; this adapter: {layout:?}"
+        layout.samples > 1 && per_sample,
+        "this adapter has no multisampled per-sample shading ({layout:?}): it has no \
+         one-draw resolve to compare"
     );
     let per_draw_layout = TargetLayout {
         per_sample_shading: false,
@@ -634,12 +719,31 @@ fn skipping_samples_behind_nearer_hair_changes_no_byte() {
         Camera::preset(CameraPreset::Closeup),
         DebugMode::Final,
     );
+    let offered = ctx.device.features().contains(WIDE_ATOMICS);
     for wide in [true, false] {
         renderer.set_raster_wide_atomics(wide);
+        // One walk by the 64-bit path (where the device has it), two by the 32-bit one.
+        let walks = if wide && offered { 1 } else { 2 };
         renderer.set_raster_early_depth(true);
         let skipping = renderer.render_image(&s, 240, 144).unwrap();
+        assert_eq!(
+            renderer.last_raster_walks(),
+            Some(RasterWalks {
+                walks,
+                early_depth: true
+            }),
+            "64-bit path {wide}, skipping"
+        );
         renderer.set_raster_early_depth(false);
         let every = renderer.render_image(&s, 240, 144).unwrap();
+        assert_eq!(
+            renderer.last_raster_walks(),
+            Some(RasterWalks {
+                walks,
+                early_depth: false
+            }),
+            "64-bit path {wide}, walking every sample"
+        );
         let hair = hair_pixels(&every);
         let differing = skipping
             .rgba

@@ -6,6 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
+mod cli_common;
+use cli_common::run_under_xvfb;
+
 /// Frames to run: the hand is down and stroking the head by then.
 const FRAMES: &str = "40";
 
@@ -38,33 +41,6 @@ fn summary(stderr: &str) -> (usize, usize, [f64; 4]) {
     let (n, skipped) = (numbers[0] as usize, numbers[1] as usize);
     let tail = &numbers[numbers.len() - 4..];
     (n, skipped, [tail[0], tail[1], tail[2], tail[3]])
-}
-
-/// xvfb-run's `-a` takes the first display number without a lock file, so two runs
-/// starting it at once can take the same one, and one then fails to reach its display (or
-/// loses it when the other's server stops): this suite's runs take turns.
-static DISPLAY_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs an `xvfb-run` command, one at a time (`DISPLAY_TURN`), and again (up to three
-/// tries) when the demo could not open the display: another program on the machine may
-/// have raced it for the display number.
-fn run_under_xvfb(command: &mut Command) -> std::process::Output {
-    let _turn = DISPLAY_TURN
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut tries = 0;
-    loop {
-        let output = command.output().expect(
-            "xvfb-run (Debian package xvfb; scripts/setup.sh installs it) runs the demo headless",
-        );
-        tries += 1;
-        let unreached = String::from_utf8_lossy(&output.stderr).contains("opening the display");
-        if output.status.success() || !unreached || tries == 3 {
-            return output;
-        }
-        eprintln!("the demo could not open xvfb-run's display; trying again");
-        std::thread::sleep(std::time::Duration::from_secs(1));
-    }
 }
 
 /// Runs `pelt demo` under a fresh Xvfb display, returning the screenshot's path.
@@ -571,9 +547,14 @@ fn a_drag_from_the_first_frame_moves_the_view_by_what_was_dragged() {
     }
     let mae = sum as f64 / n.max(1) as f64;
     eprintln!("a one-pixel drag from the first frame: the view differs by {mae:.2}/255");
-    // Measured 7.1 (3.3 at 0.008 rad a pixel); 25.5 with the jump.
+    // Measured 7.1 (3.3 at 0.008 rad a pixel); 25.5 with the jump; 0 when the drag is
+    // lost (the same frames drawn twice are the same bytes).
     assert!(
         mae < 12.0,
         "the view changed by {mae:.2}/255 per channel: more than a one-pixel drag turns it"
+    );
+    assert!(
+        mae > 2.0,
+        "the view changed by only {mae:.2}/255 per channel: the drag did not turn it"
     );
 }

@@ -546,16 +546,14 @@ fn a_named_pipe_as_an_input_is_refused_without_waiting_for_a_writer() {
 fn an_oversized_demo_window_is_refused_before_any_gpu_allocation() {
     let dir = tempfile::tempdir().unwrap();
     let shot = dir.path().join("s.png");
-    let o = Command::new("xvfb-run")
-        .arg("-a")
-        .arg(env!("CARGO_BIN_EXE_pelt"))
-        .args(["demo", "--strands", "1024", "--frames", "2", "--screenshot"])
-        .arg(&shot)
-        .args(["--width", "11585", "--height", "11585"])
-        .output()
-        .expect(
-            "xvfb-run (Debian package xvfb; scripts/setup.sh installs it) runs the demo headless",
-        );
+    let o = cli_common::run_under_xvfb(
+        Command::new("xvfb-run")
+            .arg("-a")
+            .arg(env!("CARGO_BIN_EXE_pelt"))
+            .args(["demo", "--strands", "1024", "--frames", "2", "--screenshot"])
+            .arg(&shot)
+            .args(["--width", "11585", "--height", "11585"]),
+    );
     let err = stderr(&o);
     assert!(!o.status.success(), "{err}");
     assert!(err.contains("11585×11585"), "{err}");

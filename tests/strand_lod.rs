@@ -10,7 +10,7 @@ use pelt::creature::{Creature, Part};
 use pelt::gpu::GpuContext;
 use pelt::groom::{Groom, morton_code};
 use pelt::render::camera::CREATURE_CENTER;
-use pelt::render::strand_lod::{LodPolicy, coat_pixels, drawn_order};
+use pelt::render::strand_lod::{LodPolicy, WIDENING_EXPONENT, coat_pixels, drawn_order};
 use pelt::render::{Camera, CameraPreset, DebugMode, FurRenderer, Image, Scene, ids};
 use pelt::sim::FurSim;
 
@@ -155,8 +155,26 @@ fn neighbouring_levels_change_the_covered_pixels_by_under_two_percent() {
         last = Some((target, covered));
     }
     eprintln!("drawn, width scale, hair pixels: {counts:?}");
-    // The levels did reduce the strands drawn.
-    assert!(counts.last().unwrap().0 <= strands as u32 / 7);
+    // The levels did reduce the strands drawn, and widened them as they did.
+    let (first, last) = (counts[0], counts[counts.len() - 1]);
+    assert!(last.0 <= strands as u32 / 7);
+    assert!(
+        first.1 == 1.0 && last.1 > 4.0,
+        "width scale {} at the whole coat, {} at an eighth of it",
+        first.1,
+        last.1
+    );
+    // Small steps must not add up: every level covers within 8% of the whole coat's
+    // pixels, and an eighth of the coat within 5%.
+    let apart = |c: usize| (c as f64 - first.2 as f64).abs() / first.2 as f64;
+    let worst = counts.iter().map(|c| apart(c.2)).fold(0.0, f64::max);
+    assert!(
+        worst < 0.08 && apart(last.2) < 0.05,
+        "the whole coat covers {} pixels, an eighth of it {}; a level is {:.1}% off: {counts:?}",
+        first.2,
+        last.2,
+        worst * 100.0
+    );
 }
 
 #[test]
@@ -178,13 +196,38 @@ fn a_reduced_tier_widened_covers_the_skin_like_a_denser_coat() {
     let thin_coverage = skin_coverage(&mut renderer, &sim, size);
     renderer.set_lod_policy(whole(Some(dense as u32)));
     let widened_coverage = skin_coverage(&mut renderer, &sim, size);
+    let scale = renderer.last_lod().width_scale;
+    // Widened by other exponents: linearly (the thin Poisson layer) and by the square root.
+    let mut other = |exponent: f32| {
+        renderer.set_lod_policy(LodPolicy {
+            widening_exponent: exponent,
+            ..whole(Some(dense as u32))
+        });
+        skin_coverage(&mut renderer, &sim, size)
+    };
+    let (linear, root) = (other(1.0), other(0.5));
     eprintln!(
-        "skin covered: {dense} strands {dense_coverage:.4}, {reduced} strands {thin_coverage:.4}, widened {widened_coverage:.4} (scale {:.2})",
-        renderer.last_lod().width_scale
+        "skin covered: {dense} strands {dense_coverage:.4}, {reduced} strands {thin_coverage:.4}, widened {widened_coverage:.4} (scale {scale:.2}); widened linearly {linear:.4}, by the square root {root:.4}"
+    );
+    // The case must differ: unwidened, the reduced tier covers far less than the dense coat.
+    assert!(
+        thin_coverage < 0.5 * dense_coverage,
+        "unwidened, {reduced} strands cover {thin_coverage:.4} of the skin, {dense} strands {dense_coverage:.4}: nothing for the widening to do"
+    );
+    // Every strand drawn: the density ratio to the measured exponent.
+    let expected = (dense as f32 / reduced as f32).powf(WIDENING_EXPONENT);
+    assert!(
+        (scale - expected).abs() < 1e-3 * expected,
+        "width scale {scale}, expected {expected}"
     );
     assert!(
         (widened_coverage - dense_coverage).abs() <= 0.05 * dense_coverage,
         "the widened reduced tier covers {widened_coverage:.4} of the skin, the dense coat {dense_coverage:.4}"
+    );
+    // The exponent matters: the Poisson layer's 1 overshoots, the square root falls short.
+    assert!(
+        linear > 1.05 * dense_coverage && root < 0.95 * dense_coverage,
+        "widened linearly {linear:.4}, by the square root {root:.4}, the dense coat {dense_coverage:.4}"
     );
 }
 

@@ -199,6 +199,11 @@ fn run(
     )
 }
 
+/// The least a still coat with the grid on must differ from one with it off, metres: four
+/// ulp of a metre. The grid moves a still coat by microns; one whose forces were scaled
+/// down a millionfold would move it by picometres, which round to nothing or an ulp.
+const STILL_GRID_ACTS: f32 = 4.0 * f32::EPSILON;
+
 #[test]
 fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
     let ctx = gpu();
@@ -219,11 +224,13 @@ fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
         let (on, settings) = coat(true, interval);
         let settings = settings.unwrap();
         let d = max_distance(&off, &on);
+        let mean = mean_distance(&off, &on);
         eprintln!(
             "still coat after 600 steps, splatted every {interval} steps: volume on vs off \
-             differ by at most {:.4} mm (grid {}³, cell {:.1} mm, rest density {:.2} points \
-             per node)",
+             differ by at most {:.4} mm, {:.2e} m on average (grid {}³, cell {:.1} mm, rest \
+             density {:.2} points per node)",
             d * 1000.0,
+            mean,
             settings.resolution,
             settings.cell * 1000.0,
             settings.rest_density
@@ -232,10 +239,12 @@ fn a_still_coat_with_volume_on_stays_within_2_mm_of_the_coat_with_it_off() {
             d <= 0.002,
             "interval {interval}: the still coat moved {d} m"
         );
-        // The grid did act: the sway moves strands against their neighbours.
+        // The grid did act: the sway moves strands against their neighbours, by far more
+        // than rounding (a grid whose forces were scaled down a millionfold moves them by
+        // rounding alone).
         assert!(
-            d > 0.0,
-            "interval {interval}: volume on and off gave the same coat"
+            d > STILL_GRID_ACTS,
+            "interval {interval}: volume on and off differ by only {d} m"
         );
     }
 }
@@ -267,18 +276,49 @@ fn a_held_press_keeps_the_density_near_the_hand_bounded_and_pushes_neighbours_aw
 
     let mut outcome = Vec::new();
     let mut settings = None;
-    // On (splatted every eighth step, the default), on every step, on with every fourth
-    // strand splatted, and off.
     let default = volume::DEFAULT_INTERVAL;
-    for (volume, interval, splatted) in [
-        (true, default, u32::MAX),
-        (true, 1, u32::MAX),
-        (true, default, SUBSET),
-        (false, default, u32::MAX),
-    ] {
+    let (friction, strength) = {
+        let p = FurParams::default();
+        (p.volume_friction, p.volume_strength)
+    };
+    // On (splatted every eighth step, the default), on every step, on with every fourth
+    // strand splatted, off, and the grid's two terms apart: the push alone (no friction)
+    // and the friction alone (no push).
+    let runs = [
+        (
+            "every eighth step, every strand",
+            true,
+            default,
+            u32::MAX,
+            friction,
+            strength,
+        ),
+        (
+            "every step, every strand",
+            true,
+            1,
+            u32::MAX,
+            friction,
+            strength,
+        ),
+        (
+            "every eighth step, a quarter",
+            true,
+            default,
+            SUBSET,
+            friction,
+            strength,
+        ),
+        ("off", false, default, u32::MAX, friction, strength),
+        ("the push alone", true, default, u32::MAX, 0.0, strength),
+        ("the friction alone", true, default, u32::MAX, friction, 0.0),
+    ];
+    for (label, volume, interval, splatted, friction, strength) in runs {
         let mut config = still_config(DENSE, volume);
         config.params.volume_interval = interval;
         config.params.volume_splat_strands = splatted;
+        config.params.volume_friction = friction;
+        config.params.volume_strength = strength;
         let (sim, pressed) = run(&ctx, &config, Some(&script), PRESS_STEPS, volume);
         let (_, alone) = run(&ctx, &config, None, PRESS_STEPS, false);
         // Every run's densities on the grid the first run (every strand splatted) measured.
@@ -316,36 +356,61 @@ fn a_held_press_keeps_the_density_near_the_hand_bounded_and_pushes_neighbours_aw
         }
         let away_mean = away_sum / count.max(1) as f32;
         eprintln!(
-            "press, volume {} (interval {interval}, splat stride {}): densest node within 2 cm \
-             of the hand {ratio:.2}× rest; {count} untouched strands within 2 cm moved {:.3} mm \
-             away on average over the last {PERIOD} steps (largest move {:.2} mm)",
-            if volume { "on" } else { "off" },
+            "press, volume {label} (interval {interval}, splat stride {}, friction {friction}, \
+             strength {strength}): densest node within 2 cm of the hand {ratio:.2}× rest; \
+             {count} untouched strands within 2 cm moved {:.3} mm away on average over the \
+             last {PERIOD} steps (largest move {:.2} mm)",
             volume::splat_stride(DENSE, splatted),
             away_mean * 1000.0,
             moved_max * 1000.0
         );
         assert!(count >= 10, "only {count} untouched strands near the hand");
-        outcome.push((ratio, moved_max, away_mean));
+        outcome.push((label, ratio, moved_max, away_mean));
     }
-    let (_, off_moved, _) = outcome[3];
+    let (_, off_ratio, off_moved, _) = outcome[3];
     assert_eq!(off_moved, 0.0, "volume off: untouched strands moved");
-    let labels = [
-        "every eighth step, every strand",
-        "every step, every strand",
-        "every eighth step, a quarter",
-    ];
-    for (label, (on_ratio, _, on_away)) in labels.iter().zip(&outcome) {
+    assert!(
+        off_ratio <= 1.5,
+        "volume off: density near the hand {off_ratio}× rest"
+    );
+    for &(label, on_ratio, _, on_away) in &outcome[..3] {
         assert!(
-            *on_ratio <= 1.5,
+            on_ratio <= 1.5,
             "volume on, {label}: density near the hand {on_ratio}× rest"
+        );
+        // The grid never packs the coat near the hand denser than it is without the grid
+        // (a push of the wrong sign would). This press packs no node past rest even
+        // without the grid (the strands slide aside), so the push is checked by what it
+        // moves, below.
+        assert!(
+            on_ratio <= off_ratio + 0.05,
+            "volume on, {label}: density near the hand {on_ratio}× rest, off {off_ratio}×"
         );
         // A tenth of a millimetre on average (the largest several times that): a real push,
         // against exactly nothing with the grid off.
         assert!(
-            *on_away > 0.0001,
+            on_away > 0.0001,
             "volume on, {label}: neighbours moved {on_away} m away"
         );
     }
+    // The terms apart. The push alone still moves the neighbours away, bounding the
+    // density; the friction alone carries velocities, so it moves them (along with the
+    // coat the hand moves) but not away from the hand: the push is what does.
+    let (_, push_ratio, _, push_away) = outcome[4];
+    let (_, _, friction_moved, friction_away) = outcome[5];
+    assert!(
+        push_away > 0.0001 && push_ratio <= 1.5,
+        "the push alone moved the neighbours {push_away} m away, density {push_ratio}× rest"
+    );
+    assert!(
+        friction_moved > 0.0,
+        "the friction alone moved no untouched strand"
+    );
+    assert!(
+        friction_away < 0.5 * push_away,
+        "the friction alone moved the neighbours {friction_away} m away, the push alone \
+         {push_away} m: the push is what moves them away"
+    );
 }
 
 #[test]
@@ -421,20 +486,47 @@ fn a_stroke_drags_the_strands_next_to_the_touched_ones_along() {
     }
 }
 
+/// The mean distance between corresponding points of two states, metres.
+fn mean_distance(a: &[Vec4], b: &[Vec4]) -> f32 {
+    let sum: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(p, q)| f64::from((p.xyz() - q.xyz()).length()))
+        .sum();
+    (sum / a.len().max(1) as f64) as f32
+}
+
 #[test]
 fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
     let ctx = gpu();
     // Every strand splatted every step and at the default cadence (every eighth step), and
     // every fourth strand (256 of 1,024) every step.
     let default = volume::DEFAULT_INTERVAL;
-    for (interval, splatted) in [(1, u32::MAX), (default, u32::MAX), (1, 256)] {
+    // Which of the grid's terms act in each: with a quarter of the strands splatted, no
+    // node near this press rises past its rest density, so nothing pushes (the twin with
+    // no push is the same bits).
+    for (interval, splatted, pushes) in [
+        (1, u32::MAX, true),
+        (default, u32::MAX, true),
+        (1, 256, false),
+    ] {
         let mut config = still_config(1024, true);
         config.params.volume_interval = interval;
         config.params.volume_splat_strands = splatted;
         let mut probe = FurSim::new_cpu(&config, Creature::default()).unwrap();
         let (root, coat) = flank(&mut probe);
         let script = press_script(root, coat);
-        let mut cpu = FurSim::new_cpu(&config, Creature::default()).unwrap();
+        // The twin, and twins that lack one of the grid's terms: a GPU kernel that dropped
+        // the push or the friction would follow one of those.
+        let without = |friction: Option<f32>, strength: Option<f32>| {
+            let mut config = config.clone();
+            config.params.volume_friction = friction.unwrap_or(config.params.volume_friction);
+            config.params.volume_strength = strength.unwrap_or(config.params.volume_strength);
+            FurSim::new_cpu(&config, Creature::default()).unwrap()
+        };
+        let mut cpu = without(None, None);
+        let mut no_push = without(None, Some(0.0));
+        let mut no_friction = without(Some(0.0), None);
         let mut gpu = FurSim::new_gpu(&config, Creature::default(), &ctx).unwrap();
         let mut worst = 0.0f32;
         // A run of steps per call (a splat, then a dispatch of several steps whose first
@@ -443,8 +535,9 @@ fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
         let mut step = 0;
         while step < PRESS_FROM + 60 {
             let n = batch.min(PRESS_FROM + 60 - step);
-            cpu.step_with(n as u32, input(&script)).unwrap();
-            gpu.step_with(n as u32, input(&script)).unwrap();
+            for sim in [&mut cpu, &mut no_push, &mut no_friction, &mut gpu] {
+                sim.step_with(n as u32, input(&script)).unwrap();
+            }
             step += n;
             let d = max_distance(&cpu.positions().unwrap(), &gpu.positions().unwrap());
             worst = worst.max(d);
@@ -454,12 +547,34 @@ fn the_gpu_follows_its_cpu_twin_with_the_grid_on() {
                  differ by {d} m"
             );
         }
+        // Rounding moves a few points; a missing term moves many: compared by the mean
+        // distance over every point, the GPU stays far closer to its twin than either
+        // term's absence moves the twin.
+        let (twin, gpu) = (cpu.positions().unwrap(), gpu.positions().unwrap());
+        let off = mean_distance(&twin, &gpu);
+        let push = mean_distance(&twin, &no_push.positions().unwrap());
+        let friction = mean_distance(&twin, &no_friction.positions().unwrap());
         eprintln!(
             "GPU vs CPU twin, grid on every {interval} steps, splat stride {}, {} steps (a \
              press from step {PRESS_FROM}): largest difference {worst:.3e} m, tolerance \
-             {TWIN:.2e} m",
+             {TWIN:.2e} m; mean difference {off:.3e} m, where the twin without the push \
+             moves {push:.3e} m and without the friction {friction:.3e} m",
             volume::splat_stride(1024, splatted),
             PRESS_FROM + 60
+        );
+        let nearest = if pushes {
+            push.min(friction)
+        } else {
+            assert_eq!(
+                push, 0.0,
+                "interval {interval}, {splatted} splatted: a push acted"
+            );
+            friction
+        };
+        assert!(
+            off * TERMS_APART < nearest,
+            "interval {interval}, {splatted} splatted: the GPU is {off} m from its twin on \
+             average, the twin without the push {push} m, without the friction {friction} m"
         );
     }
 }
@@ -673,6 +788,10 @@ fn a_grid_interval_outside_one_to_eight_is_refused() {
 /// (checked by breaking the kernel), though with a margin of only 1.4×: this test guards
 /// the kernel's agreement, the press and stroke tests guard what the grid does.
 const TWIN: f32 = 64.0 * AGREE;
+
+/// How many times the GPU's mean distance from its twin must fit in the mean distance
+/// that dropping one of the grid's terms (the push or the friction) moves the twin.
+const TERMS_APART: f32 = 10.0;
 
 #[test]
 fn the_same_seed_gives_the_same_bits_with_the_grid_on() {

@@ -159,6 +159,8 @@ pub struct ComputeRaster {
     prefer_wide: bool,
     /// The resolve's pipelines: one shading per sample, or one per MSAA sample.
     resolve: Vec<wgpu::RenderPipeline>,
+    /// The walks the last frame dispatched (`None` before the first).
+    last_walks: Option<RasterWalks>,
     queue_capacity: u32,
     /// MSAA samples of the camera's targets, fixed in the walks' pipelines.
     samples: u32,
@@ -172,6 +174,19 @@ struct Walk {
     all: wgpu::ComputePipeline,
     queued: wgpu::ComputePipeline,
     label: &'static str,
+    /// Whether its pipelines skip samples that hold nearer hair.
+    early_depth: bool,
+}
+
+/// The walks a frame's hair was drawn by, as dispatched: for tests that draw one frame by
+/// two paths and must know that two paths drew (the pictures are the same by design).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RasterWalks {
+    /// Walks over the segments: 1 for the 64-bit path's one walk, 2 for the 32-bit path's
+    /// depth and hair walks.
+    pub walks: usize,
+    /// Whether the walks' pipelines skip samples that already hold nearer hair.
+    pub early_depth: bool,
 }
 
 /// A pipeline of `entry` for camera targets of `samples` (the module's `RASTER_SAMPLES`),
@@ -217,6 +232,7 @@ fn walks(
         all: compute_pipeline(device, layout, module, all, samples, early_depth),
         queued: compute_pipeline(device, layout, module, queued, samples, early_depth),
         label,
+        early_depth,
     };
     if wide {
         vec![walk("cs_depth", "cs_depth_queued", "hair raster: nearest")]
@@ -359,6 +375,7 @@ impl ComputeRaster {
             raster_layout,
             resolve_layout,
             resolve,
+            last_walks: None,
             queue_capacity: DEFAULT_QUEUE_CAPACITY,
             samples: target.samples,
             buffers: None,
@@ -380,6 +397,12 @@ impl ComputeRaster {
     /// Whether the next frame is drawn by the 64-bit path.
     pub fn uses_wide_atomics(&self) -> bool {
         self.prefer_wide && self.wide_module.is_some()
+    }
+
+    /// The walks the last frame dispatched, read from the pipelines it used (not from the
+    /// settings asked for); `None` before the first frame.
+    pub fn last_walks(&self) -> Option<RasterWalks> {
+        self.last_walks
     }
 
     /// Whether the walks skip samples that already hold hair nearer than the segment (on
@@ -551,6 +574,10 @@ impl ComputeRaster {
         let Some(b) = self.buffers.as_ref() else {
             return;
         };
+        self.last_walks = Some(RasterWalks {
+            walks: walks.len(),
+            early_depth: walks.iter().all(|w| w.early_depth),
+        });
         encoder.clear_buffer(&b.sample_nearest, 0, None);
         encoder.clear_buffer(&b.queue, 0, None);
         encoder.clear_buffer(&b.hair_tiles, 0, None);

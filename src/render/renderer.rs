@@ -12,7 +12,7 @@ use super::RenderError;
 use super::camera::{CREATURE_CENTER, Camera};
 use super::camera_targets::{CameraPass, CameraTargets};
 use super::capture::{Image, read_image};
-use super::compute_raster::ComputeRaster;
+use super::compute_raster::{ComputeRaster, RasterWalks};
 use super::debug::DebugMode;
 use super::frame::{FrameBinding, FrameInputs, frame_uniforms};
 use super::ids::IdsPass;
@@ -465,6 +465,12 @@ impl FurRenderer {
     /// rasteriser; see [`FurRenderer::raster`]).
     pub fn last_raster(&self) -> Raster {
         self.last_raster
+    }
+
+    /// The walks the compute rasteriser dispatched for the last frame it drew (`None`
+    /// before its first): which of its paths drew, for tests that compare two paths.
+    pub fn last_raster_walks(&self) -> Option<RasterWalks> {
+        self.compute.as_ref().and_then(ComputeRaster::last_walks)
     }
 
     /// Bytes of GPU memory the renderer holds besides the solver's buffers (targets not

@@ -4,6 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod xvfb;
+#[allow(unused_imports)]
+pub use xvfb::run_under_xvfb;
+
 /// The `pelt` binary of this build.
 pub fn pelt() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pelt"))
