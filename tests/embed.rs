@@ -233,9 +233,14 @@ impl Caller {
 
 /// Pixels (x, y) the creature covers: those that are not the caller's clear colour.
 fn creature_pixels(picture: &[[u8; 4]]) -> Vec<(u32, u32)> {
+    pixels_unlike(picture, CLEAR)
+}
+
+/// Pixels (x, y) that are not `background`.
+fn pixels_unlike(picture: &[[u8; 4]], background: [u8; 4]) -> Vec<(u32, u32)> {
     (0..HEIGHT)
         .flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
-        .filter(|&(x, y)| picture[(y * WIDTH + x) as usize] != CLEAR)
+        .filter(|&(x, y)| picture[(y * WIDTH + x) as usize] != background)
         .collect()
 }
 
@@ -361,11 +366,19 @@ fn the_model_transform_moves_and_scales_the_creature_on_screen() {
         );
     }
 
-    // Half the size about its centre: a quarter of the pixels, the centre where it was.
+    // Half the size about its centre: a quarter of the pixels, the centre where it was,
+    // and depths that are the placed creature's: all of it (within about 0.4 m of its
+    // centre, 2.7 m away) in front of the caller's wall 3.6 m away.
     let half = Mat4::from_translation(centre)
         * Mat4::from_scale(Vec3::splat(0.5))
         * Mat4::from_translation(-centre);
-    let small = creature_pixels(&caller.frame(&[], Some(half)));
+    let wall = Quad {
+        x0: -1.0,
+        x1: 1.0,
+        distance: 3.6,
+        color: FAR_QUAD,
+    };
+    let small = pixels_unlike(&caller.frame(&[wall], Some(half)), FAR_QUAD);
     let ratio = small.len() as f64 / at_home.len() as f64;
     eprintln!("half size: {ratio:.3} of the pixels");
     assert!(
