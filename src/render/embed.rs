@@ -171,7 +171,8 @@ impl EmbedTarget<'_> {
         let samples = color.sample_count();
         if depth.sample_count() != samples {
             return bad(format!(
-                "the colour has {samples} samples but the depth {}: give both one count",
+                "the colour and the depth have different sample counts ({samples} and {}): \
+                 give both one count",
                 depth.sample_count()
             ));
         }
