@@ -1,196 +1,233 @@
-//! The petting creature embedded in a plain winit program: your window, your surface, your
-//! camera and controls; Pelt's `SimulatedFur` for the creature. Drag on the creature to pet
-//! it; drag elsewhere to turn the camera. Run: `cargo run --release --example embed`.
+//! The petting creature drawn into a scene of the program's own: it clears its colour to a
+//! sky, draws a ground and a post into its own colour and depth targets, then asks Pelt to
+//! draw the creature, turned and moved by a model transform and lit by the program's
+//! light, into those targets: the post hides the creature where it stands in front.
+//! Headless; writes a PNG. Builds without the demo's dependencies:
+//! `cargo run --release --no-default-features --example embed -- embed.png`.
 
-use glam::Vec2;
+use glam::{Mat4, Quat, Vec3};
 use pelt::gpu::GpuContext;
-use pelt::hand::PointerButton;
-use pelt::render::{Camera, CameraPreset, FrameTargets, TargetLayout};
+use pelt::render::capture::read_texture;
+use pelt::render::{
+    Camera, EmbedTarget, Image, Lighting, OFFSCREEN_FORMAT, Placement, TargetLayout,
+};
 use pelt::{SimulatedFur, SimulatedFurOptions};
-use std::sync::Arc;
-use std::time::Instant;
-use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
-use winit::window::{Window, WindowId};
+use std::error::Error;
+use wgpu::util::DeviceExt;
 
-struct Running {
-    window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    gpu: GpuContext,
-    layout: TargetLayout,
-    targets: Option<FrameTargets>,
-    fur: SimulatedFur,
-    camera: Camera,
-    cursor: Vec2,
-    orbiting: bool,
-    last: Instant,
+const WIDTH: u32 = 960;
+const HEIGHT: u32 = 540;
+/// Our targets: sRGB colour (Pelt writes tone-mapped linear light) and depth in Pelt's
+/// reversed convention (cleared to 0, nearer is greater).
+const COLOR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// Our own shader: world-space triangles in one colour each.
+const SHADER: &str = "
+@group(0) @binding(0) var<uniform> view_proj: mat4x4<f32>;
+struct Out { @builtin(position) clip: vec4<f32>, @location(0) color: vec3<f32> }
+@vertex fn vs(@location(0) p: vec3<f32>, @location(1) color: vec3<f32>) -> Out {
+    return Out(view_proj * vec4<f32>(p, 1.0), color);
+}
+@fragment fn fs(v: Out) -> @location(0) vec4<f32> { return vec4<f32>(v.color, 1.0); }
+";
+
+/// A quad from four corners, in one linear colour: six vertices of position and colour.
+fn quad(corners: [Vec3; 4], color: Vec3) -> Vec<f32> {
+    [0, 1, 2, 0, 2, 3]
+        .iter()
+        .flat_map(|&i| [corners[i].to_array(), color.to_array()].concat())
+        .collect()
 }
 
-#[derive(Default)]
-struct App {
-    running: Option<Running>,
-}
+fn main() -> Result<(), Box<dyn Error>> {
+    let out = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "embed.png".into());
+    let gpu = GpuContext::new()?;
+    let device = &gpu.device;
 
-impl Running {
-    fn new(event_loop: &ActiveEventLoop) -> anyhow::Result<Self> {
-        let window = Arc::new(event_loop.create_window(Window::default_attributes())?);
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle(
-            Box::new(event_loop.owned_display_handle()),
-        ));
-        let surface = instance.create_surface(window.clone())?;
-        let gpu = GpuContext::for_surface(instance, &surface)?;
-        let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&gpu.adapter, size.width.max(1), size.height.max(1))
-            .ok_or_else(|| anyhow::anyhow!("the surface does not work with this adapter"))?;
-        // Pelt writes linear light: draw through an sRGB view of the surface.
-        let view_format = config.format.add_srgb_suffix();
-        config.view_formats = vec![view_format];
-        surface.configure(&gpu.device, &config);
-        let layout = TargetLayout::new(&gpu.adapter, view_format, false);
-        let fur = SimulatedFur::new(&gpu, &SimulatedFurOptions::new(16_384, 1, layout))?;
-        let targets = Some(FrameTargets::new(
-            &gpu.device,
-            &layout,
-            config.width,
-            config.height,
-        ));
-        Ok(Running {
-            window,
-            surface,
-            config,
-            gpu,
-            layout,
-            targets,
-            fur,
-            camera: Camera::preset(CameraPreset::Front),
-            cursor: Vec2::ZERO,
-            orbiting: false,
-            last: Instant::now(),
-        })
+    // The creature. Its layout is for Pelt's own frames (`render`); `draw_into` builds
+    // pipelines for our targets' formats when it first sees them.
+    let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
+    let mut fur = SimulatedFur::new(&gpu, &SimulatedFurOptions::new(8192, 1, layout))?;
+    for _ in 0..30 {
+        fur.update(1.0 / 60.0)?;
     }
 
-    fn resize(&mut self, width: u32, height: u32) {
-        if width == 0 || height == 0 {
-            self.targets = None; // minimised: draw nothing until it comes back
-            return;
-        }
-        self.config.width = width;
-        self.config.height = height;
-        self.surface.configure(&self.gpu.device, &self.config);
-        self.targets = Some(FrameTargets::new(
-            &self.gpu.device,
-            &self.layout,
-            width,
-            height,
-        ));
-    }
+    // Our world: the ground at y = 0, the creature standing on it 1.5 m from the origin,
+    // turned 35° and scaled to 80%, its paws (about 0.75 m below its origin) on the ground.
+    let model = Mat4::from_scale_rotation_translation(
+        Vec3::splat(0.8),
+        Quat::from_rotation_y(35f32.to_radians()),
+        Vec3::new(0.3, 0.6, -1.5),
+    );
+    let camera = Camera::look_at(Vec3::new(0.0, 1.1, 1.6), Vec3::new(0.2, 0.45, -1.5), 40.0);
+    let lighting = Lighting {
+        key_direction: Vec3::new(-0.6, 0.9, 0.4).normalize(),
+        ..Lighting::default()
+    };
 
-    fn size(&self) -> Vec2 {
-        Vec2::new(self.config.width as f32, self.config.height as f32)
-    }
-
-    fn pointer(&mut self, event: &WindowEvent) {
-        let ray = self.camera.ray_through(self.cursor, self.size());
-        match event {
-            WindowEvent::CursorMoved { position, .. } => {
-                let now = Vec2::new(position.x as f32, position.y as f32);
-                if self.orbiting && self.fur.interaction().orbit_enabled {
-                    let d = now - self.cursor;
-                    self.camera.orbit(d.x * 0.008, d.y * 0.008);
-                }
-                self.cursor = now;
-                let ray = self.camera.ray_through(now, self.size());
-                self.fur.pointer_move(ray, now);
-            }
-            WindowEvent::MouseInput {
-                state,
-                button: MouseButton::Left,
-                ..
-            } => match state {
-                ElementState::Pressed => {
-                    self.fur
-                        .pointer_down(ray, self.cursor, PointerButton::Primary);
-                    // A press on the creature pets it; anywhere else turns the camera.
-                    self.orbiting = self.fur.interaction().orbit_enabled;
-                }
-                ElementState::Released => {
-                    self.fur
-                        .pointer_up(ray, self.cursor, PointerButton::Primary);
-                    self.orbiting = false;
-                }
+    // Our targets.
+    let target = |format, usage| {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("our target"),
+            size: wgpu::Extent3d {
+                width: WIDTH,
+                height: HEIGHT,
+                depth_or_array_layers: 1,
             },
-            WindowEvent::CursorLeft { .. } => self.fur.pointer_leave(),
-            WindowEvent::Focused(false) => self.fur.focus_lost(),
-            _ => {}
-        }
-    }
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })
+    };
+    let color = target(
+        COLOR,
+        wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+    );
+    let depth = target(DEPTH, wgpu::TextureUsages::RENDER_ATTACHMENT);
+    let color_view = color.create_view(&Default::default());
+    let depth_view = depth.create_view(&Default::default());
 
-    fn frame(&mut self) -> anyhow::Result<()> {
-        let dt = self.last.elapsed().as_secs_f64();
-        self.last = Instant::now();
-        self.fur.update(dt)?;
-        let Some(targets) = &self.targets else {
-            return Ok(());
-        };
-        let texture = match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t) => t,
-            _ => {
-                // Outdated, lost, suboptimal or timed out: configure again, draw next time.
-                let size = self.window.inner_size();
-                self.resize(size.width, size.height);
-                return Ok(());
-            }
-        };
-        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
-            format: Some(self.layout.color_format),
-            ..Default::default()
+    // Our scene: a ground and a post between the camera and the creature.
+    let mut vertices = quad(
+        [
+            Vec3::new(-20.0, 0.0, 4.0),
+            Vec3::new(20.0, 0.0, 4.0),
+            Vec3::new(20.0, 0.0, -30.0),
+            Vec3::new(-20.0, 0.0, -30.0),
+        ],
+        Vec3::new(0.05, 0.12, 0.04),
+    );
+    vertices.extend(quad(
+        [
+            Vec3::new(-0.25, 0.0, -0.6),
+            Vec3::new(-0.1, 0.0, -0.6),
+            Vec3::new(-0.1, 1.4, -0.6),
+            Vec3::new(-0.25, 1.4, -0.6),
+        ],
+        Vec3::new(0.35, 0.2, 0.1),
+    ));
+    let view_proj = camera.view_proj(WIDTH as f32 / HEIGHT as f32);
+    let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("our camera"),
+        contents: bytemuck::cast_slice(&view_proj.to_cols_array()),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("our scene"),
+        contents: bytemuck::cast_slice(&vertices),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("our scene"),
+        source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+    });
+    let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3];
+    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("our scene"),
+        layout: None,
+        vertex: wgpu::VertexState {
+            module: &module,
+            entry_point: Some("vs"),
+            compilation_options: Default::default(),
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: 24,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &attributes,
+            })],
+        },
+        primitive: Default::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &module,
+            entry_point: Some("fs"),
+            compilation_options: Default::default(),
+            targets: &[Some(COLOR.into())],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("our camera"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: uniform.as_entire_binding(),
+        }],
+    });
+
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("our scene"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &color_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: 0.25,
+                        g: 0.45,
+                        b: 0.75,
+                        a: 1.0,
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
         });
-        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
-        self.fur
-            .render(&mut encoder, targets, &view, &self.camera)?;
-        self.gpu.queue.submit(Some(encoder.finish()));
-        self.gpu.queue.present(texture);
-        Ok(())
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.set_vertex_buffer(0, vertex_buffer.slice(..));
+        pass.draw(0..(vertices.len() / 6) as u32, 0..1);
     }
-}
+    // Pelt draws the creature, its coat and the hand into our targets, over our scene.
+    let embed = EmbedTarget {
+        color: &color_view,
+        color_format: COLOR,
+        depth: &depth_view,
+        depth_format: DEPTH,
+    };
+    let placement = Placement {
+        lighting,
+        ..Placement::new(model)
+    };
+    fur.draw_into(&mut encoder, &embed, &camera, &placement)?;
+    gpu.queue.submit(Some(encoder.finish()));
 
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_none() {
-            match Running::new(event_loop) {
-                Ok(r) => self.running = Some(r),
-                Err(e) => {
-                    eprintln!("embed: {e:#}");
-                    event_loop.exit();
-                }
-            }
-        }
+    let rgba = read_texture(device, &gpu.queue, &color, 4)?;
+    if let Some(e) = gpu.take_error() {
+        return Err(format!("the GPU refused a command: {e}").into());
     }
-
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
-        let Some(r) = self.running.as_mut() else {
-            return;
-        };
-        match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => r.resize(size.width, size.height),
-            WindowEvent::RedrawRequested => {
-                if let Err(e) = r.frame() {
-                    eprintln!("embed: {e:#}");
-                    event_loop.exit();
-                }
-                r.window.request_redraw();
-            }
-            other => r.pointer(&other),
-        }
-    }
-}
-
-fn main() -> anyhow::Result<()> {
-    let event_loop = EventLoop::new()?;
-    event_loop.run_app(&mut App::default())?;
+    let picture = Image {
+        width: WIDTH,
+        height: HEIGHT,
+        rgba,
+        ids: None,
+    };
+    picture.save_png(std::path::Path::new(&out))?;
+    println!("wrote {out} ({WIDTH}×{HEIGHT})");
     Ok(())
 }

@@ -18,7 +18,10 @@
 //!   avatar description, in no file format).
 //!
 //! The library never owns a window, an event loop or a camera: a caller passes its device
-//! and queue (or lets [`gpu::GpuContext`] open them) and binds the solver's buffers.
+//! and queue (or lets [`gpu::GpuContext`] open them) and binds the solver's buffers, or
+//! has [`SimulatedFur::draw_into`] draw the creature into its own colour and depth targets.
+//! It builds without the command line's and the demo's dependencies (winit, egui, clap):
+//! depend on it with `default-features = false`.
 //!
 //! ```
 //! use pelt::creature::Creature;

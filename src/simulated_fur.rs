@@ -6,8 +6,17 @@
 //!
 //! Per frame: forward pointer events (a world ray from your camera through the pointer,
 //! the pointer's position in pixels, the button), call [`SimulatedFur::update`] with the
-//! frame time, orbit your camera only while [`Interaction::orbit_enabled`], and record
-//! [`SimulatedFur::render`] into your frame's encoder.
+//! frame time, orbit your camera only while [`Interaction::orbit_enabled`], and record a
+//! frame into your encoder, one of two ways:
+//!
+//! - [`SimulatedFur::render`] draws Pelt's whole scene: it clears to its own background,
+//!   draws the floor, the creature, its coat and the hand under Pelt's lights, and
+//!   resolves into your output (a surface texture), through frame targets of its own
+//!   layout ([`SimulatedFur::render_image`] does the same offscreen and reads it back).
+//! - [`SimulatedFur::draw_into`] draws only the creature, its coat and the hand (the floor
+//!   if asked) into *your* colour and depth targets, over what you drew there and
+//!   depth-tested against it, placed in your world by a model transform and lit by your
+//!   lights ([`Placement`]); `examples/embed.rs` shows it.
 //!
 //! ```no_run
 //! use pelt::gpu::GpuContext;
@@ -34,8 +43,8 @@ use crate::creature::{
 use crate::gpu::GpuContext;
 use crate::hand::{GestureState, Hand, HandDimensions, HandMaterial, PointerButton};
 use crate::render::{
-    Camera, DebugMode, DrawCapsule, FrameTargets, FurRenderer, Image, Lighting, Material,
-    RenderError, RenderSettings, Scene, TargetLayout,
+    Camera, DebugMode, DrawCapsule, EmbedTarget, FrameTargets, FurRenderer, Image, Lighting,
+    Material, Placement, RenderError, RenderSettings, Scene, TargetLayout,
 };
 use crate::sim::{
     FIXED_STEP_HZ, FurConfig, FurParams, FurSim, MAX_FRAME_SECONDS, SimError, SolverKind,
@@ -406,6 +415,27 @@ impl SimulatedFur {
         let hand: Vec<DrawCapsule> = self.hand.shapes().iter().map(draw_capsule).collect();
         let scene = self.scene(*camera, &hand);
         self.renderer.render(encoder, targets, output, &scene)?;
+        Ok(())
+    }
+
+    /// Records into `encoder` the creature, its coat and the hand seen from `camera` (your
+    /// camera, in your world), drawn into your `target` over what it holds, placed and lit
+    /// as `placement` says (the floor only if it asks). Nothing is cleared; see
+    /// [`FurRenderer::draw_into`] for the depth convention and the targets it refuses.
+    /// Pointer rays go through [`Placement::ray_to_creature`] first. Submit the encoder
+    /// before the next frame.
+    pub fn draw_into(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &EmbedTarget,
+        camera: &Camera,
+        placement: &Placement,
+    ) -> Result<(), SimulatedFurError> {
+        self.upload_positions()?;
+        let hand: Vec<DrawCapsule> = self.hand.shapes().iter().map(draw_capsule).collect();
+        let scene = self.scene(*camera, &hand);
+        self.renderer
+            .draw_into(encoder, target, &scene, placement)?;
         Ok(())
     }
 

@@ -2,8 +2,9 @@
 //! them, the ribbons pass (with the overlay) loads them and resolves the MSAA colour into
 //! the output.
 
+use super::RenderError;
 use super::palette::BACKGROUND;
-use super::target::FrameTargets;
+use super::target::{FrameTargets, TargetLayout};
 
 /// Where the camera's passes draw: the frame targets and the caller's output.
 #[derive(Clone, Copy, Debug)]
@@ -107,4 +108,34 @@ impl<'a> CameraTargets<'a> {
             multiview_mask: None,
         })
     }
+}
+
+/// Checks that `output` and `targets` are what a renderer built for `layout` draws into.
+pub fn check_output(
+    layout: &TargetLayout,
+    targets: &FrameTargets,
+    output: &wgpu::TextureView,
+) -> Result<(), RenderError> {
+    let texture = output.texture();
+    if (texture.width(), texture.height()) != targets.size {
+        return Err(RenderError::Scene(format!(
+            "the output is {}×{} but the frame targets are {}×{}: make the targets for the output's size",
+            texture.width(),
+            texture.height(),
+            targets.size.0,
+            targets.size.1
+        )));
+    }
+    if targets.samples != layout.samples
+        || texture.format().add_srgb_suffix() != layout.color_format.add_srgb_suffix()
+    {
+        return Err(RenderError::Scene(format!(
+            "the output ({:?}) or frame targets ({} samples) do not match the renderer's layout ({:?}, {} samples)",
+            texture.format(),
+            targets.samples,
+            layout.color_format,
+            layout.samples
+        )));
+    }
+    Ok(())
 }

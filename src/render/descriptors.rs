@@ -215,8 +215,14 @@ pub fn render_pipeline(device: &wgpu::Device, spec: RenderPipelineSpec) -> wgpu:
 /// Depth state of the camera passes: reversed depth, nearer is greater; `write` false
 /// draws over everything without writing depth.
 pub fn camera_depth(write: bool) -> wgpu::DepthStencilState {
+    camera_depth_in(DEPTH_FORMAT, write)
+}
+
+/// [`camera_depth`] in a depth buffer of `format` (a caller's, for frames drawn into its
+/// targets).
+pub fn camera_depth_in(format: wgpu::TextureFormat, write: bool) -> wgpu::DepthStencilState {
     wgpu::DepthStencilState {
-        format: DEPTH_FORMAT,
+        format,
         depth_write_enabled: Some(write),
         depth_compare: Some(if write {
             wgpu::CompareFunction::GreaterEqual

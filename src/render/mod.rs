@@ -42,6 +42,10 @@
 //!    in the ribbons' render pass.
 //! 6. **IDs** ([`ids`], tests only): sample 0 of the multisampled ID target, readable.
 //!
+//! [`FurRenderer::draw_into`] ([`embed`]) draws the same creature into a caller's own
+//! colour and depth targets instead: steps 1, 3 and 4 (by the ribbons) and 2 without the
+//! floor, into what the caller drew, placed by its model transform.
+//!
 //! # Coverage without sorting
 //!
 //! 420k overlapping ribbons with soft edges and fading tips need order-independent
@@ -102,6 +106,7 @@ pub mod capture;
 pub mod compute_raster;
 pub mod debug;
 mod descriptors;
+pub mod embed;
 pub mod environment;
 pub mod frame;
 pub mod hair_bsdf;
@@ -128,6 +133,7 @@ pub mod timing;
 pub use camera::{Camera, CameraPreset};
 pub use capture::Image;
 pub use debug::DebugMode;
+pub use embed::{EmbedTarget, Placement};
 pub use environment::{EnvironmentError, EnvironmentMap};
 pub use mesh::Material;
 pub use palette::BACKGROUND;

@@ -10,7 +10,7 @@
 
 use super::RenderError;
 use super::camera::{CREATURE_CENTER, Camera};
-use super::camera_targets::{CameraPass, CameraTargets};
+use super::camera_targets::{CameraPass, CameraTargets, check_output};
 use super::capture::{Image, read_image};
 use super::compute_raster::{ComputeRaster, RasterWalks};
 use super::debug::DebugMode;
@@ -42,25 +42,25 @@ pub const RELEASE_COMPUTE_AFTER_FRAMES: u32 = 120;
 /// when dropped.
 #[derive(Debug)]
 pub struct FurRenderer {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    pub(super) device: wgpu::Device,
+    pub(super) queue: wgpu::Queue,
     layout: TargetLayout,
-    settings: RenderSettings,
-    frame: FrameBinding,
-    shadow: ShadowPass,
-    surfaces: SurfacesPass,
-    cull: StrandCullPass,
-    ribbons: RibbonsPass,
+    pub(super) settings: RenderSettings,
+    pub(super) frame: FrameBinding,
+    pub(super) shadow: ShadowPass,
+    pub(super) surfaces: SurfacesPass,
+    pub(super) cull: StrandCullPass,
+    pub(super) ribbons: RibbonsPass,
     overlay: OverlayPass,
     ids: Option<IdsPass>,
-    strands: Option<StrandBinding>,
+    pub(super) strands: Option<StrandBinding>,
     timestamps: Option<Timestamps>,
     /// The shapes the cull pass hides strands behind.
-    creature: Creature,
+    pub(super) creature: Creature,
     /// Whether the camera's ribbons skip the strands hidden behind the creature.
-    hair_culling: bool,
+    pub(super) hair_culling: bool,
     /// Whether the last frame ran the cull pass (its flags are then readable).
-    culled_last_frame: bool,
+    pub(super) culled_last_frame: bool,
     /// The compute rasteriser, built the first time a frame draws hair with it.
     compute: Option<ComputeRaster>,
     /// Whether the log has said that a frame was too large for the compute rasteriser.
@@ -78,16 +78,18 @@ pub struct FurRenderer {
     /// How each frame chooses its strands (`strand_lod`).
     lod_policy: LodPolicy,
     /// The last frame's strand level of detail.
-    last_lod: StrandLod,
+    pub(super) last_lod: StrandLod,
     /// How the last frame's hair was drawn (the setting, or the ribbons where a frame was
     /// too large for the compute rasteriser).
-    last_raster: Raster,
+    pub(super) last_raster: Raster,
     /// The skin's level of detail when fixed; `None` to follow its size on screen.
     fixed_skin_level: Option<usize>,
     fixed_hand_detail: Option<CapsuleDetail>,
     /// The positions of a CPU-stepped coat, uploaded each frame (`None` when the strands
     /// are a GPU solver's own buffers).
     host_positions: Option<wgpu::Buffer>,
+    /// The pipelines of frames drawn into a caller's targets, for the last formats asked.
+    pub(super) embed: Option<super::embed::EmbedPipelines>,
 }
 
 impl FurRenderer {
@@ -173,6 +175,7 @@ impl FurRenderer {
             fixed_skin_level: None,
             fixed_hand_detail: None,
             host_positions: None,
+            embed: None,
         })
     }
 
@@ -199,7 +202,7 @@ impl FurRenderer {
     /// measures them, and would make the buffers again at each switch. A frame set to draw
     /// by compute counts as using them even where it draws no hair by compute (`contact`,
     /// or no strands bound): memory kept a little longer, never freed while in use.
-    fn release_idle_compute(&mut self, raster: Raster) {
+    pub(super) fn release_idle_compute(&mut self, raster: Raster) {
         if raster == Raster::Compute {
             self.frames_without_compute = 0;
             return;
@@ -522,34 +525,28 @@ impl FurRenderer {
             .transpose()
     }
 
-    /// Checks that `output` and `targets` are what this renderer draws into.
-    fn check_output(
-        &self,
-        targets: &FrameTargets,
-        output: &wgpu::TextureView,
-    ) -> Result<(), RenderError> {
-        let texture = output.texture();
-        if (texture.width(), texture.height()) != targets.size {
-            return Err(RenderError::Scene(format!(
-                "the output is {}×{} but the frame targets are {}×{}: make the targets for the output's size",
-                texture.width(),
-                texture.height(),
-                targets.size.0,
-                targets.size.1
-            )));
-        }
-        if targets.samples != self.layout.samples
-            || texture.format().add_srgb_suffix() != self.layout.color_format.add_srgb_suffix()
-        {
-            return Err(RenderError::Scene(format!(
-                "the output ({:?}) or frame targets ({} samples) do not match the renderer's layout ({:?}, {} samples)",
-                texture.format(),
-                targets.samples,
-                self.layout.color_format,
-                self.layout.samples
-            )));
-        }
-        Ok(())
+    /// Uploads the `hand`'s capsules, each as finely as its size on screen from `camera` in
+    /// a target of `size` needs: its radius over its nearest depth (an end's, less the
+    /// radius; a perspective projection's size; off the view's axis things look larger
+    /// still, so this errs toward fine).
+    pub(super) fn upload_hand(
+        &mut self,
+        hand: &[super::DrawCapsule],
+        camera: &Camera,
+        size: (u32, u32),
+    ) {
+        let pixel_scale = camera.pixel_scale(size.1);
+        let eye = camera.eye;
+        let forward = (camera.target - eye).normalize_or(glam::Vec3::NEG_Z);
+        let fixed = self.fixed_hand_detail;
+        self.surfaces
+            .upload_hand(&self.device, &self.queue, hand, |c| {
+                if let Some(detail) = fixed {
+                    return detail;
+                }
+                let near = (c.a - eye).dot(forward).min((c.b - eye).dot(forward)) - c.radius;
+                CapsuleDetail::for_radius_pixels(c.radius / (near.max(1e-3) * pixel_scale))
+            });
     }
 
     /// Records one frame into `encoder`: shadow maps, then the surfaces and the hair into
@@ -567,7 +564,7 @@ impl FurRenderer {
         scene: &Scene,
     ) -> Result<(), RenderError> {
         scene.validate()?;
-        self.check_output(targets, output)?;
+        check_output(&self.layout, targets, output)?;
         let mode = scene.mode;
         // The camera skips hidden strands only where the skin that hides them is drawn.
         let cull = self.hair_culling
@@ -603,21 +600,7 @@ impl FurRenderer {
         } else {
             &[]
         };
-        // Each capsule as finely as its size on screen needs: its radius over its nearest
-        // depth (an end's, less the radius; a perspective projection's size; off the view's
-        // axis things look larger still, so this errs toward fine).
-        let pixel_scale = scene.camera.pixel_scale(targets.size.1);
-        let eye = scene.camera.eye;
-        let forward = (scene.camera.target - eye).normalize_or(glam::Vec3::NEG_Z);
-        let fixed = self.fixed_hand_detail;
-        self.surfaces
-            .upload_hand(&self.device, &self.queue, hand, |c| {
-                if let Some(detail) = fixed {
-                    return detail;
-                }
-                let near = (c.a - eye).dot(forward).min((c.b - eye).dot(forward)) - c.radius;
-                CapsuleDetail::for_radius_pixels(c.radius / (near.max(1e-3) * pixel_scale))
-            });
+        self.upload_hand(hand, &scene.camera, targets.size);
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
         let raster = self.raster_for(targets.size);
         self.last_raster = raster;

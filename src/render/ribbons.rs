@@ -9,7 +9,7 @@
 
 use super::RenderError;
 use super::descriptors::{
-    RenderPipelineSpec, bind_group, bind_group_layout, camera_depth, camera_multisample,
+    RenderPipelineSpec, bind_group, bind_group_layout, camera_depth_in, camera_multisample,
     camera_targets, compute_entry, pipeline_layout, render_pipeline, storage_entry, triangles,
     workgroups_for,
 };
@@ -17,7 +17,7 @@ use super::frame::{FrameBinding, View};
 use super::mesh::VertexSpace;
 use super::strand_cull::{CULL_FLAG_BYTES, StrandCullPass};
 use super::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
-use super::target::TargetLayout;
+use super::target::{DEPTH_FORMAT, TargetLayout};
 use crate::creature::Space;
 use crate::groom::StrandRoot;
 use crate::shaders::ShaderModule;
@@ -161,6 +161,10 @@ pub struct RibbonsPass {
     /// Group 3 of the shading pass: the shaded colours, written.
     shading_layout: wgpu::BindGroupLayout,
     batch_indices: wgpu::Buffer,
+    /// The camera's ribbons' module and pipeline layout, kept to build their pipelines for
+    /// other targets ([`RibbonsPass::final_pipeline_for`]).
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
     shaded: wgpu::RenderPipeline,
     contact: wgpu::RenderPipeline,
     shade: wgpu::ComputePipeline,
@@ -245,46 +249,39 @@ impl RibbonsPass {
             compilation_options: Default::default(),
             cache: None,
         });
-        let targets = camera_targets(target, None);
-        // Ribbons write their own sample mask with MSAA, and discard by coverage without.
-        let msaa = target.samples > 1;
-        let pipeline = |label, vertex, fragment| {
-            render_pipeline(
-                device,
-                RenderPipelineSpec {
-                    label,
-                    layout: &layout,
-                    module: &module,
-                    vertex,
-                    buffers: &[],
-                    primitive: triangles(),
-                    depth: Some(camera_depth(true)),
-                    multisample: camera_multisample(target.samples),
-                    fragment: Some((fragment, &targets)),
-                },
-            )
-        };
         RibbonsPass {
-            shaded: pipeline(
-                "ribbons: final",
-                "vs_ribbon",
-                if msaa { "fs_final" } else { "fs_final_single" },
-            ),
-            contact: pipeline(
-                "ribbons: contact",
-                "vs_ribbon_contact",
-                if msaa {
-                    "fs_contact"
-                } else {
-                    "fs_contact_single"
-                },
-            ),
+            shaded: camera_pipeline(device, &layout, &module, target, DEPTH_FORMAT, false),
+            contact: camera_pipeline(device, &layout, &module, target, DEPTH_FORMAT, true),
+            module,
+            layout,
             strands_layout,
             camera_strands_layout,
             shading_layout,
             batch_indices,
             shade,
         }
+    }
+
+    /// The shaded ribbons' pipeline for other targets: colour format and samples of
+    /// `target` (its ID target ignored: none is drawn), depth in `depth_format`.
+    pub fn final_pipeline_for(
+        &self,
+        device: &wgpu::Device,
+        target: &TargetLayout,
+        depth_format: wgpu::TextureFormat,
+    ) -> wgpu::RenderPipeline {
+        let target = TargetLayout {
+            ids: false,
+            ..*target
+        };
+        camera_pipeline(
+            device,
+            &self.layout,
+            &self.module,
+            &target,
+            depth_format,
+            false,
+        )
     }
 
     /// Binds `strands` (one record per strand) over the solver's two position buffers
@@ -435,9 +432,58 @@ impl RibbonsPass {
         count: u32,
         contact: bool,
     ) {
-        pass.set_pipeline(if contact { &self.contact } else { &self.shaded });
+        let pipeline = if contact { &self.contact } else { &self.shaded };
+        self.record_with(pass, pipeline, frame, shadow_inputs, group, count);
+    }
+
+    /// [`RibbonsPass::record`] with `pipeline`, one of this pass's or one from
+    /// [`RibbonsPass::final_pipeline_for`].
+    pub fn record_with(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        pipeline: &wgpu::RenderPipeline,
+        frame: &FrameBinding,
+        shadow_inputs: &wgpu::BindGroup,
+        group: &wgpu::BindGroup,
+        count: u32,
+    ) {
+        pass.set_pipeline(pipeline);
         frame.bind(pass, View::Camera);
         pass.set_bind_group(2, shadow_inputs, &[]);
         self.draw(pass, group, count);
     }
+}
+
+/// A camera ribbon pipeline for `target` with depth in `depth_format`: shaded, or in the
+/// `contact` colouring. With MSAA the ribbons write their own sample mask; with one sample
+/// they discard by coverage.
+fn camera_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    target: &TargetLayout,
+    depth_format: wgpu::TextureFormat,
+    contact: bool,
+) -> wgpu::RenderPipeline {
+    let msaa = target.samples > 1;
+    let (label, vertex, fragment) = match (contact, msaa) {
+        (false, true) => ("ribbons: final", "vs_ribbon", "fs_final"),
+        (false, false) => ("ribbons: final", "vs_ribbon", "fs_final_single"),
+        (true, true) => ("ribbons: contact", "vs_ribbon_contact", "fs_contact"),
+        (true, false) => ("ribbons: contact", "vs_ribbon_contact", "fs_contact_single"),
+    };
+    render_pipeline(
+        device,
+        RenderPipelineSpec {
+            label,
+            layout,
+            module,
+            vertex,
+            buffers: &[],
+            primitive: triangles(),
+            depth: Some(camera_depth_in(depth_format, true)),
+            multisample: camera_multisample(target.samples),
+            fragment: Some((fragment, &camera_targets(target, None))),
+        },
+    )
 }

@@ -5,8 +5,8 @@
 //! without the hair. The same geometry casts the opaque shadow ([`SurfacesPass::record_light_depth`]).
 
 use super::descriptors::{
-    RenderPipelineSpec, camera_depth, camera_multisample, camera_targets, front_faces, light_depth,
-    pipeline_layout, render_pipeline,
+    RenderPipelineSpec, camera_depth_in, camera_multisample, camera_targets, front_faces,
+    light_depth, pipeline_layout, render_pipeline,
 };
 use super::environment::{EnvironmentBinding, EnvironmentMap, environment_layout};
 use super::frame::{FrameBinding, View};
@@ -15,7 +15,7 @@ use super::mesh::{
 };
 use super::mesh_lod::{DETAILS, SHADOW_LEVEL};
 use super::shapes::{CapsuleDetail, DrawCapsule, capsule_mesh};
-use super::target::TargetLayout;
+use super::target::{DEPTH_FORMAT, TargetLayout};
 use crate::creature::{Creature, FaceLayout};
 use crate::shaders::ShaderModule;
 use wgpu::util::DeviceExt;
@@ -88,6 +88,13 @@ impl DynamicMesh {
     }
 }
 
+/// The camera's two surface pipelines for one kind of target.
+#[derive(Debug)]
+pub struct SurfacePipelines {
+    matte: wgpu::RenderPipeline,
+    glossy: wgpu::RenderPipeline,
+}
+
 /// The surfaces pass: the creature's static mesh (skin, face, floor), the hand's mesh
 /// rebuilt every frame, and three pipelines: matte, glossy (eyes, nose, nails: their
 /// highlight costs the rest nothing, as a SIMD rasteriser runs every branch for every
@@ -103,8 +110,11 @@ pub struct SurfacesPass {
     face_ranges: Vec<std::ops::Range<u32>>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
-    matte: wgpu::RenderPipeline,
-    glossy: wgpu::RenderPipeline,
+    /// The module and the camera pipelines' layout, kept to build pipelines for other
+    /// targets ([`SurfacesPass::pipelines_for`]).
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    camera: SurfacePipelines,
     light_depth: wgpu::RenderPipeline,
     /// The environment map's layout and binding (group 1; the built-in sky without one).
     environment_layout: wgpu::BindGroupLayout,
@@ -165,23 +175,7 @@ impl SurfacesPass {
             "surfaces",
             &[Some(frame), Some(&environment_layout), Some(shadow_inputs)],
         );
-        let targets = camera_targets(target, None);
-        let shaded = |label, fragment| {
-            render_pipeline(
-                device,
-                RenderPipelineSpec {
-                    label,
-                    layout: &layout,
-                    module: &module,
-                    vertex: "vs_surface",
-                    buffers: &vertex,
-                    primitive: front_faces(),
-                    depth: Some(camera_depth(true)),
-                    multisample: camera_multisample(target.samples),
-                    fragment: Some((fragment, &targets)),
-                },
-            )
-        };
+        let camera = camera_pipelines(device, &layout, &module, target, DEPTH_FORMAT);
         let light_depth = render_pipeline(
             device,
             RenderPipelineSpec {
@@ -203,12 +197,28 @@ impl SurfacesPass {
             face_ranges,
             floor_range,
             hand: DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024),
-            matte: shaded("surfaces: matte", "fs_matte"),
-            glossy: shaded("surfaces: glossy", "fs_glossy"),
+            module,
+            layout,
+            camera,
             light_depth,
             environment_layout,
             environment,
         }
+    }
+
+    /// The camera's surface pipelines for other targets: colour format and samples of
+    /// `target` (its ID target ignored: none is drawn), depth in `depth_format`.
+    pub fn pipelines_for(
+        &self,
+        device: &wgpu::Device,
+        target: &TargetLayout,
+        depth_format: wgpu::TextureFormat,
+    ) -> SurfacePipelines {
+        let target = TargetLayout {
+            ids: false,
+            ..*target
+        };
+        camera_pipelines(device, &self.layout, &self.module, &target, depth_format)
     }
 
     /// Lights the surfaces with `map` (eyes and nose reflect it, the ambient term reads
@@ -296,14 +306,30 @@ impl SurfacesPass {
         shadow_inputs: &wgpu::BindGroup,
         skin_level: usize,
     ) {
-        pass.set_pipeline(&self.matte);
+        self.record_with(pass, &self.camera, frame, shadow_inputs, skin_level, true);
+    }
+
+    /// [`SurfacesPass::record`] with `pipelines` (this pass's, or from
+    /// [`SurfacesPass::pipelines_for`]), the floor only if `floor`.
+    pub fn record_with(
+        &self,
+        pass: &mut wgpu::RenderPass,
+        pipelines: &SurfacePipelines,
+        frame: &FrameBinding,
+        shadow_inputs: &wgpu::BindGroup,
+        skin_level: usize,
+        floor: bool,
+    ) {
+        pass.set_pipeline(&pipelines.matte);
         frame.bind(pass, View::Camera);
         pass.set_bind_group(1, &self.environment.bind_group, &[]);
         pass.set_bind_group(2, shadow_inputs, &[]);
         self.draw_static(pass, self.skin(skin_level));
-        self.draw_static(pass, self.floor_range.clone());
+        if floor {
+            self.draw_static(pass, self.floor_range.clone());
+        }
         self.hand.draw(pass, 0..self.hand.glossy_start);
-        pass.set_pipeline(&self.glossy);
+        pass.set_pipeline(&pipelines.glossy);
         self.draw_static(pass, self.face(skin_level));
         self.hand
             .draw(pass, self.hand.glossy_start..self.hand.index_count);
@@ -317,5 +343,41 @@ impl SurfacesPass {
         self.draw_static(pass, self.skin(SHADOW_LEVEL));
         self.draw_static(pass, self.face(SHADOW_LEVEL));
         self.hand.draw(pass, 0..self.hand.index_count);
+    }
+}
+
+/// The camera's matte and glossy surface pipelines for `target`, depth in `depth_format`.
+fn camera_pipelines(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    module: &wgpu::ShaderModule,
+    target: &TargetLayout,
+    depth_format: wgpu::TextureFormat,
+) -> SurfacePipelines {
+    let vertex = [Some(wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<SurfaceVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &SurfaceVertex::ATTRIBUTES,
+    })];
+    let targets = camera_targets(target, None);
+    let shaded = |label, fragment| {
+        render_pipeline(
+            device,
+            RenderPipelineSpec {
+                label,
+                layout,
+                module,
+                vertex: "vs_surface",
+                buffers: &vertex,
+                primitive: front_faces(),
+                depth: Some(camera_depth_in(depth_format, true)),
+                multisample: camera_multisample(target.samples),
+                fragment: Some((fragment, &targets)),
+            },
+        )
+    };
+    SurfacePipelines {
+        matte: shaded("surfaces: matte", "fs_matte"),
+        glossy: shaded("surfaces: glossy", "fs_glossy"),
     }
 }
