@@ -39,12 +39,7 @@ fn drawing_many_frames_keeps_memory_flat() {
         radius: 0.03,
         material: Material::Hand,
     }];
-    let modes = [
-        DebugMode::Final,
-        DebugMode::Skin,
-        DebugMode::Strands,
-        DebugMode::Contact,
-    ];
+    let modes = DebugMode::ALL;
     let draw = |renderer: &mut FurRenderer, frame: usize| {
         let mut scene = Scene::new(Camera::preset(CameraPreset::Front), sim.pose_at(0.0));
         scene.positions_index = sim.gpu().unwrap().current_index();

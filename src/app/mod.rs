@@ -542,25 +542,13 @@ impl Running {
                 Decision::Measure => {}
                 Decision::Switch(n) => self.rebuild(n, self.panel.seed)?,
                 Decision::Done => {
-                    let chosen = chooser.current();
                     let adapter = self.gpu.gpu.info().name;
-                    let fps_of = |n: usize| {
-                        chooser
-                            .tried
-                            .iter()
-                            .find(|t| t.0 == n)
-                            .map(|t| 1000.0 / t.1)
-                    };
-                    let largest = chooser.tried.iter().map(|t| t.0).max().unwrap_or(chosen);
-                    self.panel.note = match (fps_of(chosen), fps_of(largest)) {
-                        (Some(fps), _) if fps < tier_search::TARGET_FPS => Some(format!(
-                            "{chosen} strands, the smallest tier, runs at {fps:.0} fps on {adapter}: this adapter cannot keep 20 fps."
-                        )),
-                        (_, Some(fps)) if largest > chosen => Some(format!(
-                            "Lowered to {chosen} strands: {largest} ran at {fps:.0} fps on {adapter} (under 20)."
-                        )),
-                        _ => None,
-                    };
+                    self.panel.note = panel::tier_note(
+                        chooser.current(),
+                        &chooser.tried,
+                        &adapter,
+                        self.budget.is_some(),
+                    );
                     self.tiers = None;
                 }
             }

@@ -63,6 +63,36 @@ pub fn hidden_columns(
     (right as u32 - 1).min(size.0)
 }
 
+/// The note the start-up tier search leaves at the top of the panel, or `None` when it kept
+/// the largest tier it tried. `tried` holds each strand count measured with its median
+/// frame time (ms); those frames ran at start, before the frame budget (`budget`: whether
+/// it is on) changed anything, so the note calls them the probe's and points at the "now"
+/// line for the rate since.
+pub fn tier_note(
+    chosen: usize,
+    tried: &[(usize, f64)],
+    adapter: &str,
+    budget: bool,
+) -> Option<String> {
+    let target = super::tier_search::TARGET_FPS;
+    let fps_of = |n: usize| tried.iter().find(|t| t.0 == n).map(|t| 1000.0 / t.1);
+    let largest = tried.iter().map(|t| t.0).max().unwrap_or(chosen);
+    let since = if budget {
+        "the frame budget lowers the render scale and the strands drawn from there; the \"now\" line below is the rate since."
+    } else {
+        "with --budget off nothing lowers the work; the \"now\" line below is the rate since."
+    };
+    match (fps_of(chosen), fps_of(largest)) {
+        (Some(fps), _) if fps < target => Some(format!(
+            "Start-up probe: {chosen} strands, the smallest tier, ran at {fps:.0} fps on {adapter}, under the {target:.0} fps target; {since}"
+        )),
+        (_, Some(fps)) if largest > chosen => Some(format!(
+            "Start-up probe: {largest} strands ran at {fps:.0} fps on {adapter}, under the {target:.0} fps target, so the coat has {chosen}; the \"now\" line below is the rate since."
+        )),
+        _ => None,
+    }
+}
+
 /// The panel's egui state and what it shows.
 pub struct Panel {
     ctx: egui::Context,
@@ -182,8 +212,8 @@ impl Panel {
         egui::Panel::left("pelt")
             .default_size(250.0)
             .show(ui, |ui| {
-                // Scrolls where the window is too short for it (a 640×360 window cut it
-                // off at the solver's sliders, out of reach of the screenshot button).
+                // Scrolls where the window is too short for it, so the buttons at its
+                // foot (the screenshot) stay in reach.
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.horizontal(|ui| {
                         ui.heading("Pelt");
@@ -204,7 +234,7 @@ impl Panel {
                         egui::ProgressBar::new(i.pleasure).text(format!("pleasure {:.2}", i.pleasure)),
                     );
                     ui.label(format!(
-                        "{:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
+                        "now {:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
                         stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
                     ));
                     ui.label(format!(
@@ -223,7 +253,8 @@ impl Panel {
                         .selected_text(mode.name())
                         .show_ui(ui, |ui| {
                             for m in DebugMode::ALL {
-                                ui.selectable_value(&mut mode, m, m.name());
+                                ui.selectable_value(&mut mode, m, m.name())
+                                    .on_hover_text(m.summary());
                             }
                         });
                     if mode != fur.debug_mode() {
@@ -418,6 +449,27 @@ mod tests {
 
     fn rect(x0: f32, y0: f32, x1: f32, y1: f32) -> egui::Rect {
         egui::Rect::from_min_max(egui::pos2(x0, y0), egui::pos2(x1, y1))
+    }
+
+    #[test]
+    fn the_tier_note_says_the_probe_measured_at_start_and_what_it_measured() {
+        // 4,096 strands at 125 ms a frame: 8 fps, under the target.
+        let tried = [(16_384, 400.0), (4_096, 125.0)];
+        let note = tier_note(4_096, &tried, "llvmpipe", true).expect("a note when too slow");
+        assert!(note.starts_with("Start-up probe: 4096 strands"), "{note}");
+        assert!(note.contains("ran at 8 fps on llvmpipe"), "{note}");
+        assert!(note.contains("under the 20 fps target"), "{note}");
+        assert!(note.contains("\"now\""), "{note}");
+        assert!(note.contains("frame budget lowers"), "{note}");
+        let off = tier_note(4_096, &tried, "llvmpipe", false).expect("a note when too slow");
+        assert!(off.contains("--budget off"), "{off}");
+        // Lowered: the larger tier's rate is named, and the coat kept.
+        let tried = [(131_072, 80.0), (32_768, 40.0)];
+        let note = tier_note(32_768, &tried, "a GPU", true).expect("a note when lowered");
+        assert!(note.contains("131072 strands ran at 12 fps"), "{note}");
+        assert!(note.contains("so the coat has 32768"), "{note}");
+        // The largest tier tried kept: nothing to say.
+        assert_eq!(tier_note(131_072, &[(131_072, 30.0)], "a GPU", true), None);
     }
 
     #[test]

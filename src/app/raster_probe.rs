@@ -1,8 +1,8 @@
 //! `--raster auto` in the demo with the budget on: which of the two rasterisers draws each
 //! budget level faster, measured on this machine rather than guessed from the adapter's
-//! kind. On lavapipe the compute rasteriser wins on large targets (the full coat at
-//! 1920×1080: 7.2 s against 9.2 s) and loses on the budget's smallest (320×180, 1,152
-//! strands: a frame of 92 ms against 86 ms), so no one choice is right for every level.
+//! kind. Which path is faster depends on the target's size and the strands drawn (on
+//! lavapipe compute wins large targets and loses the budget's smallest level; the numbers
+//! are in `docs/architecture.md`, "Measured"), so no one choice is right for every level.
 //!
 //! Pure logic (no GPU): the first time a level is drawn, three frames are drawn by each
 //! path in turn (after one that settles: the first compute frame builds its pipelines),

@@ -38,8 +38,8 @@ pub struct DemoArgs {
     /// Window height in logical pixels (the same limits).
     #[arg(long, default_value_t = 720)]
     pub height: u32,
-    /// The view to start in: final, skin, strands or contact.
-    #[arg(long, default_value = "final")]
+    /// The view to start in.
+    #[arg(long, default_value = "final", value_parser = super::render::mode_parser())]
     pub mode: pelt::render::DebugMode,
     /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto:
     /// with the budget on, both are timed at each budget level and the faster kept; with

@@ -20,8 +20,8 @@ pub const FOV_RANGE: std::ops::RangeInclusive<f32> = 1.0..=179.0;
 /// Arguments of `pelt render`.
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
-    /// What to draw: final, skin, strands or contact.
-    #[arg(long, default_value = "final")]
+    /// What to draw.
+    #[arg(long, default_value = "final", value_parser = mode_parser())]
     pub mode: DebugMode,
     /// Number of strands (default: the adapter's tier; at most what it holds, `pelt info`).
     #[arg(long)]
@@ -73,6 +73,13 @@ pub struct RenderArgs {
     /// ambient term; the strands never see it.
     #[arg(long)]
     pub env: Option<PathBuf>,
+}
+
+/// `--mode`'s values, each with its summary, from the one list of debug modes.
+pub fn mode_parser() -> impl clap::builder::TypedValueParser<Value = DebugMode> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = DebugMode::ALL.map(|m| PossibleValue::new(m.name()).help(m.summary()));
+    PossibleValuesParser::new(values).try_map(|s| s.parse::<DebugMode>())
 }
 
 /// Parses `x,y,z` into finite coordinates.

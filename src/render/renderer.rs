@@ -13,7 +13,7 @@ use super::camera::{CREATURE_CENTER, Camera};
 use super::camera_targets::{CameraPass, CameraTargets, check_output};
 use super::capture::{Image, read_image};
 use super::compute_raster::{ComputeRaster, RasterWalks};
-use super::debug::DebugMode;
+use super::debug::HairView;
 use super::frame::{FrameBinding, FrameInputs, frame_uniforms};
 use super::ids::IdsPass;
 use super::mesh_lod::skin_level;
@@ -677,7 +677,7 @@ impl FurRenderer {
         }
         // The hair's points, shaded once each for whichever rasteriser draws them (the
         // `contact` colouring is the ribbons' own, per vertex).
-        let shaded_hair = hair.filter(|_| mode.draws_hair() && mode != DebugMode::Contact);
+        let shaded_hair = hair.filter(|_| mode.hair() == HairView::Shaded);
         if let Some((strands, group)) = shaded_hair {
             let timed = (ribbons_span == Span::Whole)
                 .then_some(())
@@ -731,7 +731,7 @@ impl FurRenderer {
             if let (Some((_, group)), Some(compute)) = (compute_hair, &self.compute) {
                 compute.resolve(&mut pass, &self.frame, group);
             } else if let Some((strands, _)) = ribbon_hair {
-                let contact = mode == DebugMode::Contact;
+                let contact = mode.hair() == HairView::Contact;
                 self.ribbons.record(
                     &mut pass,
                     &self.frame,
@@ -741,7 +741,7 @@ impl FurRenderer {
                     contact,
                 );
             }
-            if mode == DebugMode::Contact {
+            if mode.draws_proxies() {
                 self.overlay.record(&mut pass, &self.frame);
             }
         }

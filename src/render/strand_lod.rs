@@ -15,18 +15,14 @@
 //! process). Keeping the bare share therefore needs n·w constant: a width scale linear in
 //! the density ratio. Strands thinner than a pixel are drawn a pixel wide and
 //! proportionally fainter, so there the scale raises their opacity, and the coverage of
-//! overlapping strands (`coverage_mask`) adds opacities the same way. Measured
-//! (`tests/strand_lod.rs`, front camera, 320×180): 2,048 strands cover 0.10 of the skin
-//! where 16,384 cover 0.51; widened by the square root of the ratio (2.83) they cover
-//! 0.27, linearly (8) 0.57. Real strands are not independent (clumps share a direction,
-//! neighbours overlap), so the covering rate grows a little slower than the count: fitting
-//! 1 − exp(−λ) to the measurements gives λ ∝ (n·w)^0.97 and a width scale of the ratio to
-//! the power 0.9 ([`WIDENING_EXPONENT`]), which [`widening`] uses. The same scale makes a
-//! reduced tier look like the full coat: its reference density is the full coat's
-//! ([`FULL_COAT_STRANDS`]). The scale is capped at [`MAX_WIDENING`], beyond which a ribbon
-//! would be a leaf. At the README's front camera (640×360) the full coat covers 0.983 of
-//! the skin, 16,384 strands 0.515, and 16,384 widened toward the full coat (the cap, 8)
-//! 0.964: within 2%.
+//! overlapping strands (`coverage_mask`) adds opacities the same way. Real strands are not
+//! independent (clumps share a direction, neighbours overlap), so the covering rate grows a
+//! little slower than the count: fitting 1 − exp(−λ) to measured coverage
+//! (`tests/strand_lod.rs`; the numbers are in `docs/architecture.md`, "Measured") gives
+//! λ ∝ (n·w)^0.97 and a width scale of the ratio to the power 0.9 ([`WIDENING_EXPONENT`]),
+//! which [`widening`] uses. The same scale makes a reduced tier look like the full coat:
+//! its reference density is the full coat's ([`FULL_COAT_STRANDS`]). The scale is capped at
+//! [`MAX_WIDENING`], beyond which a ribbon would be a leaf.
 //! The solver still steps every strand; only drawing is reduced.
 
 use crate::render::Camera;
