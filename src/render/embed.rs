@@ -7,6 +7,7 @@
 
 use super::RenderError;
 use super::camera::Camera;
+use super::embed_pipelines::EmbedPipelines;
 use super::frame::{FrameInputs, frame_uniforms};
 use super::palette::Lighting;
 use super::renderer::FurRenderer;
@@ -14,7 +15,6 @@ use super::scene::Scene;
 use super::settings::Raster;
 use super::shadow::ShadowHair;
 use super::strand_cull::cull_uniforms;
-use super::surfaces::SurfacePipelines;
 use super::target::TargetLayout;
 use crate::creature::Ray;
 use glam::{Mat4, Vec3, Vec4};
@@ -141,16 +141,6 @@ impl Placement {
             ..scene.clone()
         })
     }
-}
-
-/// The formats a frame into a caller's targets was built for, and its pipelines.
-#[derive(Debug)]
-pub struct EmbedPipelines {
-    color_format: wgpu::TextureFormat,
-    depth_format: wgpu::TextureFormat,
-    samples: u32,
-    surfaces: SurfacePipelines,
-    ribbons: wgpu::RenderPipeline,
 }
 
 impl EmbedTarget<'_> {

@@ -107,6 +107,7 @@ pub mod compute_raster;
 pub mod debug;
 mod descriptors;
 pub mod embed;
+mod embed_pipelines;
 pub mod environment;
 pub mod frame;
 pub mod hair_bsdf;

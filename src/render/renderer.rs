@@ -89,7 +89,7 @@ pub struct FurRenderer {
     /// are a GPU solver's own buffers).
     host_positions: Option<wgpu::Buffer>,
     /// The pipelines of frames drawn into a caller's targets, for the last formats asked.
-    pub(super) embed: Option<super::embed::EmbedPipelines>,
+    pub(super) embed: Option<super::embed_pipelines::EmbedPipelines>,
 }
 
 impl FurRenderer {
