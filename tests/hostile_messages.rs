@@ -46,3 +46,61 @@ fn a_misspelt_wgpu_backend_is_named_with_the_valid_ones() {
     let both = pelt::gpu::parse_backends(" VK ,gles").unwrap();
     assert_eq!(both, wgpu::Backends::VULKAN | wgpu::Backends::GL);
 }
+
+/// A 4×2 RGB PNG.
+fn png_bytes() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, 4, 2);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&[90u8; 4 * 2 * 3]).unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+#[test]
+fn a_damaged_png_environment_map_is_described_in_a_sentence() {
+    let good = png_bytes();
+    assert!(pelt::render::EnvironmentMap::from_bytes(&good, "map.png").is_ok());
+    // The pixels' chunk with a wrong checksum (its last four bytes), and with a byte of its
+    // compressed data changed.
+    let idat = good.windows(4).position(|w| w == b"IDAT").unwrap();
+    let length = u32::from_be_bytes(good[idat - 4..idat].try_into().unwrap()) as usize;
+    let mut bad_sum = good.clone();
+    bad_sum[idat + 4 + length] ^= 0x55;
+    let mut bad_data = good.clone();
+    bad_data[idat + 6] ^= 0x55;
+    for (bad, says) in [
+        (
+            bad_sum,
+            "its PNG data does not decode: CRC error: expected 0x",
+        ),
+        (
+            bad_data,
+            "its PNG data does not decode (the file is damaged or cut short)",
+        ),
+    ] {
+        let e = pelt::render::EnvironmentMap::from_bytes(&bad, "map.png")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("environment map map.png is damaged: "), "{e}");
+        assert!(e.contains(says), "{e}");
+        assert!(!e.contains("ChunkType") && !e.contains('{'), "{e}");
+        // No CamelCase name of a Rust type or variant (png's `InvalidBlockType`).
+        let camel = e.split(|c: char| !c.is_alphanumeric()).find(|w| {
+            w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase)
+        });
+        assert_eq!(camel, None, "{e}");
+    }
+    // Cut short inside the pixels, and a picture of another kind.
+    let e = pelt::render::EnvironmentMap::from_bytes(&good[..idat + 8], "map.png")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("is damaged") && !e.contains('{'), "{e}");
+    let jpeg = [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, b'J', b'F', b'I', b'F', 0];
+    let e = pelt::render::EnvironmentMap::from_bytes(&jpeg, "map.jpg")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("it is a JPG picture"), "{e}");
+}
