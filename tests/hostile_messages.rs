@@ -104,3 +104,77 @@ fn a_damaged_png_environment_map_is_described_in_a_sentence() {
         .to_string();
     assert!(e.contains("it is a JPG picture"), "{e}");
 }
+
+/// A GLB whose one VRMC spring has `joints` joints down a line of nodes.
+fn vrmc_glb(path: &Path, joints: usize) {
+    let nodes: Vec<_> = (0..4)
+        .map(|i| {
+            let mut n = json!({"name": format!("bone{i}"), "translation": [0.0, -0.05, 0.0]});
+            if i < 3 {
+                n["children"] = json!([i + 1]);
+            }
+            n
+        })
+        .collect();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": nodes,
+        "extensionsUsed": ["VRMC_springBone"],
+        "extensions": {"VRMC_springBone": {
+            "specVersion": "1.0",
+            "springs": [{"name": "stub", "joints": (1..=joints).map(|j| json!({"node": j})).collect::<Vec<_>>()}],
+        }},
+    });
+    let bytes = pelt::vrm::glb::pack(&serde_json::to_vec(&doc).unwrap(), &[]);
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_one_joint_spring_is_explained_alike_by_import_and_tail_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stub.glb");
+    vrmc_glb(&file, 1);
+    let o = pelt().args(["import", s(&file)]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listed = String::from_utf8_lossy(&o.stdout).into_owned();
+    let note = listed
+        .lines()
+        .find_map(|l| l.strip_prefix("note: "))
+        .filter(|n| n.contains("spring `stub` has 1 joint"))
+        .unwrap_or_else(|| panic!("import says nothing of the spring: {listed}"))
+        .to_string();
+    let motion = cli_common::still_motion(&dir.path().join("m.json"));
+    let out = dir.path().join("t.csv");
+    let err = fails(&[
+        "tail-trace",
+        "--file",
+        s(&file),
+        "--motion",
+        s(&motion),
+        "--frames",
+        "2",
+        "--out",
+        s(&out),
+    ]);
+    assert!(err.contains("has no VRM springs to trace"), "{err}");
+    assert!(err.contains(&note), "import: {note}\ntail-trace: {err}");
+    assert!(!out.exists());
+    // Two joints swing one bone: traced.
+    vrmc_glb(&file, 2);
+    let o = pelt()
+        .args([
+            "tail-trace",
+            "--file",
+            s(&file),
+            "--motion",
+            s(&motion),
+            "--frames",
+            "2",
+        ])
+        .args(["--out", s(&out)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}
