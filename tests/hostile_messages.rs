@@ -178,3 +178,29 @@ fn a_one_joint_spring_is_explained_alike_by_import_and_tail_trace() {
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn a_vrm0_chain_past_the_joint_limit_is_refused_with_its_real_length() {
+    let bones = 10_000;
+    let nodes: Vec<_> = (0..bones)
+        .map(|i| {
+            let mut n = json!({"translation": [0.0, -0.01, 0.0]});
+            if i + 1 < bones {
+                n["children"] = json!([i + 1]);
+            }
+            n
+        })
+        .collect();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "nodes": nodes,
+        "extensionsUsed": ["VRM"],
+        "extensions": {"VRM": {"secondaryAnimation": {"boneGroups": [{"comment": "tail", "bones": [0]}]}}},
+    });
+    let bytes = pelt::vrm::glb::pack(&serde_json::to_vec(&doc).unwrap(), &[]);
+    let e = pelt::vrm::read_glb(&bytes).unwrap_err().to_string();
+    assert!(
+        e.contains("chain `tail_0`'s joint count is 10000, more than the limit 1024"),
+        "{e}"
+    );
+}
