@@ -71,6 +71,16 @@ fn inside_string(line: &str) -> bool {
     inside
 }
 
+/// `v` as a message shows it: plainly where that is short, else in exponent form (1e300
+/// written plainly is 301 digits).
+pub(crate) fn readable(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e16).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
 /// `error`'s message for `text`, saying so plainly where the text holds a non-finite
 /// number.
 pub(crate) fn describe(text: &str, error: &serde_json::Error) -> String {
