@@ -13,6 +13,28 @@ mod cli_common;
 use cli_common::{fails, pelt, s, stderr};
 
 #[test]
+fn a_keyframe_out_of_order_is_named_with_both_times() {
+    let text = r#"[{"t": 1, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]},
+        {"t": 0.5, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]},
+        {"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#;
+    let e = RootMotion::from_json(text).unwrap_err().to_string();
+    assert!(
+        e.contains("keyframe 1 (t = 0.5 s) is earlier than the keyframe before it (t = 1 s)"),
+        "{e}"
+    );
+    // Equal times are allowed; the first decrease is the one named, wherever it is.
+    let text = r#"[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]},
+        {"t": 2, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]},
+        {"t": 2, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]},
+        {"t": 1e-300, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}]"#;
+    let e = RootMotion::from_json(text).unwrap_err().to_string();
+    assert!(
+        e.contains("keyframe 3 (t = 1e-300 s) is earlier than the keyframe before it (t = 2 s)"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_misspelt_wgpu_backend_is_named_with_the_valid_ones() {
     for (value, named) in [
         ("bogus", "`bogus` is not a backend"),

@@ -3,6 +3,7 @@
 //! rotations slerped between keyframes, held before the first and after the last. It drives
 //! springs in `pelt tail-trace` the same way a test harness moves a model in three-vrm.
 
+use crate::json_numbers::readable;
 use glam::{Affine3A, Quat, Vec3};
 use serde::Deserialize;
 
@@ -42,9 +43,20 @@ pub enum MotionError {
     /// A number is NaN or infinite, or a rotation is zero.
     #[error("keyframe {0} has a non-finite number or a zero rotation")]
     BadKeyframe(usize),
-    /// Times go backwards.
-    #[error("keyframe {0} comes before the keyframe ahead of it; list keyframes in time order")]
-    OutOfOrder(usize),
+    /// Times go backwards: keyframe `index` (counting from 0) is earlier than the one
+    /// before it.
+    #[error(
+        "keyframe {index} (t = {} s) is earlier than the keyframe before it (t = {} s); list keyframes in time order",
+        readable(*time), readable(*previous)
+    )]
+    OutOfOrder {
+        /// The keyframe out of order.
+        index: usize,
+        /// Its time, seconds.
+        time: f64,
+        /// The time of the keyframe before it.
+        previous: f64,
+    },
 }
 
 /// A root motion: keyframes in time order.
@@ -71,7 +83,11 @@ impl RootMotion {
             k.rotation = normalized(k.rotation).ok_or(MotionError::BadKeyframe(i))?;
         }
         if let Some(i) = keys.windows(2).position(|w| w[1].t < w[0].t) {
-            return Err(MotionError::OutOfOrder(i));
+            return Err(MotionError::OutOfOrder {
+                index: i + 1,
+                time: keys[i + 1].t,
+                previous: keys[i].t,
+            });
         }
         Ok(Self { keys })
     }
