@@ -12,6 +12,20 @@ use std::path::{Path, PathBuf};
 mod cli_common;
 use cli_common::{fails, pelt, s, stderr};
 
+/// A capsule script of one capsule whose first key's end `a` is `a`.
+fn capsule_script(a: &str) -> String {
+    format!(
+        r#"{{"mode": "pet", "capsules": [{{"radius": 0.05, "keys": [
+            {{"step": 0, "a": {a}, "b": [0.1, 0.4, 0.1]}},
+            {{"step": 60, "a": [-0.1, 0.4, 0.0], "b": [-0.1, 0.4, 0.1]}}]}}]}}"#
+    )
+}
+
+/// A motion of one keyframe with `position` and `rotation` as given.
+fn motion(position: &str, rotation: &str) -> String {
+    format!(r#"[{{"t": 0, "position": {position}, "rotation": {rotation}}}]"#)
+}
+
 #[test]
 fn a_keyframe_out_of_order_is_named_with_both_times() {
     let text = r#"[{"t": 1, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]},
@@ -67,6 +81,65 @@ fn a_misspelt_wgpu_backend_is_named_with_the_valid_ones() {
     // Names in any case, with spaces, are read as wgpu reads them.
     let both = pelt::gpu::parse_backends(" VK ,gles").unwrap();
     assert_eq!(both, wgpu::Backends::VULKAN | wgpu::Backends::GL);
+}
+
+#[test]
+fn a_list_of_the_wrong_length_says_how_many_numbers_it_has() {
+    for (a, count) in [
+        ("[0.1, 0.4, 0.0, 7]", "has 4 numbers"),
+        ("[0.1, 0.4]", "has 2 numbers"),
+        ("[0.1]", "has 1 number"),
+        ("[]", "has 0 numbers"),
+    ] {
+        let e = CapsuleScript::from_json(&capsule_script(a))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("`a` {count}, wants 3")), "{a}: {e}");
+        assert!(e.contains("line 2"), "{a}: {e}");
+    }
+    let e = CapsuleScript::from_json(&capsule_script("5"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected `a` to be a list of 3 numbers"), "{e}");
+    let e = RootMotion::from_json(&motion("[0, 0, 0, 0]", "[0, 0, 0, 1]"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`position` has 4 numbers, wants 3"), "{e}");
+    let e = RootMotion::from_json(&motion("[0, 0, 0]", "[0, 0, 1]"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`rotation` has 3 numbers, wants 4"), "{e}");
+    // The right lengths still read.
+    assert!(CapsuleScript::from_json(&capsule_script("[0.1, 0.4, 0.0]")).is_ok());
+    assert!(RootMotion::from_json(&motion("[0, 0, 0]", "[0, 0, 0, 1]")).is_ok());
+}
+
+#[test]
+fn nesting_too_deep_is_named_in_every_json_file_pelt_reads() {
+    let deep = "[".repeat(100_000);
+    let said = [
+        CapsuleScript::from_json(&deep).unwrap_err().to_string(),
+        PointerScript::from_json(&deep).unwrap_err().to_string(),
+        RootMotion::from_json(&deep).unwrap_err().to_string(),
+        pelt::vrm::read_glb(&pelt::vrm::glb::pack(deep.as_bytes(), &[]))
+            .unwrap_err()
+            .to_string(),
+    ];
+    for e in said {
+        assert!(e.contains("nested too deeply"), "{e}");
+        assert!(e.contains("line 1 column 129 opens level 129"), "{e}");
+    }
+    // Objects count as lists do, on any line, columns in characters.
+    let deep = format!("[\n\"日本\", {}", "{\"a\": ".repeat(200));
+    let e = PointerScript::from_json(&deep).unwrap_err().to_string();
+    assert!(e.contains("at line 2 column 769 opens level 129"), "{e}");
+    // Brackets inside a string are text, not nesting.
+    let text = format!(
+        r#"[{{"t": 0, "kind": "move", "x": 1, "y": 2, "z": "{deep}"}}]"#,
+        deep = "[".repeat(500)
+    );
+    let e = PointerScript::from_json(&text).unwrap_err().to_string();
+    assert!(e.contains("unknown field `z`"), "{e}");
 }
 
 /// A 4×2 RGB PNG.

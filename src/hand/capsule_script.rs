@@ -42,6 +42,9 @@ pub enum CapsuleScriptError {
     /// A value that makes no sense.
     #[error("capsule script: {0}")]
     Invalid(String),
+    /// Lists or objects nested deeper than any capsule script is.
+    #[error("capsule script is not valid: {0}")]
+    TooDeep(String),
     /// The file could not be read, or is larger than [`MAX_CAPSULE_SCRIPT_BYTES`].
     #[error(transparent)]
     File(#[from] FileError),
@@ -56,14 +59,27 @@ enum ModeName {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a key: {\"step\": number, \"a\": [x, y, z], \"b\": [x, y, z]}"
+)]
 struct KeyJson {
     #[serde(deserialize_with = "correctly_rounded")]
     step: f64,
     // Read as f64 and checked before narrowing, so an error quotes the file's own number
     // (1e39 is infinite in f32, 1e-46 zero).
+    #[serde(deserialize_with = "end_a")]
     a: [f64; 3],
+    #[serde(deserialize_with = "end_b")]
     b: [f64; 3],
+}
+
+fn end_a<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f64; 3], D::Error> {
+    crate::json_numbers::exactly(from, "a")
+}
+
+fn end_b<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f64; 3], D::Error> {
+    crate::json_numbers::exactly(from, "b")
 }
 
 /// A JSON number read as the f64 nearest to it. serde_json's own reading may be a unit in
@@ -86,7 +102,10 @@ fn correctly_rounded<'de, D: serde::Deserializer<'de>>(from: D) -> Result<f64, D
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a capsule: {\"radius\": number, \"keys\": [...]}"
+)]
 struct CapsuleJson {
     radius: f64,
     keys: Vec<KeyJson>,
@@ -150,7 +169,10 @@ fn out_of_reach(i: usize, k: usize, radius: f64, reach: f64) -> CapsuleScriptErr
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a capsule script: an object {\"mode\": ..., \"capsules\": [...]}"
+)]
 struct ScriptJson {
     mode: ModeName,
     capsules: Vec<CapsuleJson>,
@@ -214,6 +236,9 @@ impl CapsuleScript {
     /// Parses and checks a script (a leading byte-order mark is skipped).
     pub fn from_json(text: &str) -> Result<Self, CapsuleScriptError> {
         let text = crate::files::strip_bom(text);
+        if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
+            return Err(CapsuleScriptError::TooDeep(message));
+        }
         let json: ScriptJson =
             serde_json::from_str(text).map_err(
                 |e| match crate::json_numbers::non_finite_number(text, &e) {

@@ -140,6 +140,9 @@ pub enum PointerScriptError {
     /// the word.
     #[error("pointer script is not valid JSON: {0}")]
     NotFinite(String),
+    /// Lists or objects nested deeper than any pointer script is.
+    #[error("pointer script is not valid JSON: {0}")]
+    TooDeep(String),
     /// JSON, but not a list.
     #[error(
         "pointer script must be a JSON list of events, like [{{\"t\": 0, \"kind\": \"move\", \"x\": 10, \"y\": 20}}]"
@@ -237,7 +240,10 @@ enum ButtonJson {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an event: {\"t\": seconds, \"kind\": ..., \"x\": pixels, \"y\": pixels}"
+)]
 struct EventJson {
     t: f64,
     kind: KindJson,
@@ -302,6 +308,9 @@ impl PointerScript {
             });
         }
         let text = crate::files::strip_bom(text);
+        if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
+            return Err(PointerScriptError::TooDeep(message));
+        }
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(
                 |e| match crate::json_numbers::non_finite_number(text, &e) {

@@ -12,14 +12,27 @@ pub const MAX_KEYFRAMES: usize = 100_000;
 
 /// One keyframe: the root's world position and rotation at time `t`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a keyframe: {\"t\": seconds, \"position\": [x, y, z], \"rotation\": [x, y, z, w]}"
+)]
 pub struct Keyframe {
     /// Time, seconds.
     pub t: f64,
     /// World position, metres.
+    #[serde(deserialize_with = "position")]
     pub position: [f32; 3],
     /// World rotation as a quaternion `[x, y, z, w]` (normalised on load).
+    #[serde(deserialize_with = "rotation")]
     pub rotation: [f32; 4],
+}
+
+fn position<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f32; 3], D::Error> {
+    crate::json_numbers::exactly(from, "position")
+}
+
+fn rotation<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f32; 4], D::Error> {
+    crate::json_numbers::exactly(from, "rotation")
 }
 
 /// What is wrong with a motion file.
@@ -34,6 +47,9 @@ pub enum MotionError {
     /// word.
     #[error("the motion is not valid JSON: {0}")]
     NotFinite(String),
+    /// Lists or objects nested deeper than any motion is.
+    #[error("the motion is not valid JSON: {0}")]
+    TooDeep(String),
     /// No keyframes.
     #[error("the motion has no keyframes; give at least one")]
     Empty,
@@ -94,14 +110,16 @@ impl RootMotion {
 
     /// Parses the JSON form (see the module docs).
     pub fn from_json(text: &str) -> Result<Self, MotionError> {
+        if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
+            return Err(MotionError::TooDeep(message));
+        }
         // Bounded parse: the element count is checked as the array is read.
-        let keys: BoundedKeys =
-            serde_json::from_str(text).map_err(
-                |e| match crate::json_numbers::non_finite_number(text, &e) {
-                    Some(message) => MotionError::NotFinite(message),
-                    None => MotionError::Json(e.to_string()),
-                },
-            )?;
+        let keys: BoundedKeys = serde_json::from_str(text).map_err(|e| {
+            if let Some(message) = crate::json_numbers::non_finite_number(text, &e) {
+                return MotionError::NotFinite(message);
+            }
+            MotionError::Json(e.to_string())
+        })?;
         Self::new(keys.0)
     }
 

@@ -137,6 +137,9 @@ pub fn read_gltf_json(json: &[u8]) -> Result<ImportedSprings, VrmError> {
             e
         }
     };
+    if let Some(message) = crate::json_numbers::too_deep(json) {
+        return Err(VrmError::Json(message));
+    }
     let doc: GltfDoc = serde_json::from_slice(json).map_err(|e| {
         let message = std::str::from_utf8(json).map_or_else(
             |_| e.to_string(),
