@@ -12,6 +12,12 @@ use std::path::{Path, PathBuf};
 mod cli_common;
 use cli_common::{fails, pelt, s, stderr};
 
+fn asset(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets")
+        .join(name)
+}
+
 /// A capsule script of one capsule whose first key's end `a` is `a`.
 fn capsule_script(a: &str) -> String {
     format!(
@@ -297,5 +303,74 @@ fn a_vrm0_chain_past_the_joint_limit_is_refused_with_its_real_length() {
     assert!(
         e.contains("chain `tail_0`'s joint count is 10000, more than the limit 1024"),
         "{e}"
+    );
+}
+
+#[test]
+fn a_file_given_to_the_wrong_flag_is_recognised() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.npy");
+    let png = dir.path().join("map.png");
+    std::fs::write(&png, png_bytes()).unwrap();
+    let motion = cli_common::still_motion(&dir.path().join("m.json"));
+    let simulate = |script: &Path| {
+        fails(&[
+            "simulate",
+            "--solver",
+            "cpu",
+            "--strands",
+            "64",
+            "--steps",
+            "1",
+            "--capsule-script",
+            s(script),
+            "--out",
+            s(&out),
+        ])
+    };
+    let err = simulate(&asset("pet_scratch.json"));
+    assert!(
+        err.contains("is a pointer script") && err.contains("`pelt demo --script` replays"),
+        "{err}"
+    );
+    assert!(!err.contains("unknown variant"), "{err}");
+    let err = simulate(&png);
+    assert!(
+        err.contains("this is a PNG picture, not a capsule script: --capsule-script takes a JSON file, an object like {\"mode\""),
+        "{err}"
+    );
+    let err = simulate(&motion);
+    assert!(
+        err.contains("is a root motion") && err.contains("--motion"),
+        "{err}"
+    );
+    assert!(!out.exists());
+
+    let demo = |script: &Path| fails(&["demo", "--script", s(script), "--frames", "1"]);
+    let err = demo(&asset("back_stroke.json"));
+    assert!(
+        err.contains("this is a capsule script") && err.contains("--capsule-script"),
+        "{err}"
+    );
+    let err = demo(&png);
+    assert!(
+        err.contains("this is a PNG picture, not a pointer script: `pelt demo --script` takes a JSON file, a list of events like"),
+        "{err}"
+    );
+    let err = demo(&motion);
+    assert!(err.contains("is a root motion"), "{err}");
+    // And a script given as a motion.
+    let err = fails(&[
+        "tail-trace",
+        "--motion",
+        s(&asset("pet_scratch.json")),
+        "--frames",
+        "1",
+        "--out",
+        s(&dir.path().join("t.csv")),
+    ]);
+    assert!(
+        err.contains("is a pointer script") && err.contains("not a root motion"),
+        "{err}"
     );
 }

@@ -45,6 +45,10 @@ pub enum CapsuleScriptError {
     /// Lists or objects nested deeper than any capsule script is.
     #[error("capsule script is not valid: {0}")]
     TooDeep(String),
+    /// Another kind of file: a pointer script, a root motion, a picture; what it is and
+    /// which command reads it.
+    #[error("{0}")]
+    WrongFile(String),
     /// The file could not be read, or is larger than [`MAX_CAPSULE_SCRIPT_BYTES`].
     #[error(transparent)]
     File(#[from] FileError),
@@ -57,6 +61,9 @@ enum ModeName {
     Pet,
     Scratch,
 }
+
+/// What a capsule script looks like, for the errors that say what the file should be.
+const EXAMPLE: &str = r#"an object like {"mode": "pet", "capsules": [{"radius": 0.05, "keys": [{"step": 0, "a": [x, y, z], "b": [x, y, z]}, …]}]}"#;
 
 #[derive(Deserialize)]
 #[serde(
@@ -228,8 +235,13 @@ impl CapsuleScript {
 
     /// Reads (at most [`MAX_CAPSULE_SCRIPT_BYTES`]), parses and checks a script file.
     pub fn from_path(path: &Path) -> Result<Self, CapsuleScriptError> {
-        let text =
-            crate::files::read_text_capped(path, MAX_CAPSULE_SCRIPT_BYTES, "capsule script")?;
+        let bytes = crate::files::read_capped(path, MAX_CAPSULE_SCRIPT_BYTES, "capsule script")?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            CapsuleScriptError::WrongFile(format!(
+                "this is {}, not a capsule script: --capsule-script takes a JSON file, {EXAMPLE}",
+                super::script_file::binary_kind(e.as_bytes())
+            ))
+        })?;
         Self::from_json(&text)
     }
 
@@ -239,13 +251,18 @@ impl CapsuleScript {
         if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
             return Err(CapsuleScriptError::TooDeep(message));
         }
-        let json: ScriptJson =
-            serde_json::from_str(text).map_err(
-                |e| match crate::json_numbers::non_finite_number(text, &e) {
-                    Some(message) => CapsuleScriptError::NotFinite(message),
-                    None => e.into(),
-                },
-            )?;
+        let json: ScriptJson = serde_json::from_str(text).map_err(|e| {
+            use super::script_file::{JsonFile, kind_of_text};
+            if let Some(message) = crate::json_numbers::non_finite_number(text, &e) {
+                return CapsuleScriptError::NotFinite(message);
+            }
+            match kind_of_text(text) {
+                Some(kind) if kind != JsonFile::CapsuleScript => CapsuleScriptError::WrongFile(
+                    kind.given_as("a capsule script", "--capsule-script", EXAMPLE),
+                ),
+                _ => e.into(),
+            }
+        })?;
         for (i, c) in json.capsules.iter().enumerate().take(MAX_CAPSULES) {
             c.check_range(i)?;
         }

@@ -50,6 +50,10 @@ pub enum MotionError {
     /// Lists or objects nested deeper than any motion is.
     #[error("the motion is not valid JSON: {0}")]
     TooDeep(String),
+    /// Another kind of file (a capsule or pointer script): what it is and which command
+    /// reads it.
+    #[error("{0}")]
+    WrongFile(String),
     /// No keyframes.
     #[error("the motion has no keyframes; give at least one")]
     Empty,
@@ -110,6 +114,7 @@ impl RootMotion {
 
     /// Parses the JSON form (see the module docs).
     pub fn from_json(text: &str) -> Result<Self, MotionError> {
+        use crate::hand::script_file::{JsonFile, kind_of_text};
         if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
             return Err(MotionError::TooDeep(message));
         }
@@ -118,7 +123,14 @@ impl RootMotion {
             if let Some(message) = crate::json_numbers::non_finite_number(text, &e) {
                 return MotionError::NotFinite(message);
             }
-            MotionError::Json(e.to_string())
+            match kind_of_text(text) {
+                Some(kind) if kind != JsonFile::Motion => MotionError::WrongFile(kind.given_as(
+                    "a root motion",
+                    "--motion",
+                    r#"a list of keyframes like [{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}, …]"#,
+                )),
+                _ => MotionError::Json(e.to_string()),
+            }
         })?;
         Self::new(keys.0)
     }
