@@ -1,30 +1,41 @@
 #!/usr/bin/env bash
-# Builds and runs one fuzz target for SECONDS (default 180): read_glb (the default),
-# read_capsule_script, read_pointer_script or read_motion. Usage: run.sh [SECONDS] [TARGET].
-# Uses `cargo fuzz` when installed (nightly); otherwise builds the same libFuzzer binary on
-# stable with SanitizerCoverage flags (no AddressSanitizer: Rust is memory-safe here, the
-# target looks for panics). Corpus: fuzz/corpus/TARGET, seeded from the shipped examples.
+# The fuzz targets: read_glb, read_capsule_script, read_pointer_script and read_motion. Each
+# has a seed corpus in corpus/TARGET, kept in the repository. Two ways to run them:
+#
+#   run.sh --ci [SECONDS]      What CI runs, on stable Rust without libFuzzer: every target's
+#                              corpus replayed, then inputs mutated from it for SECONDS each
+#                              (default 10), seed $FUZZ_SEED (default 0; the same seed makes
+#                              the same inputs). Built in the main crate's target folder with
+#                              its debug settings, so it reuses what `cargo test` built.
+#   run.sh [SECONDS] [TARGET]  One target under libFuzzer for SECONDS (default 180, read_glb by
+#                              default): `cargo fuzz` where installed (nightly), otherwise the
+#                              same libFuzzer binary built on stable with SanitizerCoverage
+#                              flags (no AddressSanitizer: Rust is memory-safe here, the target
+#                              looks for panics). New inputs go to corpus-work/TARGET (not kept);
+#                              copy the few worth keeping into corpus/TARGET.
+#
+# A failing input is saved under artifacts/TARGET; `replay --input FILE TARGET` runs it again.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here"
+if [[ "${1:-}" == "--ci" ]]; then
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/../target}"
+  cargo build --quiet --no-default-features --bin replay
+  "$CARGO_TARGET_DIR/debug/replay" --seconds "${2:-10}" --seed "${FUZZ_SEED:-0}"
+  # The libFuzzer entry points must keep building too (libFuzzer's C++ is compiled by
+  # libfuzzer-sys's build script, which works on stable).
+  cargo check --quiet --bins
+  exit 0
+fi
 secs="${1:-180}"
 target="${2:-read_glb}"
-cd "$here"
-corpus="corpus/$target"
-mkdir -p "$corpus" "artifacts/$target"
 case "$target" in
-  read_glb)
-    cargo run --quiet --manifest-path ../Cargo.toml --bin pelt -- export --out "$corpus/creature.glb" >/dev/null
-    python3 make_seeds.py "$corpus/creature.glb" "$corpus"
-    ;;
-  read_capsule_script) cp ../assets/back_stroke.json "$corpus/" ;;
-  read_pointer_script) cp ../assets/pet_scratch.json "$corpus/" ;;
-  read_motion)
-    printf '%s' '[{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}, {"t": 0.5, "position": [0.3, 0, 0], "rotation": [0, 0.3826834, 0, 0.9238795]}]' >"$corpus/hop.json"
-    ;;
+  read_glb | read_capsule_script | read_pointer_script | read_motion) ;;
   *) echo "unknown fuzz target $target" >&2; exit 2 ;;
 esac
+mkdir -p "corpus-work/$target" "artifacts/$target"
 if cargo fuzz --help >/dev/null 2>&1; then
-  exec cargo fuzz run "$target" -- -max_total_time="$secs"
+  exec cargo fuzz run "$target" "corpus-work/$target" "corpus/$target" -- -max_total_time="$secs"
 fi
 export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
@@ -33,4 +44,4 @@ export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-co
 triple="$(rustc -vV | sed -n 's/^host: //p')"
 cargo build --release --bin "$target" --target "$triple"
 exec "target/$triple/release/$target" -max_total_time="$secs" -max_len=65536 \
-  -artifact_prefix="artifacts/$target/" "$corpus"
+  -artifact_prefix="artifacts/$target/" "corpus-work/$target" "corpus/$target"

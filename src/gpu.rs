@@ -11,9 +11,99 @@ use thiserror::Error;
 pub const WIDE_ATOMICS: wgpu::Features =
     wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
 
+/// The names `WGPU_BACKEND` takes (wgpu's own), each backend with its other spellings.
+const BACKEND_NAMES: [(wgpu::Backends, &str, &[&str]); 6] = [
+    (wgpu::Backends::VULKAN, "vulkan", &["vk"]),
+    (wgpu::Backends::METAL, "metal", &["mtl"]),
+    (wgpu::Backends::DX12, "dx12", &["d3d12"]),
+    (wgpu::Backends::GL, "gl", &["gles", "opengl"]),
+    (wgpu::Backends::BROWSER_WEBGPU, "webgpu", &[]),
+    (wgpu::Backends::NOOP, "noop", &[]),
+];
+
+/// The backend names `WGPU_BACKEND` takes, for an error: "vulkan (or vk), metal (or mtl), …".
+fn valid_backends() -> String {
+    BACKEND_NAMES
+        .iter()
+        .map(|(_, name, others)| match others {
+            [] => name.to_string(),
+            _ => format!("{name} (or {})", others.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `backends` by name: "vulkan, gl", or "none".
+fn backend_list(backends: wgpu::Backends) -> String {
+    let names: Vec<&str> = BACKEND_NAMES
+        .iter()
+        .filter(|(b, _, _)| backends.contains(*b))
+        .map(|(_, name, _)| *name)
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The backends a comma-separated list names (case and spaces ignored, as wgpu reads
+/// `WGPU_BACKEND`), or an error naming the first word that is no backend. wgpu itself
+/// logs a warning for such a word and goes on with no backend at all.
+pub fn parse_backends(list: &str) -> Result<wgpu::Backends, GpuError> {
+    let mut backends = wgpu::Backends::empty();
+    for word in list.split(',') {
+        let word = word.trim();
+        let lower = word.to_lowercase();
+        let found = BACKEND_NAMES
+            .iter()
+            .find(|(_, name, others)| *name == lower || others.contains(&lower.as_str()));
+        match found {
+            Some((b, _, _)) => backends |= *b,
+            None => {
+                return Err(GpuError::BadBackend {
+                    value: list.into(),
+                    problem: if word.is_empty() {
+                        "an empty name is no backend".into()
+                    } else {
+                        format!("`{word}` is not a backend")
+                    },
+                    valid: valid_backends(),
+                });
+            }
+        }
+    }
+    Ok(backends)
+}
+
+/// The backends `WGPU_BACKEND` allows: every one when it is unset.
+pub fn backends_from_env() -> Result<wgpu::Backends, GpuError> {
+    match std::env::var("WGPU_BACKEND") {
+        Err(std::env::VarError::NotPresent) => Ok(wgpu::Backends::all()),
+        Err(std::env::VarError::NotUnicode(_)) => Err(GpuError::BadBackend {
+            value: "…".into(),
+            problem: "the value is not UTF-8 text".into(),
+            valid: valid_backends(),
+        }),
+        Ok(list) => parse_backends(&list),
+    }
+}
+
 /// What went wrong acquiring a GPU.
 #[derive(Debug, Error)]
 pub enum GpuError {
+    /// `WGPU_BACKEND` holds a word that is no backend.
+    #[error(
+        "WGPU_BACKEND={value}: {problem}; give one or more of {valid}, separated by commas, or unset WGPU_BACKEND to try every backend"
+    )]
+    BadBackend {
+        /// The variable's value.
+        value: String,
+        /// What is wrong with it.
+        problem: String,
+        /// The names it takes.
+        valid: String,
+    },
     /// No adapter on any backend.
     #[error(
         "no graphics adapter found (backends tried: {backends}). Install a Vulkan driver: on Debian or Ubuntu `apt-get install mesa-vulkan-drivers libvulkan1` gives a CPU one (lavapipe); or unset WGPU_BACKEND"
@@ -66,12 +156,14 @@ pub struct GpuContext {
     pub last_error: Arc<Mutex<Option<String>>>,
 }
 
-fn instance() -> wgpu::Instance {
-    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
-}
-
-fn backends() -> wgpu::Backends {
-    wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all())
+/// An instance on `backends`, its other settings from wgpu's environment variables
+/// (`WGPU_BACKEND` is read by [`backends_from_env`], which refuses a misspelt name).
+fn instance(backends: wgpu::Backends) -> wgpu::Instance {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = backends;
+    descriptor.flags = descriptor.flags.with_env();
+    descriptor.backend_options = descriptor.backend_options.with_env();
+    wgpu::Instance::new(descriptor)
 }
 
 /// Lower is better: hardware first, then virtual and unknown, then CPU; within a kind,
@@ -88,26 +180,26 @@ fn rank(info: &wgpu::AdapterInfo) -> (u8, u8) {
     (kind, api)
 }
 
-/// The adapters of `instance` on the backends allowed by `WGPU_BACKEND`, best first.
-fn ranked_adapters(instance: &wgpu::Instance) -> Vec<wgpu::Adapter> {
-    let mut adapters = pollster::block_on(instance.enumerate_adapters(backends()));
+/// The adapters of `instance` on `backends`, best first.
+fn ranked_adapters(instance: &wgpu::Instance, backends: wgpu::Backends) -> Vec<wgpu::Adapter> {
+    let mut adapters = pollster::block_on(instance.enumerate_adapters(backends));
     adapters.sort_by_key(|a| rank(&a.get_info()));
     adapters
 }
 
-/// Every adapter on the backends allowed by `WGPU_BACKEND`, best first.
+/// Every adapter on the backends allowed by `WGPU_BACKEND`, best first; none where
+/// `WGPU_BACKEND` names no backend (opening a device then says what is wrong with it).
 pub fn list_adapters() -> Vec<AdapterSummary> {
-    ranked_adapters(&instance())
+    let Ok(backends) = backends_from_env() else {
+        return Vec::new();
+    };
+    ranked_adapters(&instance(backends), backends)
         .iter()
         .map(|a| AdapterSummary {
             info: a.get_info(),
             limits: a.limits(),
         })
         .collect()
-}
-
-fn choose_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, GpuError> {
-    pick(ranked_adapters(instance), backends())
 }
 
 /// The first of `adapters` (ranked best first), or the first whose name contains
@@ -118,7 +210,7 @@ fn pick(
 ) -> Result<wgpu::Adapter, GpuError> {
     if adapters.is_empty() {
         return Err(GpuError::NoAdapter {
-            backends: format!("{searched:?}"),
+            backends: backend_list(searched),
         });
     }
     match std::env::var("WGPU_ADAPTER_NAME") {
@@ -141,8 +233,9 @@ fn pick(
 impl GpuContext {
     /// Opens a device on the best adapter (see [`list_adapters`] for the order).
     pub fn new() -> Result<Self, GpuError> {
-        let instance = instance();
-        let adapter = choose_adapter(&instance)?;
+        let backends = backends_from_env()?;
+        let instance = instance(backends);
+        let adapter = pick(ranked_adapters(&instance, backends), backends)?;
         Self::with_adapter(instance, adapter)
     }
 
@@ -153,11 +246,12 @@ impl GpuContext {
         instance: wgpu::Instance,
         surface: &wgpu::Surface<'_>,
     ) -> Result<Self, GpuError> {
-        let adapters: Vec<wgpu::Adapter> = ranked_adapters(&instance)
+        let backends = backends_from_env()?;
+        let adapters: Vec<wgpu::Adapter> = ranked_adapters(&instance, backends)
             .into_iter()
             .filter(|a| a.is_surface_supported(surface))
             .collect();
-        let adapter = pick(adapters, backends())?;
+        let adapter = pick(adapters, backends)?;
         Self::with_adapter(instance, adapter)
     }
 

@@ -1,6 +1,102 @@
-//! Why a JSON text with `NaN` or `Infinity` in it does not parse, in words: JSON has no
-//! such numbers, and serde's own message ("expected value at line 1 column 31") does not
-//! say that the number is what is wrong.
+//! Why a JSON file Pelt reads does not parse, in words where serde's own message would not
+//! say what is wrong: a `NaN` or `Infinity` (JSON has no such numbers; serde says "expected
+//! value at line 1 column 31"), a list of numbers of the wrong length (serde says "trailing
+//! characters"), and nesting deeper than any of Pelt's files has.
+
+use serde::de::{Deserialize, Deserializer, Error, IgnoredAny, SeqAccess, Visitor};
+use std::marker::PhantomData;
+
+/// The deepest nesting of lists and objects read: serde_json's own limit (past which it
+/// says only "recursion limit exceeded"), far beyond what any of Pelt's formats needs.
+pub(crate) const MAX_NESTING: usize = 128;
+
+/// Where `text` opens a list or object deeper than [`MAX_NESTING`]: a message naming the
+/// line and column (in characters), or `None`. Brackets inside strings do not count.
+pub(crate) fn too_deep(text: &[u8]) -> Option<String> {
+    let (mut depth, mut line, mut line_start) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    // UTF-8 continuation bytes are no characters of their own.
+                    let column = text[line_start..i]
+                        .iter()
+                        .filter(|&&c| c & 0xc0 != 0x80)
+                        .count()
+                        + 1;
+                    return Some(format!(
+                        "the JSON is nested too deeply: the `{}` at line {line} column {column} \
+                         opens level {depth}; Pelt reads at most {MAX_NESTING} levels",
+                        b as char
+                    ));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads the JSON list of exactly `N` numbers in field `name` (serde's own reading says
+/// "trailing characters" for one number too many, and names no field).
+pub(crate) fn exactly<'de, D, T, const N: usize>(
+    from: D,
+    name: &'static str,
+) -> Result<[T; N], D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Copy + Default,
+{
+    struct Numbers<T, const N: usize>(&'static str, PhantomData<T>);
+    impl<'de, T: Deserialize<'de> + Copy + Default, const N: usize> Visitor<'de> for Numbers<T, N> {
+        type Value = [T; N];
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "`{}` to be a list of {N} numbers", self.0)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<[T; N], A::Error> {
+            let mut out = [T::default(); N];
+            let mut count = 0usize;
+            while count < N {
+                match seq.next_element::<T>()? {
+                    Some(v) => out[count] = v,
+                    None => break,
+                }
+                count += 1;
+            }
+            // Past `N`, whatever the rest are, only their count matters.
+            while count >= N && seq.next_element::<IgnoredAny>()?.is_some() {
+                count += 1;
+            }
+            if count != N {
+                let numbers = if count == 1 { "number" } else { "numbers" };
+                return Err(A::Error::custom(format!(
+                    "`{}` has {count} {numbers}, wants {N}",
+                    self.0
+                )));
+            }
+            Ok(out)
+        }
+    }
+    from.deserialize_seq(Numbers::<T, N>(name, PhantomData))
+}
 
 /// Where a JSON parse stopped at a word that is not a JSON number but names one that is
 /// not finite (`NaN`, `Infinity`, `-inf`, …): a message that names the word and where
@@ -69,6 +165,16 @@ fn inside_string(line: &str) -> bool {
         }
     }
     inside
+}
+
+/// `v` as a message shows it: plainly where that is short, else in exponent form (1e300
+/// written plainly is 301 digits).
+pub(crate) fn readable(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e16).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
 }
 
 /// `error`'s message for `text`, saying so plainly where the text holds a non-finite

@@ -1,18 +1,4 @@
-//! Fuzz target: a root motion (`pelt tail-trace --motion`) must parse to Ok or Err for any
-//! bytes, never panic; whatever it accepts gives a finite root transform at any time.
+//! libFuzzer entry point of the `read_motion` check (see `src/read_motion.rs`).
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use pelt::spring::RootMotion;
-
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let Ok(motion) = RootMotion::from_json(text) else {
-        return;
-    };
-    for t in [-1.0, 0.0, 0.5, 1.0 / 60.0, 1.0e6] {
-        assert!(motion.at(t).is_finite(), "non-finite root at t = {t}");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| pelt_fuzz::read_motion::check(data));

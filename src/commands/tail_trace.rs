@@ -103,7 +103,9 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         Some(path) => {
             let found = super::import::read_file(path)?;
             if found.springs.chains.is_empty() {
-                anyhow::bail!("{} has no VRM springs to trace", path.display());
+                // The import's notes say why (a one-joint spring swings nothing): the same words.
+                let why: String = found.notes.iter().map(|n| format!("; {n}")).collect();
+                anyhow::bail!("{} has no VRM springs to trace{why}", path.display());
             }
             found.springs
         }

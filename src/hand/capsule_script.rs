@@ -15,6 +15,7 @@
 //! is. A script file holds at most [`MAX_CAPSULE_SCRIPT_BYTES`] bytes.
 
 use crate::files::FileError;
+use crate::json_numbers::readable;
 use crate::sim::within_reach;
 use crate::sim::{
     Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULE_REACH, MAX_CAPSULES,
@@ -41,6 +42,13 @@ pub enum CapsuleScriptError {
     /// A value that makes no sense.
     #[error("capsule script: {0}")]
     Invalid(String),
+    /// Lists or objects nested deeper than any capsule script is.
+    #[error("capsule script is not valid: {0}")]
+    TooDeep(String),
+    /// Another kind of file: a pointer script, a root motion, a picture; what it is and
+    /// which command reads it.
+    #[error("{0}")]
+    WrongFile(String),
     /// The file could not be read, or is larger than [`MAX_CAPSULE_SCRIPT_BYTES`].
     #[error(transparent)]
     File(#[from] FileError),
@@ -54,15 +62,31 @@ enum ModeName {
     Scratch,
 }
 
+/// What a capsule script looks like, for the errors that say what the file should be.
+const EXAMPLE: &str = r#"an object like {"mode": "pet", "capsules": [{"radius": 0.05, "keys": [{"step": 0, "a": [x, y, z], "b": [x, y, z]}, …]}]}"#;
+
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a key: {\"step\": number, \"a\": [x, y, z], \"b\": [x, y, z]}"
+)]
 struct KeyJson {
     #[serde(deserialize_with = "correctly_rounded")]
     step: f64,
     // Read as f64 and checked before narrowing, so an error quotes the file's own number
     // (1e39 is infinite in f32, 1e-46 zero).
+    #[serde(deserialize_with = "end_a")]
     a: [f64; 3],
+    #[serde(deserialize_with = "end_b")]
     b: [f64; 3],
+}
+
+fn end_a<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f64; 3], D::Error> {
+    crate::json_numbers::exactly(from, "a")
+}
+
+fn end_b<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f64; 3], D::Error> {
+    crate::json_numbers::exactly(from, "b")
 }
 
 /// A JSON number read as the f64 nearest to it. serde_json's own reading may be a unit in
@@ -85,7 +109,10 @@ fn correctly_rounded<'de, D: serde::Deserializer<'de>>(from: D) -> Result<f64, D
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a capsule: {\"radius\": number, \"keys\": [...]}"
+)]
 struct CapsuleJson {
     radius: f64,
     keys: Vec<KeyJson>,
@@ -118,14 +145,26 @@ impl CapsuleJson {
     }
 }
 
-/// `v` as a message shows it: plainly where that is short, else in exponent form (1e300
-/// plainly is 301 digits).
-fn readable(v: f64) -> String {
-    if v == 0.0 || (1e-4..1e16).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
+/// The fastest a scripted capsule moves, metres per second: across the whole space a
+/// capsule may reach (2 × [`MAX_CAPSULE_REACH`] on every axis) in one step. Keys a step or
+/// more apart never come near it; keys a sliver of a step apart would otherwise give a
+/// speed past any `f32` (and, with ends that do not move, 0 × ∞ = NaN). The solver moves a
+/// capsule's push by at most a few centimetres a step, so every speed this high acts alike.
+const MAX_CAPSULE_SPEED: f64 =
+    2.0 * 1.732_050_807_568_877_2 * MAX_CAPSULE_REACH as f64 * FIXED_STEP_HZ;
+
+/// The velocity, metres per second, of a capsule whose centre moves from `from` to `to` in
+/// `span` steps (positive), at most [`MAX_CAPSULE_SPEED`]; worked in `f64`, so it is
+/// finite for any span.
+fn keyed_velocity(from: Vec3, to: Vec3, span: f64) -> Vec3 {
+    let moved = (to - from).as_dvec3();
+    let distance = moved.length();
+    if distance == 0.0 {
+        return Vec3::ZERO;
     }
+    // `distance / span` may overflow even f64 for a subnormal span: `min` caps infinity too.
+    let speed = (distance / span * FIXED_STEP_HZ).min(MAX_CAPSULE_SPEED);
+    (moved / distance * speed).as_vec3()
 }
 
 /// Capsule `i`'s key `k`, of `radius`, reaches `reach` metres: past [`MAX_CAPSULE_REACH`].
@@ -137,7 +176,10 @@ fn out_of_reach(i: usize, k: usize, radius: f64, reach: f64) -> CapsuleScriptErr
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a capsule script: an object {\"mode\": ..., \"capsules\": [...]}"
+)]
 struct ScriptJson {
     mode: ModeName,
     capsules: Vec<CapsuleJson>,
@@ -193,21 +235,34 @@ impl CapsuleScript {
 
     /// Reads (at most [`MAX_CAPSULE_SCRIPT_BYTES`]), parses and checks a script file.
     pub fn from_path(path: &Path) -> Result<Self, CapsuleScriptError> {
-        let text =
-            crate::files::read_text_capped(path, MAX_CAPSULE_SCRIPT_BYTES, "capsule script")?;
+        let bytes = crate::files::read_capped(path, MAX_CAPSULE_SCRIPT_BYTES, "capsule script")?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            CapsuleScriptError::WrongFile(format!(
+                "this is {}, not a capsule script: --capsule-script takes a JSON file, {EXAMPLE}",
+                super::script_file::binary_kind(e.as_bytes())
+            ))
+        })?;
         Self::from_json(&text)
     }
 
     /// Parses and checks a script (a leading byte-order mark is skipped).
     pub fn from_json(text: &str) -> Result<Self, CapsuleScriptError> {
         let text = crate::files::strip_bom(text);
-        let json: ScriptJson =
-            serde_json::from_str(text).map_err(
-                |e| match crate::json_numbers::non_finite_number(text, &e) {
-                    Some(message) => CapsuleScriptError::NotFinite(message),
-                    None => e.into(),
-                },
-            )?;
+        if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
+            return Err(CapsuleScriptError::TooDeep(message));
+        }
+        let json: ScriptJson = serde_json::from_str(text).map_err(|e| {
+            use super::script_file::{JsonFile, kind_of_text};
+            if let Some(message) = crate::json_numbers::non_finite_number(text, &e) {
+                return CapsuleScriptError::NotFinite(message);
+            }
+            match kind_of_text(text) {
+                Some(kind) if kind != JsonFile::CapsuleScript => CapsuleScriptError::WrongFile(
+                    kind.given_as("a capsule script", "--capsule-script", EXAMPLE),
+                ),
+                _ => e.into(),
+            }
+        })?;
         for (i, c) in json.capsules.iter().enumerate().take(MAX_CAPSULES) {
             c.check_range(i)?;
         }
@@ -311,10 +366,9 @@ impl CapsuleScript {
                 let (k0, k1) = (k[0], k[1]);
                 let span = k1.step - k0.step;
                 let s = ((step - k0.step) / span) as f32;
-                let per_second = (FIXED_STEP_HZ / span) as f32;
                 let a = k0.a.lerp(k1.a, s);
                 let b = k0.b.lerp(k1.b, s);
-                let velocity = ((k1.a + k1.b) - (k0.a + k0.b)) * 0.5 * per_second;
+                let velocity = keyed_velocity((k0.a + k0.b) * 0.5, (k1.a + k1.b) * 0.5, span);
                 Some(Capsule::between(a, b, c.radius, velocity))
             })
             .collect();
@@ -332,5 +386,74 @@ impl CapsuleScript {
             contact: Some(self.contact_at(step as f64)),
             tail,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-capsule script whose keys sit at `steps` with ends `a`, `b` at each.
+    fn script(keys: &[(f64, [f32; 3], [f32; 3])]) -> CapsuleScript {
+        CapsuleScript {
+            mode: ContactMode::Pet,
+            capsules: vec![ScriptedCapsule {
+                radius: 0.05,
+                keys: keys
+                    .iter()
+                    .map(|&(step, a, b)| CapsuleKey {
+                        step,
+                        a: Vec3::from(a),
+                        b: Vec3::from(b),
+                    })
+                    .collect(),
+            }],
+        }
+    }
+
+    #[test]
+    fn keys_a_sliver_of_a_step_apart_give_a_finite_hand() {
+        let still = script(&[
+            (0.0, [0.1, 0.2, 0.0], [0.1, 0.2, 0.1]),
+            (1e-300, [0.1, 0.2, 0.0], [0.1, 0.2, 0.1]),
+        ]);
+        let moving = script(&[
+            (0.0, [0.1, 0.2, 0.0], [0.1, 0.2, 0.1]),
+            (5e-324, [0.3, 0.2, 0.0], [0.3, 0.2, 0.1]),
+        ]);
+        for (s, last) in [(&still, 1e-300), (&moving, 5e-324)] {
+            assert!(s.validate().is_ok());
+            for step in [0.0, last] {
+                let contact = s.contact_at(step);
+                assert_eq!(contact.capsules.len(), 1, "step {step:e}");
+                assert!(contact.validate().is_ok(), "step {step:e}: {contact:?}");
+            }
+        }
+        // Ends that do not move have no velocity however short the span; ends that do move
+        // along +x at the cap.
+        assert_eq!(still.contact_at(0.0).capsules[0].velocity, Vec3::ZERO);
+        let v = moving.contact_at(0.0).capsules[0].velocity;
+        assert!(v.y == 0.0 && v.z == 0.0, "{v}");
+        assert!(
+            (f64::from(v.x) / MAX_CAPSULE_SPEED - 1.0).abs() < 1e-6,
+            "{v}"
+        );
+    }
+
+    #[test]
+    fn keys_a_step_or_more_apart_keep_the_keyed_velocity() {
+        // 0.3 m in 30 steps (half a second): 0.6 m/s along −x.
+        let s = script(&[
+            (0.0, [0.3, 0.2, 0.0], [0.3, 0.2, 0.1]),
+            (30.0, [0.0, 0.2, 0.0], [0.0, 0.2, 0.1]),
+        ]);
+        let v = s.contact_at(12.5).capsules[0].velocity;
+        assert!((v - Vec3::new(-0.6, 0.0, 0.0)).length() < 1e-6, "{v}");
+        // The farthest any in-reach capsule moves in one step stays under the cap.
+        let r = MAX_CAPSULE_REACH - 1.0;
+        let far = script(&[(0.0, [-r; 3], [-r; 3]), (1.0, [r; 3], [r; 3])]);
+        let v = far.contact_at(0.5).capsules[0].velocity;
+        let expected = f64::from(2.0 * r) * 3f64.sqrt() * FIXED_STEP_HZ;
+        assert!((f64::from(v.length()) / expected - 1.0).abs() < 1e-6, "{v}");
     }
 }

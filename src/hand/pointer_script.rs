@@ -37,6 +37,9 @@ pub const MAX_SCRIPT_EVENTS: usize = 100_000;
 /// The largest script file accepted, bytes.
 pub const MAX_SCRIPT_BYTES: usize = 16 << 20;
 
+/// What a pointer script looks like, for the errors that say what the file should be.
+const EXAMPLE: &str = r#"a list of events like [{"t": 0, "kind": "move", "x": 10, "y": 20}, …]"#;
+
 /// What a scripted event does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PointerEventKind {
@@ -140,6 +143,13 @@ pub enum PointerScriptError {
     /// the word.
     #[error("pointer script is not valid JSON: {0}")]
     NotFinite(String),
+    /// Lists or objects nested deeper than any pointer script is.
+    #[error("pointer script is not valid JSON: {0}")]
+    TooDeep(String),
+    /// Another kind of file: a capsule script, a root motion, a picture; what it is and
+    /// which command reads it.
+    #[error("{0}")]
+    WrongFile(String),
     /// JSON, but not a list.
     #[error(
         "pointer script must be a JSON list of events, like [{{\"t\": 0, \"kind\": \"move\", \"x\": 10, \"y\": 20}}]"
@@ -237,7 +247,10 @@ enum ButtonJson {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an event: {\"t\": seconds, \"kind\": ..., \"x\": pixels, \"y\": pixels}"
+)]
 struct EventJson {
     t: f64,
     kind: KindJson,
@@ -302,6 +315,9 @@ impl PointerScript {
             });
         }
         let text = crate::files::strip_bom(text);
+        if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
+            return Err(PointerScriptError::TooDeep(message));
+        }
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(
                 |e| match crate::json_numbers::non_finite_number(text, &e) {
@@ -309,6 +325,16 @@ impl PointerScript {
                     None => PointerScriptError::Json(e),
                 },
             )?;
+        match super::script_file::kind_of(&value) {
+            Some(kind) if kind != super::script_file::JsonFile::PointerScript => {
+                return Err(PointerScriptError::WrongFile(kind.given_as(
+                    "a pointer script",
+                    "`pelt demo --script`",
+                    EXAMPLE,
+                )));
+            }
+            _ => {}
+        }
         let serde_json::Value::Array(items) = value else {
             return Err(PointerScriptError::NotAList);
         };
@@ -333,7 +359,7 @@ impl PointerScript {
     /// Reads (at most [`MAX_SCRIPT_BYTES`], counted as read: a device reports no length),
     /// parses and checks a script file.
     pub fn from_path(path: &Path) -> Result<Self, PointerScriptError> {
-        let text = crate::files::read_text_capped(path, MAX_SCRIPT_BYTES as u64, "pointer script")
+        let bytes = crate::files::read_capped(path, MAX_SCRIPT_BYTES as u64, "pointer script")
             .map_err(|e| match e {
                 crate::files::FileError::TooLarge { .. } => PointerScriptError::TooLarge {
                     bytes: MAX_SCRIPT_BYTES + 1,
@@ -343,15 +369,17 @@ impl PointerScript {
                     path: path.to_path_buf(),
                     source,
                 },
-                crate::files::FileError::NotText { at, .. } => PointerScriptError::Io {
-                    path: path.to_path_buf(),
-                    source: std::io::Error::other(format!("not UTF-8 text (byte {at})")),
-                },
                 other => PointerScriptError::Io {
                     path: path.to_path_buf(),
                     source: std::io::Error::other(other.to_string()),
                 },
             })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            PointerScriptError::WrongFile(format!(
+                "this is {}, not a pointer script: `pelt demo --script` takes a JSON file, {EXAMPLE}",
+                super::script_file::binary_kind(e.as_bytes())
+            ))
+        })?;
         Self::from_json(&text)
     }
 

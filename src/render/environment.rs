@@ -189,16 +189,27 @@ impl EnvironmentMap {
             Some(ImageFormat::Hdr | ImageFormat::OpenExr | ImageFormat::Png)
         ) {
             return Err(format_error(match format {
-                Some(f) => format!("it is {f:?}"),
+                Some(f) => format!(
+                    "it is a {} picture",
+                    f.extensions_str()
+                        .first()
+                        .unwrap_or(&"different")
+                        .to_uppercase()
+                ),
                 None => "its first bytes are no known picture's".into(),
             }));
         }
+        let format_name = match format {
+            Some(ImageFormat::Hdr) => "Radiance .hdr",
+            Some(ImageFormat::OpenExr) => "OpenEXR",
+            _ => "PNG",
+        };
         // The size is checked from the header, before any pixel is decoded.
         let (width, height) = reader
             .into_dimensions()
             .map_err(|e| EnvironmentError::Corrupt {
                 path: name.into(),
-                reason: e.to_string(),
+                reason: decoder_says(&e, format_name),
             })?;
         if width > MAX_ENVIRONMENT_SIDE
             || height > MAX_ENVIRONMENT_SIDE
@@ -220,7 +231,7 @@ impl EnvironmentMap {
         reader.limits(limits);
         let image = reader.decode().map_err(|e| EnvironmentError::Corrupt {
             path: name.into(),
-            reason: e.to_string(),
+            reason: decoder_says(&e, format_name),
         })?;
         let srgb = format == Some(ImageFormat::Png);
         let rgb = image.into_rgb32f();
@@ -245,6 +256,62 @@ impl EnvironmentMap {
         }
         Ok(Self::from_linear(&pixels, w, h))
     }
+}
+
+/// What the decoder said about a damaged `format` picture, as a sentence without Rust's
+/// debug text: the PNG decoder names a chunk as `ChunkType { type: IDAT, critical: true,
+/// … }`, which becomes `IDAT`, and ends some messages with an error's variant name
+/// (`InvalidBlockType`), which gives way to a plain sentence.
+fn decoder_says(e: &image::ImageError, format: &str) -> String {
+    use std::error::Error;
+    let damaged = format!("its {format} data does not decode (the file is damaged or cut short)");
+    match e {
+        image::ImageError::Decoding(d) => match d.source().map(|s| chunk_names(&s.to_string())) {
+            Some(said) if reads_as_words(&said) => {
+                format!(
+                    "its {format} data does not decode: {}",
+                    said.trim_end_matches('.')
+                )
+            }
+            _ => damaged,
+        },
+        image::ImageError::Limits(_) => "decoding it needs more memory than Pelt allows".into(),
+        image::ImageError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            "the file ends early".into()
+        }
+        other => Some(other.to_string())
+            .filter(|said| reads_as_words(said))
+            .unwrap_or(damaged),
+    }
+}
+
+/// Whether `text` reads as words: no braces or paths (`{`, `::`) and no CamelCase name of
+/// a Rust type or variant (`InvalidBlockType`; all capitals, `CRC`, `IDAT`, are words).
+fn reads_as_words(text: &str) -> bool {
+    let camel =
+        |w: &str| w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase);
+    !text.contains(['{', '}'])
+        && !text.contains("::")
+        && !text.split(|c: char| !c.is_alphanumeric()).any(camel)
+}
+
+/// `text` with each `ChunkType { type: NAME, … }` written as `NAME`.
+fn chunk_names(text: &str) -> String {
+    const START: &str = "ChunkType { type: ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(START) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + START.len()..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        out.push_str(after[..end].split(',').next().unwrap_or_default().trim());
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `v` as an IEEE half-precision float's bits (rounded to nearest even; past 65504 it

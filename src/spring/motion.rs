@@ -3,6 +3,7 @@
 //! rotations slerped between keyframes, held before the first and after the last. It drives
 //! springs in `pelt tail-trace` the same way a test harness moves a model in three-vrm.
 
+use crate::json_numbers::readable;
 use glam::{Affine3A, Quat, Vec3};
 use serde::Deserialize;
 
@@ -11,14 +12,27 @@ pub const MAX_KEYFRAMES: usize = 100_000;
 
 /// One keyframe: the root's world position and rotation at time `t`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a keyframe: {\"t\": seconds, \"position\": [x, y, z], \"rotation\": [x, y, z, w]}"
+)]
 pub struct Keyframe {
     /// Time, seconds.
     pub t: f64,
     /// World position, metres.
+    #[serde(deserialize_with = "position")]
     pub position: [f32; 3],
     /// World rotation as a quaternion `[x, y, z, w]` (normalised on load).
+    #[serde(deserialize_with = "rotation")]
     pub rotation: [f32; 4],
+}
+
+fn position<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f32; 3], D::Error> {
+    crate::json_numbers::exactly(from, "position")
+}
+
+fn rotation<'de, D: serde::Deserializer<'de>>(from: D) -> Result<[f32; 4], D::Error> {
+    crate::json_numbers::exactly(from, "rotation")
 }
 
 /// What is wrong with a motion file.
@@ -33,6 +47,13 @@ pub enum MotionError {
     /// word.
     #[error("the motion is not valid JSON: {0}")]
     NotFinite(String),
+    /// Lists or objects nested deeper than any motion is.
+    #[error("the motion is not valid JSON: {0}")]
+    TooDeep(String),
+    /// Another kind of file (a capsule or pointer script): what it is and which command
+    /// reads it.
+    #[error("{0}")]
+    WrongFile(String),
     /// No keyframes.
     #[error("the motion has no keyframes; give at least one")]
     Empty,
@@ -42,9 +63,20 @@ pub enum MotionError {
     /// A number is NaN or infinite, or a rotation is zero.
     #[error("keyframe {0} has a non-finite number or a zero rotation")]
     BadKeyframe(usize),
-    /// Times go backwards.
-    #[error("keyframe {0} comes before the keyframe ahead of it; list keyframes in time order")]
-    OutOfOrder(usize),
+    /// Times go backwards: keyframe `index` (counting from 0) is earlier than the one
+    /// before it.
+    #[error(
+        "keyframe {index} (t = {} s) is earlier than the keyframe before it (t = {} s); list keyframes in time order",
+        readable(*time), readable(*previous)
+    )]
+    OutOfOrder {
+        /// The keyframe out of order.
+        index: usize,
+        /// Its time, seconds.
+        time: f64,
+        /// The time of the keyframe before it.
+        previous: f64,
+    },
 }
 
 /// A root motion: keyframes in time order.
@@ -71,21 +103,35 @@ impl RootMotion {
             k.rotation = normalized(k.rotation).ok_or(MotionError::BadKeyframe(i))?;
         }
         if let Some(i) = keys.windows(2).position(|w| w[1].t < w[0].t) {
-            return Err(MotionError::OutOfOrder(i));
+            return Err(MotionError::OutOfOrder {
+                index: i + 1,
+                time: keys[i + 1].t,
+                previous: keys[i].t,
+            });
         }
         Ok(Self { keys })
     }
 
     /// Parses the JSON form (see the module docs).
     pub fn from_json(text: &str) -> Result<Self, MotionError> {
+        use crate::hand::script_file::{JsonFile, kind_of_text};
+        if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
+            return Err(MotionError::TooDeep(message));
+        }
         // Bounded parse: the element count is checked as the array is read.
-        let keys: BoundedKeys =
-            serde_json::from_str(text).map_err(
-                |e| match crate::json_numbers::non_finite_number(text, &e) {
-                    Some(message) => MotionError::NotFinite(message),
-                    None => MotionError::Json(e.to_string()),
-                },
-            )?;
+        let keys: BoundedKeys = serde_json::from_str(text).map_err(|e| {
+            if let Some(message) = crate::json_numbers::non_finite_number(text, &e) {
+                return MotionError::NotFinite(message);
+            }
+            match kind_of_text(text) {
+                Some(kind) if kind != JsonFile::Motion => MotionError::WrongFile(kind.given_as(
+                    "a root motion",
+                    "--motion",
+                    r#"a list of keyframes like [{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}, …]"#,
+                )),
+                _ => MotionError::Json(e.to_string()),
+            }
+        })?;
         Self::new(keys.0)
     }
 

@@ -137,6 +137,9 @@ pub fn read_gltf_json(json: &[u8]) -> Result<ImportedSprings, VrmError> {
             e
         }
     };
+    if let Some(message) = crate::json_numbers::too_deep(json) {
+        return Err(VrmError::Json(message));
+    }
     let doc: GltfDoc = serde_json::from_slice(json).map_err(|e| {
         let message = std::str::from_utf8(json).map_or_else(
             |_| e.to_string(),
@@ -506,6 +509,18 @@ fn read_vrmc(
     Ok((rig, map))
 }
 
+/// How many nodes a VRM 0.x chain walk from `start` would still take: first children,
+/// down to a leaf or a node already claimed.
+fn unclaimed_run(skeleton: &Skeleton, start: usize, claimed: &[bool]) -> usize {
+    let mut count = 0;
+    let mut cur = Some(start);
+    while let Some(node) = cur.filter(|&n| !claimed[n]) {
+        count += 1;
+        cur = skeleton.children(node).first().copied();
+    }
+    count
+}
+
 /// VRM 0.x `secondaryAnimation` as three-vrm runs it: every node below each listed bone
 /// swings, pointing at its first child (a leaf at the 7 cm tail); each branch becomes a
 /// chain of its own, hanging from the joint it branches off.
@@ -581,6 +596,15 @@ fn read_vrm0(
                         repeated += 1;
                         break ChainEnd::Node(cur);
                     }
+                    if joints.len() == MAX_JOINTS {
+                        // The chain's whole length, not where the count stopped.
+                        let rest = unclaimed_run(&rig.skeleton, cur, &claimed);
+                        check_count(
+                            &format!("VRM 0.x chain `{name}`'s joint count"),
+                            MAX_JOINTS + rest,
+                            MAX_JOINTS,
+                        )?;
+                    }
                     claimed[cur] = true;
                     joints.push(VrmJoint {
                         node: cur,
@@ -590,7 +614,6 @@ fn read_vrm0(
                         drag_force: g.drag_force,
                         hit_radius: g.hit_radius,
                     });
-                    check_count("joint count", joints.len(), MAX_JOINTS)?;
                     let kids = rig.skeleton.children(cur);
                     branches.extend(kids.iter().skip(1).copied());
                     match kids.first() {

@@ -496,7 +496,10 @@ pub fn write_glb(body: &RiggedBody) -> Result<Vec<u8>, VrmError> {
     let mut used = Vec::new();
     let mut ext = json::extensions::Root::default();
     let anchored = &body.chains;
-    if !rig.chains.is_empty() || !anchored.chains.is_empty() {
+    // Colliders are written without any spring too: a file read with colliders alone
+    // writes back with them.
+    let springs = !rig.chains.is_empty() || !rig.colliders.is_empty() || !rig.groups.is_empty();
+    if springs || !anchored.chains.is_empty() {
         let (vrmc, approximations) = vrmc_springs(&rig, body)?;
         if vrmc.colliders.iter().any(|c| c.extensions.is_some()) {
             used.push(EXTENDED_COLLIDER_EXT.to_string());
