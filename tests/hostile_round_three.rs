@@ -267,9 +267,10 @@ fn megabytes_after(line: &str, key: &str) -> f64 {
 }
 
 #[test]
-fn an_exports_estimated_size_is_within_a_fifth_of_what_it_writes() {
+fn an_exports_estimated_size_is_within_a_tenth_of_what_it_writes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("coat.usda");
+    // Enough samples that the points, not the skin, make most of the file.
     let o = pelt()
         .args([
             "export",
@@ -278,7 +279,7 @@ fn an_exports_estimated_size_is_within_a_fifth_of_what_it_writes() {
             "--steps",
             "2",
             "--frames",
-            "8",
+            "16",
         ])
         .arg("--out")
         .arg(&out)
@@ -289,7 +290,7 @@ fn an_exports_estimated_size_is_within_a_fifth_of_what_it_writes() {
     let written = std::fs::metadata(&out).unwrap().len() as f64 / 1e6;
     let estimated = megabytes_after(&err, "estimated");
     assert!(
-        (estimated / written - 1.0).abs() < 0.2,
+        (estimated / written - 1.0).abs() < 0.1,
         "estimated {estimated} MB, wrote {written} MB: {err}"
     );
 }
