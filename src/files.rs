@@ -5,7 +5,9 @@
 //! absent (a device, a pipe, a folder or a symlink is refused, and left as it was). A named
 //! pipe is refused as an input too (opening one waits for a writer for ever), and a run ended
 //! by SIGINT, SIGTERM or SIGHUP removes its unfinished temporary files
-//! ([`remove_temporaries_on_signal`]).
+//! ([`remove_temporaries_on_signal`]). A run killed outright (SIGKILL, a power cut) cannot:
+//! its temporary file is removed when the next write to that folder starts, once no process
+//! holds it ([`clear_stale_temporaries`]).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -93,7 +95,7 @@ pub fn open_input(path: &Path, what: &str) -> Result<std::fs::File, FileError> {
         use std::os::unix::fs::FileTypeExt;
         if kind.is_fifo() || kind.is_socket() {
             return Err(read_error(std::io::Error::other(
-                "it is a named pipe or a socket, not a file (Pelt reads only files)",
+                "it is a named pipe or a socket, not a file (so are `<(…)` and a piped /dev/stdin); Pelt reads only files: save what the pipe gives to a file and name that",
             )));
         }
         // Back to ordinary blocking reads (a terminal or a device may otherwise answer
@@ -163,6 +165,11 @@ fn refuse_unless_replaceable(path: &Path, what: &str) -> Result<(), FileError> {
         path: path.into(),
         reason: reason.into(),
     };
+    if !ends_in_a_file_name(path) {
+        return Err(refuse(
+            "it does not end in a file name (a trailing / or /. names a folder); drop the trailing part",
+        ));
+    }
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => {
@@ -200,6 +207,17 @@ fn refuse_unless_replaceable(path: &Path, what: &str) -> Result<(), FileError> {
         return Err(refuse("no such folder"));
     }
     Ok(())
+}
+
+/// Whether `path` ends in the name of a file, as written: `a.png/`, `a.png/.` and `a.png/..`
+/// end in a folder, though `Path::file_name` reads `a.png` in the first two (the rename that
+/// ends a write would then fail, after all the work).
+fn ends_in_a_file_name(path: &Path) -> bool {
+    path.file_name().is_some_and(|name| {
+        path.as_os_str()
+            .as_encoded_bytes()
+            .ends_with(name.as_encoded_bytes())
+    })
 }
 
 /// Whether the user running Pelt may write the existing file `path` (its permission bits,
@@ -319,17 +337,21 @@ impl AtomicFile {
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
+        clear_stale_temporaries(dir);
         // Created and registered under the lock, so a signal never finds it unlisted.
         let mut pending = pending_temporaries();
         let temp = tempfile::Builder::new()
-            .prefix(".pelt-")
-            .suffix(".part")
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .rand_bytes(TEMP_RANDOM_CHARS)
             .tempfile_in(dir)
             .map_err(|source| FileError::Write {
                 what: what.into(),
                 path: target.into(),
                 source,
             })?;
+        // Held while this process lives: a later run's clear-up sees the file is in use.
+        hold(temp.as_file());
         pending.push(temp.path().to_path_buf());
         drop(pending);
         Ok(AtomicFile {
@@ -380,6 +402,96 @@ impl AtomicFile {
         persisted.map_err(|e| self.write_error(e.error))?;
         Ok(())
     }
+}
+
+/// How a temporary file's name starts and ends (`.pelt-` + [`TEMP_RANDOM_CHARS`] letters
+/// and digits + `.part`); nothing else is ever cleared as stale.
+const TEMP_PREFIX: &str = ".pelt-";
+const TEMP_SUFFIX: &str = ".part";
+const TEMP_RANDOM_CHARS: usize = 6;
+
+/// How long a temporary file must have gone unchanged before a later run may clear it (the
+/// lock is what shows it is in use; the age also spares the instant between its creation
+/// and its lock, and a run of a Pelt that took no lock).
+pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Most entries of a folder looked at for stale temporary files, so a folder of millions of
+/// files does not slow every write.
+const MAX_ENTRIES_SCANNED: usize = 10_000;
+
+/// Whether `name` is exactly the name of one of Pelt's temporary files.
+fn is_temporary_name(name: &std::ffi::OsStr) -> bool {
+    let Some(name) = name.to_str() else {
+        return false;
+    };
+    name.strip_prefix(TEMP_PREFIX)
+        .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))
+        .is_some_and(|random| {
+            random.len() == TEMP_RANDOM_CHARS && random.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
+}
+
+/// Takes an exclusive advisory lock on `file` without waiting, held until it closes (the
+/// process ending, even by SIGKILL, releases it). Whether it was taken.
+#[cfg(unix)]
+fn hold(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor the caller keeps open.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+#[cfg(not(unix))]
+fn hold(_file: &std::fs::File) -> bool {
+    false
+}
+
+/// Removes the temporary files a killed run of Pelt left in `dir`: only a regular file of
+/// this user, named exactly as Pelt names them, unchanged for [`STALE_AFTER`], and locked by
+/// no live process (every run holds a lock on its own while it writes). Anything in doubt is
+/// left; failures are ignored (the write goes on). Off Unix, nothing is removed.
+pub fn clear_stale_temporaries(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        // SAFETY: getuid cannot fail.
+        let me = unsafe { libc::getuid() };
+        for entry in entries.take(MAX_ENTRIES_SCANNED).flatten() {
+            if !is_temporary_name(&entry.file_name()) {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age >= STALE_AFTER);
+            if !meta.file_type().is_file() || meta.uid() != me || !old {
+                continue;
+            }
+            // Opened without following a link, and checked to be the file looked at.
+            let Ok(file) = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(&path)
+            else {
+                continue;
+            };
+            let same = file
+                .metadata()
+                .is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino());
+            if same && hold(&file) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 /// The error for a temporary file already renamed (never seen: commit consumes the file).

@@ -20,11 +20,16 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Every command with numeric options allows negative numbers as values, so `--steps -1`
+/// is read as the value -1 and refused with the option's range, not as an unknown `-1` flag.
 #[derive(Subcommand)]
 enum Command {
     /// Simulate the creature's coat on the best adapter and report what it did (the
     /// default when no subcommand is given).
-    #[command(after_help = "Example: pelt run --strands 65536")]
+    #[command(
+        allow_negative_numbers = true,
+        after_help = "Example: pelt run --strands 65536"
+    )]
     Run(commands::run::RunArgs),
     /// List the graphics adapters, the one Pelt would choose, its limits and strand tier.
     #[command(after_help = "Example: pelt info")]
@@ -32,33 +37,41 @@ enum Command {
     /// Run the strand solver headless and write the state as NumPy arrays (.npy: positions;
     /// .npz: positions, touched flags, comb and roots).
     #[command(
+        allow_negative_numbers = true,
         after_help = "Example: pelt simulate --strands 65536 --steps 120 --capsule-script assets/back_stroke.json --out state.npz"
     )]
     Simulate(commands::simulate::SimulateArgs),
     /// Write the creature's rig and tail spring as a GLB with VRMC_springBone (--vrm: a
     /// full VRM 1.0 avatar), or the simulated coat as USD curves (.usda).
     #[command(
+        allow_negative_numbers = true,
         after_help = "Example: pelt export --strands 65536 --capsule-script assets/back_stroke.json --frames 30 --every 2 --out coat.usda"
     )]
     Export(commands::export::ExportArgs),
     /// Read the springs of a GLB or VRM file and print them, per joint.
-    #[command(after_help = "Example: pelt import creature.vrm")]
+    #[command(
+        allow_negative_numbers = true,
+        after_help = "Example: pelt import creature.vrm"
+    )]
     Import(commands::import::ImportArgs),
     /// Drive springs with a motion of the scene root at 60 fps and write every joint's world
     /// position per frame as CSV (to compare Pelt with other VRM tools).
     #[command(
+        allow_negative_numbers = true,
         long_about = commands::tail_trace::LONG_ABOUT,
-        after_help = "Example: pelt tail-trace --motion motion.json --frames 120 --out trace.csv"
+        after_help = "Example: pelt tail-trace --motion motion.json --out trace.csv"
     )]
     TailTrace(commands::tail_trace::TailTraceArgs),
     /// Grow and settle the coat, then save one rendered frame as a PNG.
     #[command(
+        allow_negative_numbers = true,
         after_help = "Example: pelt render --camera closeup --strands 420032 --width 640 --height 360 --env assets/studio.hdr --out closeup.png"
     )]
     Render(commands::render::RenderArgs),
     /// Pet the creature in a window (the default when a display is available), or record
     /// a scripted replay as an animated PNG.
     #[command(
+        allow_negative_numbers = true,
         after_help = "Example: pelt demo --strands 32768 --script assets/pet_scratch.json --frames 180 --record clip.png"
     )]
     Demo(commands::demo::DemoArgs),

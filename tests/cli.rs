@@ -572,7 +572,7 @@ fn render_names_the_rasteriser_that_drew_a_frame_too_large_for_compute() {
                 "--steps",
                 "1",
                 "--raster",
-                "compute",
+                "auto", // compute by name is refused where it cannot draw; auto falls back
             ])
             .args([
                 "--width",

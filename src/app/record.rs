@@ -1,5 +1,7 @@
 //! A recorded clip: the scripted replay drawn offscreen at a fixed size, every frame at
-//! the fixed 1/60 s frame time, written as an animated PNG ([`super::clip::ClipWriter`]).
+//! the fixed 1/60 s frame time, written as an animated PNG ([`super::clip::ClipWriter`]),
+//! each frame streamed to the clip's temporary file as it is encoded, so memory stays flat
+//! however long the clip (its frame count, known up front, heads the file).
 //!
 //! No window is involved: the frames are the scene as the renderer draws it, without the
 //! panel and its measured frame times, at the strand count and size asked for, so the same
@@ -86,6 +88,15 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         .with_context(|| format!("growing a coat of {strands} strands"))?;
     fur.set_debug_mode(options.mode);
     fur.renderer_mut().set_raster(options.raster);
+    // A path asked for by name draws every frame or the clip is refused before the first;
+    // only `auto` may fall back to the other path.
+    if options.raster == pelt::render::Raster::Compute
+        && let Some(reason) = fur.renderer().compute_raster_refusal((width, height))
+    {
+        anyhow::bail!(
+            "--raster compute: {reason}; choose a smaller --record-size or fewer --strands, or --raster hardware or auto"
+        );
+    }
     let params = pelt::sim::FurParams {
         volume: options.volume.on(),
         volume_interval: options.volume.interval(),
@@ -101,9 +112,10 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let scale = width as f32 / options.window.0 as f32;
     let dt = 1.0 / f64::from(options.fps);
 
-    let mut bytes = Vec::new();
+    let file = pelt::files::AtomicFile::create(&options.out, "the clip")?;
+    let mut out = std::io::BufWriter::new(crate::commands::output_size::Capped::new(file));
     let mut clip = ClipWriter::new(
-        &mut bytes,
+        &mut out,
         width,
         height,
         options.frames,
@@ -111,13 +123,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         options.tolerance,
     )
     .context("starting the clip")?;
-    let bar = indicatif::ProgressBar::new(u64::from(options.frames));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} frames, {per_sec}, {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let mut bar = crate::commands::progress::Progress::new(u64::from(options.frames), "frames");
     let mut time = 0.0;
     for frame in 0..options.frames {
         // As the window's replay: the first frame takes every event up to its end.
@@ -133,8 +139,13 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         bar.inc(1);
     }
     clip.finish().context("encoding the clip")?;
-    bar.finish_and_clear();
-    pelt::files::write_atomic(&options.out, "the clip", &bytes)?;
+    bar.finish();
+    let out = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(|| format!("cannot save the clip to {}", options.out.display()))?;
+    let written = out.written();
+    out.into_inner().commit()?;
     // Named as `simulate` and `render` name it (interval, and the subset a large coat splats).
     let grid = options.volume.describe(strands);
     // As `simulate` and `render` say it: a clip too short to reach the grid's start.
@@ -152,7 +163,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         options.frames,
         gpu.info().name,
         crate::commands::printable::printable_path(&options.out),
-        bytes.len() as f64 / 1e6
+        written as f64 / 1e6
     );
     Ok(())
 }

@@ -74,24 +74,29 @@ pub struct DemoArgs {
     pub hide_panel: bool,
     /// Record every frame of the --script replay (needs --frames) as an animated PNG here
     /// (the name must end in .png; written whole or not at all). Drawn offscreen, without
-    /// a window or the panel, at --record-size and a fixed strand count, so the same script
-    /// gives the same bytes.
+    /// a window, a display or the panel, at --record-size and a fixed strand count, so the
+    /// same script gives the same bytes. Each frame is written as it is encoded (memory
+    /// stays flat); a clip stops with an error past 64 GiB.
     #[arg(long, requires_all = ["script", "frames"], conflicts_with = "screenshot")]
     pub record: Option<PathBuf>,
     /// The clip's size in pixels, WIDTHxHEIGHT, the same shape as --width × --height (the
     /// script's pointer positions are scaled from the window to the clip).
-    #[arg(long, default_value = "640x360", value_parser = parse_size)]
+    #[arg(long, default_value = "640x360", value_parser = parse_size, requires = "record")]
     pub record_size: (u32, u32),
     /// Levels (of 255) a clip's shown pixel may stay off the rendered one before it is
     /// stored again: the coat's shimmer is then not stored every frame and the clip is
     /// several times smaller (0: every frame exact).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, requires = "record")]
     pub record_tolerance: u8,
     /// Frames a second of the clip, 30 to 60: each frame advances the replay by 1/fps s
     /// (the solver still steps at 60 Hz), so 30 halves the clip's size for the same motion.
-    #[arg(long, default_value_t = crate::app::CLIP_FPS, value_parser = clap::value_parser!(u16).range(i64::from(crate::app::CLIP_MIN_FPS)..=i64::from(crate::app::CLIP_FPS)))]
+    #[arg(long, requires = "record", default_value_t = crate::app::CLIP_FPS, value_parser = clap::value_parser!(u16).range(i64::from(crate::app::CLIP_MIN_FPS)..=i64::from(crate::app::CLIP_FPS)))]
     pub record_fps: u16,
 }
+
+/// The widest clip side `--record-size` takes, pixels (no adapter draws a texture wider;
+/// the adapter's own limit, `pelt info`, is checked once it is known).
+const MAX_RECORD_SIDE: u32 = u16::MAX as u32;
 
 /// Parses `WIDTHxHEIGHT`.
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
@@ -99,11 +104,19 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
         .split_once(['x', 'X', '×'])
         .ok_or_else(|| format!("expected WIDTHxHEIGHT, like 640x360, got {s:?}"))?;
     let side = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|&v| v > 0)
-            .ok_or_else(|| format!("{t:?} is not a whole number of pixels from 1 up"))
+        let t = t.trim();
+        let whole = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        match t.parse::<u64>() {
+            Ok(v) if v > u64::from(MAX_RECORD_SIDE) => Err(format!(
+                "{t} pixels is too large: a side is at most {MAX_RECORD_SIDE}"
+            )),
+            Ok(v) if v > 0 => Ok(v as u32),
+            // Digits too many even for u64 are too large as well.
+            Err(_) if whole && t.trim_start_matches('0').len() > 19 => Err(format!(
+                "{t} pixels is too large: a side is at most {MAX_RECORD_SIDE}"
+            )),
+            _ => Err(format!("{t:?} is not a whole number of pixels from 1 up")),
+        }
     };
     Ok((side(w)?, side(h)?))
 }
@@ -138,24 +151,17 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             bail!("--scale fixes the render scale: give it with --budget off");
         }
         if !(0.1..=1.0).contains(&scale) {
-            bail!("--scale is {scale}; give 0.1 to 1");
+            bail!(
+                "--scale is {}; give 0.1 to 1",
+                super::printable::shortest(scale)
+            );
         }
     }
-    if let Some(path) = &args.screenshot {
-        let inputs: Vec<&std::path::Path> = args.script.iter().map(|p| p.as_path()).collect();
-        pelt::files::check_output(path, "the screenshot", &["png"], &inputs)?;
-    }
-    if let Some(path) = &args.record {
+    super::output_path::check(args)?;
+    if args.record.is_some() {
         // A clip is drawn without the panel, so nothing could switch the grid on: an
         // interval given with it off is refused, as `simulate` and `render` refuse it.
         args.volume.check_for_run()?;
-        let inputs: Vec<&std::path::Path> = args
-            .script
-            .iter()
-            .chain(&args.env)
-            .map(|p| p.as_path())
-            .collect();
-        pelt::files::check_output(path, "the clip", &["png"], &inputs)?;
         let (w, h) = args.record_size;
         // Same shape within a pixel and 2%, so the script's pointer lands where it was
         // aimed (a pixel alone would let a 1×1 clip stand for a 16:9 window).
@@ -216,6 +222,13 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             volume: args.volume,
         });
     }
+    // Without a display the window cannot open: say what works instead, before winit
+    // answers with its own source path.
+    if !crate::app::display_available() {
+        bail!(
+            "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset): {WITHOUT_A_WINDOW}"
+        );
+    }
     run_app(DemoOptions {
         strands: args.strands,
         seed: args.seed,
@@ -233,4 +246,37 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         environment,
         hide_panel: args.hide_panel,
     })
+    .map_err(without_source_paths)
+}
+
+/// What to do when no window can open.
+const WITHOUT_A_WINDOW: &str = "`pelt demo --script FILE --frames N --record clip.png` records a replay without a display, and `xvfb-run -a pelt demo …` gives the window a virtual one";
+
+/// `error` with the window system's causes rewritten where they name a source file of
+/// theirs ("os error at …/x11/mod.rs:123: …"): the user gets the reason and what to do,
+/// not where in winit it was found.
+fn without_source_paths(error: anyhow::Error) -> anyhow::Error {
+    let names_source = |text: &str| text.contains(".rs:");
+    if !error.chain().any(|c| names_source(&c.to_string())) {
+        return error;
+    }
+    let mut parts = Vec::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        match text.find(".rs:") {
+            // "os error at PATH.rs:LINE:COL: reason": keep the reason.
+            Some(at) => {
+                let rest = &text[at..];
+                let reason = rest
+                    .match_indices(": ")
+                    .next()
+                    .map_or("", |(i, _)| rest[i + 2..].trim());
+                if !reason.is_empty() {
+                    parts.push(reason.to_string());
+                }
+            }
+            None => parts.push(text),
+        }
+    }
+    anyhow::anyhow!("{}; {WITHOUT_A_WINDOW}", parts.join(": "))
 }

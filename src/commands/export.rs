@@ -1,8 +1,8 @@
 //! `pelt export`: writes the creature's rig with its tail spring as a GLB (or, with
 //! `--vrm`, a full VRM 1.0 avatar), or the simulated coat as USD curves (`.usda`).
 
+use super::progress::Progress;
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use pelt::creature::{Creature, CreatureExport};
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
@@ -11,12 +11,29 @@ use pelt::sim::{FIXED_STEP_HZ, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, Strand
 use pelt::usd::{CoatStageWriter, StageTiming};
 use pelt::vrm::creature_glb;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The most solver steps one export takes in all (over four hours at 60 Hz).
 pub const MAX_STEPS: u32 = 1_000_000;
 /// The most time samples one USD export writes.
 pub const MAX_FRAMES: u32 = 10_000;
+
+/// Bytes a `.usda` coat takes besides its strands: the stage, the skin mesh.
+const USDA_FIXED_BYTES: u64 = 3_770_000;
+/// Bytes a strand's fixed attributes take in a `.usda` coat (vertex count, widths, colour,
+/// root normal, random value).
+const USDA_BYTES_PER_STRAND: u64 = 171;
+/// Bytes one point of one time sample takes in a `.usda` coat: three shortest-form numbers
+/// of about ten characters in `(x, y, z), ` with a line break every eight points.
+const USDA_BYTES_PER_POINT: u64 = 42;
+
+/// The size of a `.usda` coat of `strands` strands and `frames` time samples, estimated
+/// (docs/formats.md gives the figures).
+pub fn usda_bytes(strands: usize, frames: u32) -> u64 {
+    let strands = strands as u64;
+    let points = strands * pelt::sim::POINTS_PER_STRAND as u64 * u64::from(frames);
+    USDA_FIXED_BYTES + strands * USDA_BYTES_PER_STRAND + points * USDA_BYTES_PER_POINT
+}
 
 /// Arguments of `pelt export`.
 #[derive(clap::Args, Debug)]
@@ -92,7 +109,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
 fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
     // The name first: a bare `.usda` (a hidden file with no extension) is a bad name, not
     // a rig that was given the coat's flags.
-    pelt::files::check_output(&args.out, "the creature", &["glb", "vrm", "usda"], &[])?;
+    super::output_path::check(args)?;
     let coat_only = [
         ("--strands", args.strands.is_some()),
         ("--steps", args.steps.is_some()),
@@ -132,8 +149,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         bail!("--vrm applies to a .glb or .vrm rig, not to the coat's USD export");
     }
     // Everything that can be wrong with the input is found before any work is done.
-    let inputs: Vec<&Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
-    pelt::files::check_output(&args.out, "the coat", &["usda"], &inputs)?;
+    super::output_path::check(args)?;
     let steps = args.steps.unwrap_or(90);
     let frames = args.frames.unwrap_or(1);
     let every = args.every.unwrap_or(1);
@@ -157,6 +173,24 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(super::read_capsule_script)
         .transpose()?;
+    // The file's size, known before any work (with the tier's count once the adapter is
+    // known, when --strands is not given).
+    let check_size = |strands: usize| {
+        super::output_size::check(
+            &args.out,
+            "the coat",
+            usda_bytes(strands, frames),
+            &format!(
+                "--strands {strands} --frames {frames}: {strands} strands × {frames} sample{} × {} points × about {USDA_BYTES_PER_POINT} bytes",
+                if frames == 1 { "" } else { "s" },
+                pelt::sim::POINTS_PER_STRAND
+            ),
+            "write fewer samples (--frames, with a larger --every for the same span) or fewer strands",
+        )
+    };
+    if let Some(strands) = args.strands {
+        check_size(strands)?;
+    }
     // Opened now, beside the output, so an unwritable folder fails before the simulation.
     let file = pelt::files::AtomicFile::create(&args.out, "the coat")?;
 
@@ -166,14 +200,13 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let strands = args
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
+    check_size(strands)?;
     let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)?;
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    advance(&mut sim, script.as_ref(), steps, &bar)?;
+    let mut sim = super::progress::while_doing(&format!("growing {strands} strands"), || {
+        FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)
+    })?;
+    let mut bar = Progress::new(total, "steps");
+    advance(&mut sim, script.as_ref(), steps, &mut bar)?;
 
     let pose = sim.pose_at(sim.time());
     let skin = pelt::usd::skin_mesh(&creature, &pose, 1.0);
@@ -202,7 +235,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let write_error = || format!("cannot save the coat to {}", args.out.display());
     let clock = std::time::Instant::now();
     let mut stage = CoatStageWriter::begin(
-        std::io::BufWriter::with_capacity(1 << 20, file),
+        std::io::BufWriter::with_capacity(1 << 20, super::output_size::Capped::new(file)),
         timing,
         &skin,
         &curves,
@@ -213,7 +246,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     writing += clock.elapsed();
     for frame in 0..frames {
         if frame > 0 {
-            advance(&mut sim, script.as_ref(), every, &bar)?;
+            advance(&mut sim, script.as_ref(), every, &mut bar)?;
         }
         let positions = sim.positions()?;
         let clock = std::time::Instant::now();
@@ -222,23 +255,26 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
             .with_context(write_error)?;
         writing += clock.elapsed();
     }
-    bar.finish_and_clear();
+    bar.finish();
     let clock = std::time::Instant::now();
     let mut out = stage.finish().with_context(write_error)?;
     out.flush().with_context(write_error)?;
     let file = out
         .into_inner()
         .map_err(|e| e.into_error())
-        .with_context(write_error)?;
+        .with_context(write_error)?
+        .into_inner();
     file.commit()?;
     writing += clock.elapsed();
     let size = std::fs::metadata(&args.out).map_or(0, |m| m.len());
     eprintln!(
-        "{strands} strands, {total} steps, {frames} sample{} on {}: wrote {} ({:.1} MB) in {:.2} s, {:.2} s of it writing",
+        "{strands} strands{}, {total} steps, {frames} sample{} on {}: wrote {} ({:.1} MB, estimated {:.1} MB) in {:.2} s, {:.2} s of it writing",
+        super::beyond_full_coat(strands),
         if frames == 1 { "" } else { "s" },
         ctx.info().name,
         super::printable::printable_path(&args.out),
         size as f64 / 1e6,
+        usda_bytes(strands, frames) as f64 / 1e6,
         started.elapsed().as_secs_f64(),
         writing.as_secs_f64()
     );
@@ -250,7 +286,7 @@ fn advance(
     sim: &mut FurSim,
     script: Option<&CapsuleScript>,
     n: u32,
-    bar: &ProgressBar,
+    bar: &mut Progress,
 ) -> anyhow::Result<()> {
     let mut left = n;
     while left > 0 {

@@ -40,6 +40,24 @@ pub fn printable_path(path: &std::path::Path) -> String {
     printable(&path.display().to_string()).into_owned()
 }
 
+/// A number in the shorter of its plain and its scientific form, each the shortest that
+/// reads back as the same value: `1e-45` rather than forty-odd zeros, `0.5` rather than
+/// `5e-1`.
+pub fn shortest<T: std::fmt::Display + std::fmt::LowerExp>(value: T) -> String {
+    let plain = value.to_string();
+    let scientific = format!("{value:e}");
+    if scientific.len() < plain.len() {
+        scientific
+    } else {
+        plain
+    }
+}
+
+/// `x,y,z` with each number as [`shortest`] writes it (as `--eye` takes a point).
+pub fn shortest_vec3(v: glam::Vec3) -> String {
+    format!("{},{},{}", shortest(v.x), shortest(v.y), shortest(v.z))
+}
+
 /// Most characters of one name from a file that are printed.
 pub const MAX_SHOWN_CHARS: usize = 200;
 
@@ -58,7 +76,16 @@ pub fn shortened(text: &str, max: usize) -> Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_SHOWN_CHARS, printable, shortened};
+    use super::{MAX_SHOWN_CHARS, printable, shortened, shortest};
+
+    #[test]
+    fn numbers_take_their_shorter_form() {
+        assert_eq!(shortest(1e-45f32), "1e-45");
+        assert_eq!(shortest(3.4e38f32), "3.4e38");
+        assert_eq!(shortest(0.5f32), "0.5");
+        assert_eq!(shortest(179.0f32), "179");
+        assert_eq!(shortest(1e6f64), "1e6");
+    }
 
     #[test]
     fn escapes_controls_and_bidi_and_keeps_the_rest() {

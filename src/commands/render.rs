@@ -9,8 +9,10 @@ use pelt::render::{
     Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT, Raster,
     RenderSettings, Scene, TargetLayout,
 };
-use pelt::sim::{FurConfig, FurSim, StrandTier};
+use pelt::sim::{FurConfig, FurSim, MAX_CAPSULE_REACH, StrandTier};
 use std::path::PathBuf;
+
+use super::printable::{shortest, shortest_vec3};
 
 /// The most solver steps one render takes (over four hours at 60 Hz).
 pub const MAX_STEPS: u32 = 1_000_000;
@@ -45,7 +47,7 @@ pub struct RenderArgs {
     #[arg(long, default_value = "pelt.png")]
     pub out: PathBuf,
     /// A named viewpoint: front, side, back, top or closeup.
-    #[arg(long, default_value = "front")]
+    #[arg(long, default_value = "front", value_parser = camera_preset())]
     pub camera: CameraPreset,
     /// Camera position `x,y,z` (metres; overrides --camera together with --target).
     #[arg(long, value_parser = parse_vec3, requires = "target", allow_hyphen_values = true)]
@@ -82,6 +84,14 @@ pub fn mode_parser() -> impl clap::builder::TypedValueParser<Value = DebugMode> 
     PossibleValuesParser::new(values).try_map(|s| s.parse::<DebugMode>())
 }
 
+/// `--camera`'s parser: the presets' names, which clap lists when the value is missing or
+/// wrong.
+fn camera_preset() -> impl clap::builder::TypedValueParser<Value = CameraPreset> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(CameraPreset::ALL.map(|p| p.name()))
+        .try_map(|name| name.parse::<CameraPreset>())
+}
+
 /// Parses `x,y,z` into finite coordinates.
 fn parse_vec3(s: &str) -> Result<Vec3, String> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
@@ -103,6 +113,19 @@ fn parse_vec3(s: &str) -> Result<Vec3, String> {
 impl RenderArgs {
     /// The camera the arguments describe, checked.
     fn camera(&self) -> anyhow::Result<Camera> {
+        // The camera lies where a hand may (capsules' reach): far past it, the view's
+        // numbers lose all precision in f32 and the picture comes out empty.
+        for (flag, point) in [("--eye", self.eye), ("--target", self.target)] {
+            if let Some(p) = point
+                && p.abs().max_element() > MAX_CAPSULE_REACH
+            {
+                bail!(
+                    "{flag} {}: the camera and its target must lie within {} m of the origin on each axis, as a hand's capsules must",
+                    shortest_vec3(p),
+                    shortest(f64::from(MAX_CAPSULE_REACH))
+                );
+            }
+        }
         let mut camera = match (self.eye, self.target) {
             (Some(eye), Some(target)) => Camera::look_at(eye, target, 38.0),
             _ => Camera::preset(self.camera),
@@ -110,7 +133,8 @@ impl RenderArgs {
         if let Some(fov) = self.fov {
             if !FOV_RANGE.contains(&fov) {
                 bail!(
-                    "--fov {fov}: the field of view must be a number of degrees from {} to {}",
+                    "--fov {}: the field of view must be a number of degrees from {} to {}",
+                    shortest(fov),
                     FOV_RANGE.start(),
                     FOV_RANGE.end()
                 );
@@ -136,13 +160,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
     args.volume.check_for_run()?;
-    let inputs: Vec<&std::path::Path> = args
-        .capsule_script
-        .iter()
-        .chain(&args.env)
-        .map(|p| p.as_path())
-        .collect();
-    pelt::files::check_output(&args.out, "the picture", &["png"], &inputs)?;
+    super::output_path::check(args)?;
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
     }
@@ -170,11 +188,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
     let creature = Creature::default();
-    let mut sim = FurSim::new_gpu(
-        &args.volume.apply(FurConfig::new(strands, args.seed)),
-        creature.clone(),
-        &ctx,
-    )?;
+    let grown = std::time::Instant::now();
+    let mut sim = super::progress::while_doing(&format!("growing {strands} strands"), || {
+        FurSim::new_gpu(
+            &args.volume.apply(FurConfig::new(strands, args.seed)),
+            creature.clone(),
+            &ctx,
+        )
+    })?;
+    let grow_s = grown.elapsed().as_secs_f64();
     let mut renderer = FurRenderer::new(
         &ctx.device,
         &ctx.queue,
@@ -186,16 +208,19 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         },
     )?;
     renderer.set_strands_from_sim(&sim)?;
+    // A path asked for by name draws the frame or the run stops here, before the steps;
+    // only `auto` may fall back to the other path.
+    if args.raster == Raster::Compute
+        && let Some(reason) = renderer.compute_raster_refusal((args.width, args.height))
+    {
+        bail!(
+            "--raster compute: {reason}; choose a smaller --width/--height or fewer --strands, or --raster hardware or auto"
+        );
+    }
     renderer.set_environment(environment.as_ref());
     let mut contact = None;
-    // A bar on a terminal only, as `pelt simulate` draws (nothing when stderr is piped).
-    let bar = indicatif::ProgressBar::new(u64::from(args.steps));
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} steps, {per_sec}, {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let stepped = std::time::Instant::now();
+    let mut bar = super::progress::Progress::new(u64::from(args.steps), "steps");
     for step in 0..args.steps {
         if let Some(s) = &script {
             let c = s.contact_at(f64::from(step) + 1.0);
@@ -205,7 +230,6 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         sim.step(1)?;
         bar.inc(1);
     }
-    bar.finish_and_clear();
     let hand: Vec<DrawCapsule> = contact
         .iter()
         .flat_map(|c| &c.capsules)
@@ -230,6 +254,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     ctx.device
         .poll(wgpu::PollType::wait_indefinitely())
         .map_err(|e| anyhow::anyhow!("waiting for the solver's steps: {e}"))?;
+    bar.finish();
+    let step_s = stepped.elapsed().as_secs_f64();
     let started = std::time::Instant::now();
     let image = renderer.render_image(&scene, args.width, args.height)?;
     let render_s = started.elapsed().as_secs_f64();
@@ -249,8 +275,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             super::printable::printable_path(env)
         ));
     }
-    // The path that drew the frame: a frame too large for the compute rasteriser's
-    // buffers on this device is drawn by the ribbons (the log says why).
+    // The path that drew the frame: with `auto`, a frame too large for the compute
+    // rasteriser's buffers on this device is drawn by the ribbons (the log says why).
     let raster = if renderer.last_raster() == renderer.raster() {
         format!("{} raster", renderer.last_raster())
     } else {
@@ -261,8 +287,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         )
     };
     eprintln!(
-        "{} strands, {} steps, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
+        "{} strands{} grown in {grow_s:.2} s, {} steps in {step_s:.2} s, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
         strands,
+        super::beyond_full_coat(strands),
         args.steps,
         args.mode,
         args.width,

@@ -1,8 +1,8 @@
 //! `pelt simulate`: the strand solver headless, the state written as `.npy` (positions) or
 //! `.npz` (positions, touched flags, comb and roots).
 
+use super::progress::Progress;
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
@@ -218,8 +218,7 @@ fn check_cpu_strands(strands: usize) -> anyhow::Result<()> {
 /// Runs `pelt simulate`.
 pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     // Everything that can be wrong with the input is found before any work is done.
-    let inputs: Vec<&Path> = args.capsule_script.iter().map(|p| p.as_path()).collect();
-    pelt::files::check_output(&args.out, "the state", &["npy", "npz"], &inputs)?;
+    super::output_path::check(args)?;
     let format = format_of(&args.out);
     if args.steps > MAX_STEPS {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
@@ -256,7 +255,11 @@ fn simulate(
             let strands = args
                 .strands
                 .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
-            eprintln!("adapter: {} ({strands} strands)", ctx.info().name);
+            eprintln!(
+                "adapter: {} ({strands} strands{})",
+                ctx.info().name,
+                super::beyond_full_coat(strands)
+            );
             FurSim::new_gpu(
                 &args.volume.apply(FurConfig::new(strands, args.seed)),
                 creature,
@@ -265,7 +268,10 @@ fn simulate(
         }
         SolverArg::Cpu => {
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
-            eprintln!("solver: CPU ({strands} strands)");
+            eprintln!(
+                "solver: CPU ({strands} strands{})",
+                super::beyond_full_coat(strands)
+            );
             FurSim::new_cpu(
                 &args.volume.apply(FurConfig::new(strands, args.seed)),
                 creature,
@@ -287,12 +293,7 @@ fn simulate(
         );
     }
     let built = started.elapsed();
-    // A bar on a terminal only: indicatif draws nothing when stderr is piped or a file.
-    let bar = ProgressBar::new(u64::from(args.steps));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let mut bar = Progress::new(u64::from(args.steps), "steps");
     let mut left = args.steps;
     while left > 0 {
         let n = left.min(MAX_STEPS_PER_DISPATCH as u32);
@@ -303,7 +304,7 @@ fn simulate(
         bar.inc(u64::from(n));
         left -= n;
     }
-    bar.finish_and_clear();
+    bar.finish();
     let positions = sim.positions()?;
     let comb = sim.comb()?;
     let stats = sim.stats()?;

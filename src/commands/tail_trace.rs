@@ -65,9 +65,10 @@ pub struct TailTraceArgs {
     /// rotations slerped between them, held before the first and after the last. At most 64 MiB.
     #[arg(long)]
     pub motion: std::path::PathBuf,
-    /// Number of 60 fps frames to trace (1 to 10,000,000).
+    /// Number of 60 fps frames to trace (1 to 10,000,000; the CSV at most 64 GiB) [default:
+    /// the motion's length, through its last keyframe].
     #[arg(long)]
-    pub frames: u64,
+    pub frames: Option<u64>,
     /// Where to write the CSV (a name ending in .csv; written whole or not at all).
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -91,14 +92,18 @@ fn field(s: &str) -> String {
 
 /// Runs `pelt tail-trace`.
 pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
-    if args.frames == 0 || args.frames > MAX_FRAMES {
-        anyhow::bail!("--frames is {}; give 1 to {MAX_FRAMES}", args.frames);
+    if let Some(frames) = args.frames
+        && (frames == 0 || frames > MAX_FRAMES)
+    {
+        anyhow::bail!("--frames is {frames}; give 1 to {MAX_FRAMES}");
     }
-    let mut inputs = vec![args.motion.as_path()];
-    inputs.extend(args.file.as_deref());
-    pelt::files::check_output(&args.out, "the trace", &["csv"], &inputs)?;
+    super::output_path::check(args)?;
     let text = pelt::files::read_text_capped(&args.motion, MAX_MOTION_BYTES, "the motion")?;
     let motion = RootMotion::from_json(&text).with_context(|| args.motion.display().to_string())?;
+    let frames = match args.frames {
+        Some(frames) => frames,
+        None => motion_frames(&motion)?,
+    };
     let rig = match &args.file {
         Some(path) => {
             let found = super::import::read_file(path)?;
@@ -122,18 +127,17 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         );
     }
     let mut spring = spring.with_bone_length(args.bone_length.into());
-    let out = pelt::files::AtomicFile::create(&args.out, "the trace")?;
-    let mut out = std::io::BufWriter::new(out);
-    let write_err = || format!("writing {}", args.out.display());
     let mut header = String::from("frame");
     let rig = spring.rig();
     let names = |n: usize| rig.skeleton.nodes()[n].name.clone();
+    let mut joints = 0;
     for c in &rig.chains {
         let mut nodes: Vec<String> = c.joints.iter().map(|j| names(j.node)).collect();
         nodes.push(match c.end {
             ChainEnd::Node(n) => names(n),
             ChainEnd::Virtual => format!("{}+tail", names(c.joints[c.joints.len() - 1].node)),
         });
+        joints += nodes.len();
         for n in nodes {
             for axis in ["x", "y", "z"] {
                 header.push(',');
@@ -144,9 +148,9 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
             }
         }
     }
-    writeln!(out, "{header}").with_context(write_err)?;
-    let mut row = String::new();
-    for f in 0..args.frames {
+    let springs = rig.chains.len();
+    // Row `f`: the springs stepped to frame `f`, written as `f,x,y,z,…`.
+    let mut next_row = |f: u64, row: &mut String| -> anyhow::Result<()> {
         spring.step(motion.at(f as f64 / 60.0));
         row.clear();
         row.push_str(&f.to_string());
@@ -165,11 +169,64 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
                 }
             }
         }
-        writeln!(out, "{row}").with_context(write_err)?;
+        row.push('\n');
+        Ok(())
+    };
+    // The size, known before the trace: every row as long as the first, its frame number
+    // as wide as the last one's.
+    let mut row = String::new();
+    next_row(0, &mut row)?;
+    let row_bytes = row.len() as u64 - 1 + (frames - 1).to_string().len() as u64;
+    let estimate = header.len() as u64 + 1 + frames.saturating_mul(row_bytes);
+    super::output_size::check(
+        &args.out,
+        "the trace",
+        estimate,
+        &format!(
+            "--frames {frames}: {frames} rows of {joints} joints, about {row_bytes} bytes a row"
+        ),
+        "trace fewer frames, or the springs of fewer joints",
+    )?;
+    let out = pelt::files::AtomicFile::create(&args.out, "the trace")?;
+    let mut out = std::io::BufWriter::new(super::output_size::Capped::new(out));
+    let write_err = || format!("writing {}", args.out.display());
+    writeln!(out, "{header}").with_context(write_err)?;
+    out.write_all(row.as_bytes()).with_context(write_err)?;
+    let mut bar = super::progress::Progress::new(frames, "frames");
+    bar.inc(1);
+    for f in 1..frames {
+        next_row(f, &mut row)?;
+        out.write_all(row.as_bytes()).with_context(write_err)?;
+        bar.inc(1);
     }
-    out.into_inner()
+    bar.finish();
+    let out = out
+        .into_inner()
         .map_err(|e| e.into_error())
-        .with_context(write_err)?
-        .commit()?;
+        .with_context(write_err)?;
+    let written = out.written();
+    out.into_inner().commit()?;
+    eprintln!(
+        "{joints} joints in {springs} spring{}, {frames} frame{} ({:.2} s at 60 fps): wrote {} ({})",
+        if springs == 1 { "" } else { "s" },
+        if frames == 1 { "" } else { "s" },
+        frames as f64 / 60.0,
+        super::printable::printable_path(&args.out),
+        super::output_size::human(written)
+    );
     Ok(())
+}
+
+/// Frames that trace `motion` through its last keyframe, at 60 a second (one for a motion
+/// of one keyframe, or none past `t = 0`).
+fn motion_frames(motion: &RootMotion) -> anyhow::Result<u64> {
+    let last = motion.keys().last().map_or(0.0, |k| k.t).max(0.0);
+    let frames = (last * 60.0).floor() + 1.0;
+    if frames > MAX_FRAMES as f64 {
+        anyhow::bail!(
+            "the motion's last keyframe is at {} s, past the {MAX_FRAMES} frames a trace may have; give --frames",
+            super::printable::shortest(last)
+        );
+    }
+    Ok(frames as u64)
 }

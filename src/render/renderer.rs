@@ -225,41 +225,47 @@ impl FurRenderer {
         self.settings.raster
     }
 
-    /// The path that draws a frame of `size`: the chosen one, except that the compute
-    /// rasteriser's largest buffers (8 bytes per MSAA sample of the target, 16 per shadow
-    /// texel) must each fit one storage binding of this device; a frame too large for that
-    /// is drawn by the ribbons instead, and the log says so once. (The points' colours,
-    /// 4 bytes a point, are the strands' binding's, a quarter of the positions that
-    /// binding already fits.)
-    fn raster_for(&mut self, size: (u32, u32)) -> Raster {
-        if self.settings.raster != Raster::Compute {
-            return self.settings.raster;
-        }
+    /// Why the compute rasteriser cannot draw a frame of `size` with the strands uploaded,
+    /// on this device, or `None` when it can: its largest buffers (8 bytes per MSAA sample
+    /// of the target, 16 per shadow texel) must each fit one storage binding of this device,
+    /// and it draws at most [`crate::shaders::MAX_COMPUTE_RASTER_STRANDS`] strands. (The
+    /// points' colours, 4 bytes a point, are the strands' binding's, a quarter of the
+    /// positions that binding already fits.)
+    pub fn compute_raster_refusal(&self, size: (u32, u32)) -> Option<String> {
         let limit = self.device.limits().max_storage_buffer_binding_size;
         let samples = u64::from(size.0) * u64::from(size.1) * u64::from(self.layout.samples);
         let texels = u64::from(self.shadow.maps.size).pow(2);
         let largest = (8 * samples).max(16 * texels);
         let strands = self.strands.as_ref().map_or(0, |s| s.count);
-        if largest <= limit && strands <= crate::shaders::MAX_COMPUTE_RASTER_STRANDS {
-            return Raster::Compute;
+        if largest > limit {
+            Some(format!(
+                "the compute rasteriser would need a {largest}-byte buffer at {}×{}, past this \
+                 device's {limit}-byte storage binding limit",
+                size.0, size.1
+            ))
+        } else if strands > crate::shaders::MAX_COMPUTE_RASTER_STRANDS {
+            Some(format!(
+                "the compute rasteriser draws at most {} strands, not {strands}",
+                crate::shaders::MAX_COMPUTE_RASTER_STRANDS
+            ))
+        } else {
+            None
         }
+    }
+
+    /// The path that draws a frame of `size`: the chosen one, except that a frame the
+    /// compute rasteriser cannot draw ([`FurRenderer::compute_raster_refusal`]) is drawn by
+    /// the ribbons instead, and the log says so once.
+    fn raster_for(&mut self, size: (u32, u32)) -> Raster {
+        if self.settings.raster != Raster::Compute {
+            return self.settings.raster;
+        }
+        let Some(reason) = self.compute_raster_refusal(size) else {
+            return Raster::Compute;
+        };
         if !self.warned_compute_too_large {
             self.warned_compute_too_large = true;
-            if largest > limit {
-                log::warn!(
-                    "the compute rasteriser would need a {largest}-byte buffer at {}×{}, past \
-                     this device's {limit}-byte storage binding limit: the hair is drawn by \
-                     the hardware ribbons instead",
-                    size.0,
-                    size.1
-                );
-            } else {
-                log::warn!(
-                    "the compute rasteriser draws at most {} strands, not {strands}: the hair \
-                     is drawn by the hardware ribbons instead",
-                    crate::shaders::MAX_COMPUTE_RASTER_STRANDS
-                );
-            }
+            log::warn!("{reason}: the hair is drawn by the hardware ribbons instead");
         }
         Raster::Hardware
     }
