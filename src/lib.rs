@@ -46,6 +46,7 @@ mod json_numbers;
 pub mod npy;
 pub mod render;
 pub mod rigged;
+mod script_file;
 pub mod shaders;
 pub mod sim;
 pub mod simulated_fur;

@@ -4,6 +4,7 @@
 
 mod app;
 mod commands;
+mod common;
 
 use clap::{Parser, Subcommand};
 

@@ -89,7 +89,7 @@ pub fn run(options: DemoOptions) -> anyhow::Result<()> {
             Some((name, value)) => format!(
                 "opening the display {name}={} (is its server running and accepting \
                  connections?)",
-                super::commands::printable::printable(&value)
+                crate::common::printable::printable(&value)
             ),
             None => "opening the display (no window system: set DISPLAY, or run the headless \
                      `pelt run`)"

@@ -60,7 +60,7 @@ pub struct RecordOptions {
     /// 1/fps s, the solver still stepping at its fixed 60 Hz.
     pub fps: u16,
     /// The volume grid (`--volume`, `--volume-interval`).
-    pub volume: crate::commands::simulate::VolumeArgs,
+    pub volume: crate::common::volume_args::VolumeArgs,
 }
 
 /// Replays `options.script` for `options.frames` frames offscreen and writes every frame
@@ -69,7 +69,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let (width, height) = options.size;
     let gpu = GpuContext::new()?;
     let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
-    crate::commands::picture_size::check(
+    crate::common::picture_size::check(
         &gpu.device.limits(),
         &layout,
         width,
@@ -77,7 +77,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         1,
         "--record-size",
     )?;
-    crate::commands::check_strands(options.strands, &gpu)?;
+    crate::common::strand_count::check_strands(options.strands, &gpu)?;
     let strands = options
         .strands
         .unwrap_or(StrandTier::for_device(gpu.info().device_type).strands());
@@ -113,7 +113,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let dt = 1.0 / f64::from(options.fps);
 
     let file = pelt::files::AtomicFile::create(&options.out, "the clip")?;
-    let mut out = std::io::BufWriter::new(crate::commands::output_size::Capped::new(file));
+    let mut out = std::io::BufWriter::new(crate::common::output_size::Capped::new(file));
     let mut clip = ClipWriter::new(
         &mut out,
         width,
@@ -123,7 +123,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         options.tolerance,
     )
     .context("starting the clip")?;
-    let mut bar = crate::commands::progress::Progress::new(u64::from(options.frames), "frames");
+    let mut bar = crate::common::progress::Progress::new(u64::from(options.frames), "frames");
     let mut time = 0.0;
     for frame in 0..options.frames {
         // As the window's replay: the first frame takes every event up to its end.
@@ -162,7 +162,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         "{strands} strands, {} frames at {width}×{height} on {}{grid}: wrote {} ({:.2} MB)",
         options.frames,
         gpu.info().name,
-        crate::commands::printable::printable_path(&options.out),
+        crate::common::printable::printable_path(&options.out),
         written as f64 / 1e6
     );
     Ok(())

@@ -406,7 +406,7 @@ fn check_size(
 ) -> anyhow::Result<()> {
     // The swap chain's images and the frame read back for a screenshot.
     let outputs = u64::from(config.desired_maximum_frame_latency) + 1;
-    crate::commands::picture_size::check(
+    crate::common::picture_size::check(
         limits,
         layout,
         size.width,

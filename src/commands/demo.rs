@@ -153,11 +153,11 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         if !(0.1..=1.0).contains(&scale) {
             bail!(
                 "--scale is {}; give 0.1 to 1",
-                super::printable::shortest(scale)
+                crate::common::printable::shortest(scale)
             );
         }
     }
-    super::output_path::check(args)?;
+    crate::common::output_path::check(args)?;
     if args.record.is_some() {
         // A clip is drawn without the panel, so nothing could switch the grid on: an
         // interval given with it off is refused, as `simulate` and `render` refuse it.

@@ -1,7 +1,7 @@
 //! `pelt export`: writes the creature's rig with its tail spring as a GLB (or, with
 //! `--vrm`, a full VRM 1.0 avatar), or the simulated coat as USD curves (`.usda`).
 
-use super::progress::Progress;
+use crate::common::progress::Progress;
 use anyhow::{Context, bail};
 use pelt::creature::{Creature, CreatureExport};
 use pelt::gpu::GpuContext;
@@ -109,7 +109,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<()> {
 fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
     // The name first: a bare `.usda` (a hidden file with no extension) is a bad name, not
     // a rig that was given the coat's flags.
-    super::output_path::check(args)?;
+    crate::common::output_path::check(args)?;
     let coat_only = [
         ("--strands", args.strands.is_some()),
         ("--steps", args.steps.is_some()),
@@ -137,7 +137,7 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
     let size = bytes.len();
     println!(
         "wrote {} ({size} bytes): the creature's skeleton, mesh and tail spring (VRMC_springBone{})",
-        super::printable::printable_path(&args.out),
+        crate::common::printable::printable_path(&args.out),
         if vrm { " + VRMC_vrm" } else { "" }
     );
     Ok(())
@@ -149,7 +149,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         bail!("--vrm applies to a .glb or .vrm rig, not to the coat's USD export");
     }
     // Everything that can be wrong with the input is found before any work is done.
-    super::output_path::check(args)?;
+    crate::common::output_path::check(args)?;
     let steps = args.steps.unwrap_or(90);
     let frames = args.frames.unwrap_or(1);
     let every = args.every.unwrap_or(1);
@@ -176,7 +176,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     // The file's size, known before any work (with the tier's count once the adapter is
     // known, when --strands is not given).
     let check_size = |strands: usize| {
-        super::output_size::check(
+        crate::common::output_size::check(
             &args.out,
             "the coat",
             usda_bytes(strands, frames),
@@ -202,9 +202,10 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
     check_size(strands)?;
     let creature = Creature::default();
-    let mut sim = super::progress::while_doing(&format!("growing {strands} strands"), || {
-        FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)
-    })?;
+    let mut sim =
+        crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
+            FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)
+        })?;
     let mut bar = Progress::new(total, "steps");
     advance(&mut sim, script.as_ref(), steps, &mut bar)?;
 
@@ -235,7 +236,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let write_error = || format!("cannot save the coat to {}", args.out.display());
     let clock = std::time::Instant::now();
     let mut stage = CoatStageWriter::begin(
-        std::io::BufWriter::with_capacity(1 << 20, super::output_size::Capped::new(file)),
+        std::io::BufWriter::with_capacity(1 << 20, crate::common::output_size::Capped::new(file)),
         timing,
         &skin,
         &curves,
@@ -272,7 +273,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         super::beyond_full_coat(strands),
         if frames == 1 { "" } else { "s" },
         ctx.info().name,
-        super::printable::printable_path(&args.out),
+        crate::common::printable::printable_path(&args.out),
         size as f64 / 1e6,
         usda_bytes(strands, frames) as f64 / 1e6,
         started.elapsed().as_secs_f64(),

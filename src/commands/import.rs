@@ -5,7 +5,7 @@ use anyhow::Context;
 use pelt::spring::{ChainEnd, ColliderShape, VrmColliderShape};
 use pelt::vrm::{SpringSource, read_glb_from};
 
-use super::printable::{MAX_SHOWN_CHARS, shortened};
+use crate::common::printable::{MAX_SHOWN_CHARS, shortened};
 
 /// A name from the file as printed: cut to [`MAX_SHOWN_CHARS`] characters.
 fn short(name: &str) -> std::borrow::Cow<'_, str> {
@@ -46,7 +46,7 @@ pub fn read_file(path: &std::path::Path) -> anyhow::Result<pelt::vrm::ImportedSp
 /// node name may hold an escape sequence, a carriage return or a right-to-left override).
 macro_rules! say {
     ($($arg:tt)*) => {
-        println!("{}", super::printable::printable(&format!($($arg)*)))
+        println!("{}", crate::common::printable::printable(&format!($($arg)*)))
     };
 }
 

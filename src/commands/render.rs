@@ -12,7 +12,7 @@ use pelt::render::{
 use pelt::sim::{FurConfig, FurSim, MAX_CAPSULE_REACH, StrandTier};
 use std::path::PathBuf;
 
-use super::printable::{shortest, shortest_vec3};
+use crate::common::printable::{shortest, shortest_vec3};
 
 /// The most solver steps one render takes (over four hours at 60 Hz).
 pub const MAX_STEPS: u32 = 1_000_000;
@@ -160,7 +160,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
     args.volume.check_for_run()?;
-    super::output_path::check(args)?;
+    crate::common::output_path::check(args)?;
     if args.strands == Some(0) {
         bail!("--strands must be at least 1");
     }
@@ -175,7 +175,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .transpose()?;
     let ctx = GpuContext::new()?;
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
-    super::picture_size::check(
+    crate::common::picture_size::check(
         &ctx.device.limits(),
         &layout,
         args.width,
@@ -189,13 +189,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
     let creature = Creature::default();
     let grown = std::time::Instant::now();
-    let mut sim = super::progress::while_doing(&format!("growing {strands} strands"), || {
-        FurSim::new_gpu(
-            &args.volume.apply(FurConfig::new(strands, args.seed)),
-            creature.clone(),
-            &ctx,
-        )
-    })?;
+    let mut sim =
+        crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
+            FurSim::new_gpu(
+                &args.volume.apply(FurConfig::new(strands, args.seed)),
+                creature.clone(),
+                &ctx,
+            )
+        })?;
     let grow_s = grown.elapsed().as_secs_f64();
     let mut renderer = FurRenderer::new(
         &ctx.device,
@@ -220,7 +221,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     renderer.set_environment(environment.as_ref());
     let mut contact = None;
     let stepped = std::time::Instant::now();
-    let mut bar = super::progress::Progress::new(u64::from(args.steps), "steps");
+    let mut bar = crate::common::progress::Progress::new(u64::from(args.steps), "steps");
     for step in 0..args.steps {
         if let Some(s) = &script {
             let c = s.contact_at(f64::from(step) + 1.0);
@@ -272,7 +273,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if let Some(env) = &args.env {
         extras.push_str(&format!(
             ", environment {}",
-            super::printable::printable_path(env)
+            crate::common::printable::printable_path(env)
         ));
     }
     // The path that drew the frame: with `auto`, a frame too large for the compute
@@ -298,7 +299,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         raster,
         extras,
         render_s,
-        super::printable::printable_path(&args.out)
+        crate::common::printable::printable_path(&args.out)
     );
     Ok(())
 }

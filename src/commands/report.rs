@@ -2,7 +2,7 @@
 //! cause whose text the message already holds left out (a library error that quotes its
 //! source would otherwise print it twice), control characters escaped.
 
-use super::printable::{MAX_SHOWN_CHARS, printable, shortened};
+use crate::common::printable::{MAX_SHOWN_CHARS, printable, shortened};
 
 /// Most characters of an error line printed: room for a few paths and names, while a file's
 /// name of millions of characters quoted by an error is cut.

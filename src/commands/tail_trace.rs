@@ -97,7 +97,7 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
     {
         anyhow::bail!("--frames is {frames}; give 1 to {MAX_FRAMES}");
     }
-    super::output_path::check(args)?;
+    crate::common::output_path::check(args)?;
     let text = pelt::files::read_text_capped(&args.motion, MAX_MOTION_BYTES, "the motion")?;
     let motion = RootMotion::from_json(&text).with_context(|| args.motion.display().to_string())?;
     let frames = match args.frames {
@@ -144,7 +144,7 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
                 // Escaped: a name may hold an escape sequence that `cat` would send to
                 // the terminal.
                 let column = format!("{}/{n}.{axis}", c.name);
-                header.push_str(&field(&super::printable::printable(&column)));
+                header.push_str(&field(&crate::common::printable::printable(&column)));
             }
         }
     }
@@ -178,7 +178,7 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
     next_row(0, &mut row)?;
     let row_bytes = row.len() as u64 - 1 + (frames - 1).to_string().len() as u64;
     let estimate = header.len() as u64 + 1 + frames.saturating_mul(row_bytes);
-    super::output_size::check(
+    crate::common::output_size::check(
         &args.out,
         "the trace",
         estimate,
@@ -188,11 +188,11 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         "trace fewer frames, or the springs of fewer joints",
     )?;
     let out = pelt::files::AtomicFile::create(&args.out, "the trace")?;
-    let mut out = std::io::BufWriter::new(super::output_size::Capped::new(out));
+    let mut out = std::io::BufWriter::new(crate::common::output_size::Capped::new(out));
     let write_err = || format!("writing {}", args.out.display());
     writeln!(out, "{header}").with_context(write_err)?;
     out.write_all(row.as_bytes()).with_context(write_err)?;
-    let mut bar = super::progress::Progress::new(frames, "frames");
+    let mut bar = crate::common::progress::Progress::new(frames, "frames");
     bar.inc(1);
     for f in 1..frames {
         next_row(f, &mut row)?;
@@ -211,8 +211,8 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         if springs == 1 { "" } else { "s" },
         if frames == 1 { "" } else { "s" },
         frames as f64 / 60.0,
-        super::printable::printable_path(&args.out),
-        super::output_size::human(written)
+        crate::common::printable::printable_path(&args.out),
+        crate::common::output_size::human(written)
     );
     Ok(())
 }
@@ -225,7 +225,7 @@ fn motion_frames(motion: &RootMotion) -> anyhow::Result<u64> {
     if frames > MAX_FRAMES as f64 {
         anyhow::bail!(
             "the motion's last keyframe is at {} s, past the {MAX_FRAMES} frames a trace may have; give --frames",
-            super::printable::shortest(last)
+            crate::common::printable::shortest(last)
         );
     }
     Ok(frames as u64)

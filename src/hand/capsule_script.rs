@@ -239,7 +239,7 @@ impl CapsuleScript {
         let text = String::from_utf8(bytes).map_err(|e| {
             CapsuleScriptError::WrongFile(format!(
                 "this is {}, not a capsule script: --capsule-script takes a JSON file, {EXAMPLE}",
-                super::script_file::binary_kind(e.as_bytes())
+                crate::script_file::binary_kind(e.as_bytes())
             ))
         })?;
         Self::from_json(&text)
@@ -252,7 +252,7 @@ impl CapsuleScript {
             return Err(CapsuleScriptError::TooDeep(message));
         }
         let json: ScriptJson = serde_json::from_str(text).map_err(|e| {
-            use super::script_file::{JsonFile, kind_of_text};
+            use crate::script_file::{JsonFile, kind_of_text};
             if let Some(message) = crate::json_numbers::non_finite_number(text, &e) {
                 return CapsuleScriptError::NotFinite(message);
             }

@@ -44,7 +44,6 @@ mod orientation;
 mod pointer_script;
 mod probe;
 mod rig;
-pub(crate) mod script_file;
 mod shape;
 
 pub use anatomy::{FingerDimensions, HandDimensions, ThumbDimensions};

@@ -325,8 +325,8 @@ impl PointerScript {
                     None => PointerScriptError::Json(e),
                 },
             )?;
-        match super::script_file::kind_of(&value) {
-            Some(kind) if kind != super::script_file::JsonFile::PointerScript => {
+        match crate::script_file::kind_of(&value) {
+            Some(kind) if kind != crate::script_file::JsonFile::PointerScript => {
                 return Err(PointerScriptError::WrongFile(kind.given_as(
                     "a pointer script",
                     "`pelt demo --script`",
@@ -377,7 +377,7 @@ impl PointerScript {
         let text = String::from_utf8(bytes).map_err(|e| {
             PointerScriptError::WrongFile(format!(
                 "this is {}, not a pointer script: `pelt demo --script` takes a JSON file, {EXAMPLE}",
-                super::script_file::binary_kind(e.as_bytes())
+                crate::script_file::binary_kind(e.as_bytes())
             ))
         })?;
         Self::from_json(&text)

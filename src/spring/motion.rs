@@ -114,7 +114,7 @@ impl RootMotion {
 
     /// Parses the JSON form (see the module docs).
     pub fn from_json(text: &str) -> Result<Self, MotionError> {
-        use crate::hand::script_file::{JsonFile, kind_of_text};
+        use crate::script_file::{JsonFile, kind_of_text};
         if let Some(message) = crate::json_numbers::too_deep(text.as_bytes()) {
             return Err(MotionError::TooDeep(message));
         }
