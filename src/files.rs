@@ -4,7 +4,7 @@
 //! target that replaces it only once complete, and only when the target is a regular file or
 //! absent (a device, a pipe, a folder or a symlink is refused, and left as it was). A named
 //! pipe is refused as an input too (opening one waits for a writer for ever), and a run ended
-//! by SIGINT, SIGTERM or SIGHUP removes its unfinished temporary files
+//! by a signal that would end it (SIGINT, SIGTERM, SIGHUP, SIGPIPE …) removes its unfinished temporary files
 //! ([`remove_temporaries_on_signal`]). A run killed outright (SIGKILL, a power cut) cannot:
 //! its temporary file is removed when the next write to that folder starts, once no process
 //! holds it ([`clear_stale_temporaries`]).
@@ -471,7 +471,9 @@ pub fn clear_stale_temporaries(dir: &Path) {
                 .ok()
                 .and_then(|m| m.elapsed().ok())
                 .is_some_and(|age| age >= STALE_AFTER);
-            if !meta.file_type().is_file() || meta.uid() != me || !old {
+            // One link only: a temporary file Pelt made has no other name, so a second link
+            // is someone else's file that merely looks like ours.
+            if !meta.file_type().is_file() || meta.uid() != me || meta.nlink() != 1 || !old {
                 continue;
             }
             // Opened without following a link, and checked to be the file looked at.
@@ -499,17 +501,40 @@ fn gone() -> std::io::Error {
     std::io::Error::other("the temporary file was already renamed")
 }
 
-/// Permission bits of a new output: 0644 on Unix, the platform's default elsewhere.
+/// Permission bits of a new output: what `open` would give a new file (0666 less the
+/// process's umask) on Unix, the platform's default elsewhere. The temporary file is made
+/// 0600, so without this every output would be private or, set to a fixed mode, ignore a
+/// caller's stricter umask.
 fn new_file_permissions() -> Option<std::fs::Permissions> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        Some(std::fs::Permissions::from_mode(0o644))
+        Some(std::fs::Permissions::from_mode(0o666 & !process_umask()))
     }
     #[cfg(not(unix))]
     {
         None
     }
+}
+
+/// The process's umask, read where Linux shows it (`/proc/self/status`) so it is never
+/// changed, not even for a moment (a library must not race its caller's threads); the
+/// usual 022 where it cannot be read.
+#[cfg(unix)]
+fn process_umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| umask_in_status(&status))
+        .unwrap_or(0o022)
+}
+
+/// The `Umask:` line of a `/proc/PID/status` text, as a number.
+#[cfg(unix)]
+fn umask_in_status(status: &str) -> Option<u32> {
+    let line = status.lines().find_map(|l| l.strip_prefix("Umask:"))?;
+    u32::from_str_radix(line.trim(), 8)
+        .ok()
+        .filter(|m| *m <= 0o777)
 }
 
 impl Drop for AtomicFile {
@@ -545,16 +570,19 @@ fn pending_temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Makes SIGINT, SIGTERM and SIGHUP remove the unfinished temporary files of any
+/// Makes SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2 and SIGALRM remove the
+/// unfinished temporary files of any
 /// [`AtomicFile`] before the program ends as the signal asks (the target is left as it
 /// was). Call once, early in `main`; the work is done on a thread of its own, not in a signal
 /// handler. Does nothing off Unix.
 pub fn remove_temporaries_on_signal() -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        use signal_hook::consts::{SIGALRM, SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGUSR1, SIGUSR2};
+        // Every signal whose default action ends the program and that a handler may catch:
+        // a progress line written to a closed pipe (`pelt … 2>&1 | head`) raises SIGPIPE.
         // A signal the caller ignores (`nohup`, a shell's background job) stays ignored.
-        let watched: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
+        let watched: Vec<i32> = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM]
             .into_iter()
             .filter(|&signal| !is_ignored(signal))
             .collect();
@@ -617,6 +645,18 @@ mod tests {
         std::fs::write(&path, b"\xef\xbb\xbf[1]").unwrap();
         assert_eq!(read_text_capped(&path, 6, "x").unwrap(), "[1]");
         assert!(read_capped(&path, 5, "x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_umask_is_read_from_the_status_text() {
+        assert_eq!(
+            umask_in_status("Name:\tpelt\nUmask:\t0077\nState:\tR\n"),
+            Some(0o077)
+        );
+        assert_eq!(umask_in_status("Umask:\t0022\n"), Some(0o022));
+        assert_eq!(umask_in_status("Umask:\t9\n"), None);
+        assert_eq!(umask_in_status("Name:\tpelt\n"), None);
     }
 
     #[test]

@@ -275,8 +275,14 @@ fn a_display_that_refuses_is_told_apart_from_no_display() {
     // With no display at all it says so, and what works without one: a recording, or a
     // virtual display.
     let none = demo(None);
-    assert!(none.contains("DISPLAY and WAYLAND_DISPLAY are unset"), "{none}");
-    assert!(none.contains("--record") && none.contains("xvfb-run"), "{none}");
+    assert!(
+        none.contains("DISPLAY and WAYLAND_DISPLAY are unset"),
+        "{none}"
+    );
+    assert!(
+        none.contains("--record") && none.contains("xvfb-run"),
+        "{none}"
+    );
 }
 
 /// A screenshot of a short, cheap demo run (1,024 strands, 4 frames, budget off) with

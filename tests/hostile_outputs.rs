@@ -338,7 +338,7 @@ fn a_run_ended_by_a_signal_removes_its_temporary_file() {
     let motion = still_motion(&dir.path().join("m.json"));
     let out = dir.path().join("k.csv");
     std::fs::write(&out, "old").unwrap();
-    for signal in ["INT", "TERM", "HUP"] {
+    for signal in ["INT", "TERM", "HUP", "PIPE", "USR1"] {
         let status = trace_then_signal(dir.path(), &motion, &out, signal);
         assert!(!status.contains("exit status: 0"), "{signal}: {status}");
         assert_eq!(listing(dir.path()), ["k.csv", "m.json"], "SIG{signal}");
@@ -514,4 +514,33 @@ fn a_hostile_usd_or_clip_output_is_refused_before_any_work() {
         before,
         "a temporary file was left behind"
     );
+}
+
+/// A new output gets the mode a new file gets under the caller's umask (the temporary file
+/// it is written through is private); an existing one keeps its own.
+#[cfg(unix)]
+#[test]
+fn a_new_output_follows_the_callers_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
+    for (umask, mode) in [("077", 0o600), ("027", 0o640), ("002", 0o664)] {
+        let out = dir.path().join(format!("u{umask}.csv"));
+        let script = format!(
+            "umask {umask} && exec \"$0\" tail-trace --motion \"$1\" --frames 3 --out \"$2\""
+        );
+        let status = Command::new("sh")
+            .args([
+                "-c",
+                &script,
+                env!("CARGO_BIN_EXE_pelt"),
+                s(&motion),
+                s(&out),
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success(), "umask {umask}: {status:?}");
+        let got = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(got, mode, "umask {umask}: mode {got:o}");
+    }
 }

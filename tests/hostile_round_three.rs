@@ -627,6 +627,11 @@ fn stale_temporaries_of_a_killed_run_are_cleared_and_live_ones_kept() {
     let held = make(".pelt-Held00.part", 2);
     let not_ours = make(".pelt-abc.part", 2);
     let other = make("notes.part", 2);
+    // Someone else's file under a name like ours: a hard link has a second name, which a
+    // temporary file Pelt made never has.
+    let linked_from = make("keep.txt", 2);
+    let linked = dir.path().join(".pelt-Link00.part");
+    std::fs::hard_link(&linked_from, &linked).unwrap();
     // A live run's file: locked by a process that is still going.
     let mut holder = Command::new("flock")
         .arg(&held)
@@ -654,7 +659,7 @@ fn stale_temporaries_of_a_killed_run_are_cleared_and_live_ones_kept() {
     let _ = holder.kill();
     let _ = holder.wait();
     assert!(!stale.exists(), "the stale temporary was kept: {left:?}");
-    for kept in [&young, &held, &not_ours, &other] {
+    for kept in [&young, &held, &not_ours, &other, &linked] {
         assert!(kept.exists(), "{} was removed: {left:?}", kept.display());
     }
 }

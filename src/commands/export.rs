@@ -2,6 +2,7 @@
 //! `--vrm`, a full VRM 1.0 avatar), or the simulated coat as USD curves (`.usda`).
 
 use crate::common::progress::Progress;
+use crate::common::stdout::say;
 use anyhow::{Context, bail};
 use pelt::creature::{Creature, CreatureExport};
 use pelt::gpu::GpuContext;
@@ -135,7 +136,7 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
     let bytes = creature_glb(&Creature::default(), &options).context("exporting the creature")?;
     pelt::files::write_atomic(&args.out, "the creature", &bytes)?;
     let size = bytes.len();
-    println!(
+    say!(
         "wrote {} ({size} bytes): the creature's skeleton, mesh and tail spring (VRMC_springBone{})",
         crate::common::printable::printable_path(&args.out),
         if vrm { " + VRMC_vrm" } else { "" }

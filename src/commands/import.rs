@@ -46,7 +46,10 @@ pub fn read_file(path: &std::path::Path) -> anyhow::Result<pelt::vrm::ImportedSp
 /// node name may hold an escape sequence, a carriage return or a right-to-left override).
 macro_rules! say {
     ($($arg:tt)*) => {
-        println!("{}", crate::common::printable::printable(&format!($($arg)*)))
+        $crate::common::stdout::write_line(format_args!(
+            "{}",
+            crate::common::printable::printable(&format!($($arg)*))
+        ))?
     };
 }
 

@@ -1,37 +1,44 @@
 //! `pelt info`: the adapters, the chosen one, its limits and the strand tier it would use.
 
+use crate::common::stdout::say;
 use pelt::gpu::{GpuContext, list_adapters};
 use pelt::sim::{StrandTier, bytes_per_strand, max_strands};
 
 /// Prints what Pelt sees.
 pub fn run() -> anyhow::Result<()> {
     let adapters = list_adapters();
-    println!("adapters (best first):");
+    say!("adapters (best first):");
     if adapters.is_empty() {
-        println!("  none");
+        say!("  none");
     }
     for a in &adapters {
-        println!(
+        say!(
             "  {} [{:?}, {:?}] driver: {} {}",
-            a.info.name, a.info.backend, a.info.device_type, a.info.driver, a.info.driver_info
+            a.info.name,
+            a.info.backend,
+            a.info.device_type,
+            a.info.driver,
+            a.info.driver_info
         );
     }
     let ctx = GpuContext::new()?;
     let info = ctx.info();
     let limits = ctx.device.limits();
     let tier = StrandTier::for_device(info.device_type);
-    println!(
+    say!(
         "chosen: {} [{:?}, {:?}]",
-        info.name, info.backend, info.device_type
+        info.name,
+        info.backend,
+        info.device_type
     );
-    println!(
+    say!(
         "limits: storage binding {} MiB, buffer {} MiB, {} storage buffers per stage, {} workgroups per dimension",
         limits.max_storage_buffer_binding_size >> 20,
         limits.max_buffer_size >> 20,
         limits.max_storage_buffers_per_shader_stage,
         limits.max_compute_workgroups_per_dimension
     );
-    println!(
+    say!(
         "strand tier: {:?} = {} strands ({} bytes per strand, {:.1} MiB); this device holds up to {} strands",
         tier,
         tier.strands(),

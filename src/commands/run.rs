@@ -2,6 +2,7 @@
 //! capsule hand along the creature's back with the GPU solver, and reports speed and the
 //! solver's invariants. With a display, `pelt` opens the petting demo instead.
 
+use crate::common::stdout::say;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
@@ -27,9 +28,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let strands = args
         .strands
         .unwrap_or(StrandTier::for_device(info.device_type).strands());
-    println!(
+    say!(
         "Pelt: {strands} strands on {} ({:?})",
-        info.name, info.backend
+        info.name,
+        info.backend
     );
     let started = std::time::Instant::now();
     let mut sim = FurSim::new_gpu(
@@ -37,26 +39,26 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         Creature::default(),
         &ctx,
     )?;
-    println!("groom and upload: {:.2} s", started.elapsed().as_secs_f64());
+    say!("groom and upload: {:.2} s", started.elapsed().as_secs_f64());
     let script = CapsuleScript::back_stroke(30.0, 150.0);
     let steps = 240u32;
     let started = std::time::Instant::now();
     // Up to eight steps per dispatch, as a frame of catch-up would take them.
     script.step(&mut sim, 150)?;
     let mid = sim.stats()?;
-    println!(
+    say!(
         "mid-stroke: {} points pushed by the hand",
         mid.touched_points
     );
     script.step(&mut sim, steps - 150)?;
     let stats = sim.stats()?;
     let elapsed = started.elapsed().as_secs_f64();
-    println!(
+    say!(
         "{steps} steps ({:.1} s simulated) in {elapsed:.2} s on the GPU solver: {:.2} ms per step including read-backs",
         sim.time(),
         elapsed * 1e3 / f64::from(steps)
     );
-    println!(
+    say!(
         "invariants: max stretch {:.2e} m, below floor {:.2e} m, below skin clearance {:.2e} m, max comb {:.3}, non-finite {}, strands reset {}",
         stats.max_stretch,
         stats.max_below_floor.max(0.0),
@@ -65,7 +67,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         stats.non_finite,
         stats.recovered_strands
     );
-    println!(
+    say!(
         "(with a display, `pelt` opens the petting demo; `pelt render --out fur.png` draws the coat without one; `pelt --help` lists the other commands)"
     );
     Ok(())

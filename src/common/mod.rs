@@ -7,5 +7,6 @@ pub mod output_size;
 pub mod picture_size;
 pub mod printable;
 pub mod progress;
+pub mod stdout;
 pub mod strand_count;
 pub mod volume_args;

@@ -10,7 +10,7 @@ pub enum VrmError {
     #[error("file truncated: {0}; the file is incomplete, export it again")]
     Truncated(String),
     /// The first four bytes are not `glTF`.
-    #[error("not a GLB file: the magic is {0:?}, expected \"glTF\"")]
+    #[error("not a GLB file (they start with the bytes \"glTF\"): this is {}", what_starts(.0))]
     BadMagic([u8; 4]),
     /// A GLB container version other than 2.
     #[error("GLB container version {0} is not supported; only glTF 2.0 (version 2) is")]
@@ -68,4 +68,36 @@ pub enum VrmError {
     /// Reading or writing a file failed.
     #[error("{0}")]
     Io(String),
+}
+
+/// What a file that starts with `magic` is, in words: a known kind, JSON text (a `.gltf`,
+/// a script or a motion), other text, or a binary file.
+fn what_starts(magic: &[u8; 4]) -> String {
+    match magic.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{' | b'[') => {
+            "JSON text (a .gltf, a script or a motion?); Pelt reads the binary .glb or .vrm".into()
+        }
+        _ if magic
+            .iter()
+            .all(|b| b.is_ascii_graphic() || b.is_ascii_whitespace()) =>
+        {
+            "a text file".into()
+        }
+        _ => crate::script_file::binary_kind(magic).into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_magic_is_named_in_words() {
+        let said = |m: &[u8; 4]| VrmError::BadMagic(*m).to_string();
+        assert!(said(b"[{\"t").contains("JSON text"), "{}", said(b"[{\"t"));
+        assert!(said(&[0x89, b'P', b'N', b'G']).contains("a PNG picture"));
+        assert!(said(b"abcd").contains("a text file"));
+        assert!(said(&[0, 1, 2, 3]).contains("a binary file"));
+        assert!(!said(&[0x89, b'P', b'N', b'G']).contains("137"));
+    }
 }
