@@ -56,11 +56,12 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
 
     // Our world: the ground at y = 0, the creature standing on it 1.5 m from the origin,
-    // turned 35° and scaled to 80%, its paws (about 0.75 m below its origin) on the ground.
+    // turned 35° and scaled to 80%, its paws (0.84 m below its origin in its own space,
+    // 0.67 m at this scale) on the ground.
     let model = Mat4::from_scale_rotation_translation(
         Vec3::splat(0.8),
         Quat::from_rotation_y(35f32.to_radians()),
-        Vec3::new(0.3, 0.6, -1.5),
+        Vec3::new(0.3, 0.67, -1.5),
     );
     let camera = Camera::look_at(Vec3::new(0.0, 1.1, 1.6), Vec3::new(0.2, 0.45, -1.5), 40.0);
     let lighting = Lighting {
