@@ -8,7 +8,6 @@
 use super::RenderError;
 use super::camera::Camera;
 use super::embed_pipelines::EmbedPipelines;
-use super::frame::{FrameInputs, frame_uniforms};
 use super::palette::Lighting;
 use super::renderer::FurRenderer;
 use super::scene::Scene;
@@ -276,25 +275,7 @@ impl FurRenderer {
         self.last_lod = lod;
         self.last_raster = Raster::Hardware;
         self.release_idle_compute(Raster::Hardware);
-        let shadow_extent = self.settings.shadow_extent(size);
-        if self.shadow.maps.size != shadow_extent {
-            self.shadow.resize(&self.device, shadow_extent);
-        }
-        let (frame, camera_view, light_view) = frame_uniforms(
-            &scene,
-            &FrameInputs {
-                settings: &self.settings,
-                size,
-                samples,
-                strands: self.strands.as_ref().map_or(0, |s| s.count),
-                shadow_map_size: self.shadow.maps.size,
-                cull,
-                lod,
-            },
-        );
-        self.culled_last_frame = cull;
-        self.frame
-            .write(&self.queue, &frame, &camera_view, &light_view)?;
+        self.write_frame(&scene, size, samples, cull, lod)?;
         self.upload_hand(scene.hand, &scene.camera, size);
         let hair = self
             .strands

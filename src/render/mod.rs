@@ -110,6 +110,7 @@ pub mod embed;
 mod embed_pipelines;
 pub mod environment;
 pub mod frame;
+mod frame_setup;
 pub mod hair_bsdf;
 pub mod ids;
 pub mod light_view;

@@ -14,7 +14,7 @@ use super::camera_targets::{CameraPass, CameraTargets, check_output};
 use super::capture::{Image, read_image};
 use super::compute_raster::{ComputeRaster, RasterWalks};
 use super::debug::HairView;
-use super::frame::{FrameBinding, FrameInputs, frame_uniforms};
+use super::frame::FrameBinding;
 use super::ids::IdsPass;
 use super::mesh_lod::skin_level;
 use super::overlay::OverlayPass;
@@ -579,28 +579,7 @@ impl FurRenderer {
             && self.strands.is_some();
         let lod = self.strand_lod(&scene.camera, targets.size);
         self.last_lod = lod;
-        // The shadow maps this frame draws and looks its shadows up in, made again at the
-        // size the target needs when that changes (a corner of larger maps would still have
-        // all of them cleared every frame).
-        let shadow_extent = self.settings.shadow_extent(targets.size);
-        if self.shadow.maps.size != shadow_extent {
-            self.shadow.resize(&self.device, shadow_extent);
-        }
-        let (frame, camera_view, light_view) = frame_uniforms(
-            scene,
-            &FrameInputs {
-                settings: &self.settings,
-                size: targets.size,
-                samples: self.layout.samples,
-                strands: self.strands.as_ref().map_or(0, |s| s.count),
-                shadow_map_size: self.shadow.maps.size,
-                cull,
-                lod,
-            },
-        );
-        self.culled_last_frame = cull;
-        self.frame
-            .write(&self.queue, &frame, &camera_view, &light_view)?;
+        self.write_frame(scene, targets.size, self.layout.samples, cull, lod)?;
         let hand = if mode.draws_surfaces() {
             scene.hand
         } else {
