@@ -36,6 +36,7 @@
 //! # Ok::<(), pelt::sim::SimError>(())
 //! ```
 
+pub mod body;
 pub mod creature;
 mod easing;
 pub mod files;

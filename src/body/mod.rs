@@ -1,0 +1,12 @@
+//! Any skinned body the coat can grow on, in place of the built-in creature: its triangles,
+//! skin and rest pose ([`BodyMesh`]), and the joint matrices that pose it ([`SkinPose`]).
+//!
+//! File formats (glTF 2.0, VRM) are read elsewhere in this module into these types; the
+//! groom, the solvers and the renderer see only the types, so a body built in code (a test's
+//! skinned cylinder) and a body read from a file take the same path.
+
+mod file;
+mod mesh;
+
+pub use file::{BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
+pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
