@@ -11,8 +11,7 @@ use super::ribbons::RibbonsPass;
 use crate::render::settings::Raster;
 
 /// Frames drawn in a row by the hardware ribbons after which the renderer frees the compute
-/// rasteriser's buffers (two seconds at 60 fps; a compute frame after that makes them
-/// again).
+/// rasteriser's buffers (a compute frame after that makes them again).
 pub const RELEASE_COMPUTE_AFTER_FRAMES: u32 = 120;
 
 /// The renderer's hair paths and the choice between them.
@@ -85,8 +84,8 @@ impl HairPaths {
     }
 
     /// Records that a frame is drawn by `raster` and, at [`RELEASE_COMPUTE_AFTER_FRAMES`]
-    /// frames in a row without the compute path, frees its buffers (at 1920×1080 and the
-    /// full coat about 100 MB the ribbons do not use); a later compute frame makes them
+    /// frames in a row without the compute path, frees its buffers (the largest the
+    /// renderer holds, which the ribbons do not use); a later compute frame makes them
     /// again. Not at the first such frame: the demo's budget tries both paths in turn while
     /// it measures them, and would make the buffers again at each switch. A frame set to
     /// draw by compute counts as using them even where it draws no hair by compute

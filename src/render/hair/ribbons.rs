@@ -1,10 +1,10 @@
 //! The hardware ribbons, the reference way of drawing the hair (`shaders/ribbons.wgsl`,
 //! `shaders/shadow.wgsl`): tapered camera-facing ribbons pulled straight from the solver's
-//! position buffers, five quads a strand built in the vertex shader, drawn in batches of 64
-//! strands over one small index buffer. For the camera, into the multisampled targets with
-//! a sample mask of their own (the points shaded by the strands' shading pass, or the
-//! `contact` colouring); for the light, the first hair's depth and the deep opacity behind
-//! it, drawn from the same ribbons at their true width.
+//! position buffers, a quad a segment built in the vertex shader, drawn in batches of
+//! [`STRANDS_PER_BATCH`] strands over one small index buffer. For the camera, into the
+//! multisampled targets with a sample mask of their own (the points shaded by the strands'
+//! shading pass, or the `contact` colouring); for the light, the first hair's depth and
+//! the deep opacity behind it, drawn from the same ribbons at their true width.
 
 use super::path::{CameraHair, HairDraw, HairFrame, HairLook, HairPath};
 use super::strands::HairStrands;
