@@ -14,6 +14,26 @@ use crate::render::settings::Raster;
 /// rasteriser's buffers (a compute frame after that makes them again).
 pub const RELEASE_COMPUTE_AFTER_FRAMES: u32 = 120;
 
+impl Raster {
+    /// The path `self` means on an adapter described by `info`: `Auto` becomes the one
+    /// measured faster on that kind of adapter (the measurements are in
+    /// `docs/architecture.md`), the others stay. Deterministic, so the same arguments give
+    /// the same picture.
+    pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> Raster {
+        match self {
+            Raster::Auto => match info.device_type {
+                // Lavapipe's Vulkan has the 64-bit atomics that make the compute path one
+                // walk, and there it measured faster than the ribbons at the full coat;
+                // llvmpipe's GL lacks them and measured slower. No GPU measured yet: the
+                // ribbons until one is.
+                wgpu::DeviceType::Cpu if info.backend == wgpu::Backend::Vulkan => Raster::Compute,
+                _ => Raster::Hardware,
+            },
+            chosen => chosen,
+        }
+    }
+}
+
 /// The renderer's hair paths and the choice between them.
 #[derive(Debug)]
 pub struct HairPaths {
