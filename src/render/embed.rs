@@ -8,12 +8,11 @@
 use super::RenderError;
 use super::camera::Camera;
 use super::embed_pipelines::EmbedPipelines;
+use super::hair::{HairDraw, HairFrame, HairPath};
 use super::palette::Lighting;
 use super::renderer::FurRenderer;
 use super::scene::Scene;
 use super::settings::Raster;
-use super::shadow::ShadowHair;
-use super::strand_cull::cull_uniforms;
 use super::target::TargetLayout;
 use crate::creature::Ray;
 use glam::{Mat4, Vec3, Vec4};
@@ -233,7 +232,7 @@ impl FurRenderer {
                 surfaces: self
                     .surfaces
                     .pipelines_for(&self.device, &layout, target.depth_format),
-                ribbons: self.ribbons.final_pipeline_for(
+                ribbons: self.hair.ribbons.final_pipeline_for(
                     &self.device,
                     &layout,
                     target.depth_format,
@@ -273,53 +272,32 @@ impl FurRenderer {
         let cull = self.hair_culling && self.strands.is_some();
         let lod = self.strand_lod(&scene.camera, size);
         self.last_lod = lod;
-        self.last_raster = Raster::Hardware;
-        self.release_idle_compute(Raster::Hardware);
+        self.hair.note_frame(Raster::Hardware);
         self.write_frame(&scene, size, samples, cull, lod)?;
         self.upload_hand(scene.hand, &scene.camera, size);
-        let hair = self
-            .strands
-            .as_ref()
-            .map(|s| (s, &s.groups[scene.positions_index & 1]));
-        let shadow_hair = hair
-            .filter(|_| self.settings.hair_casts_shadows)
-            .map(|(s, group)| ShadowHair {
-                ribbons: &self.ribbons,
-                group,
-                count: lod.drawn.min(s.count),
-                compute: None,
-            });
-        self.shadow.record(
-            encoder,
-            &self.queue,
-            &self.frame,
-            &self.surfaces,
-            shadow_hair,
-            None,
-        );
-        if let Some((strands, group)) = hair {
+        let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn);
+        let gpu = HairFrame {
+            device: &self.device,
+            queue: &self.queue,
+            frame: &self.frame,
+            shadow: &self.shadow,
+            timestamps: None,
+        };
+        self.shadow
+            .record_opaque(encoder, &self.frame, &self.surfaces, None);
+        let shadow_hair = hair.filter(|_| self.settings.hair_casts_shadows);
+        self.hair.ribbons.record_light(&gpu, encoder, shadow_hair);
+        if let Some(draw) = hair {
             if cull {
-                let uniforms = cull_uniforms(
-                    &self.creature,
-                    &scene.pose,
-                    &scene.camera,
-                    size,
-                    &self.settings,
-                    lod.width_scale,
-                    strands.count,
-                    true,
-                );
-                let cull_group = &strands.cull_groups[scene.positions_index & 1];
-                self.cull
-                    .record(encoder, &self.queue, &uniforms, cull_group, None)?;
+                self.cull_strands(encoder, &scene, size, lod, None)?;
             }
-            self.ribbons.shade(
+            self.hair_strands.shade(
                 encoder,
                 &self.frame,
                 &self.shadow.inputs,
-                strands,
-                group,
-                lod.drawn,
+                draw.strands,
+                draw.group(),
+                draw.count,
                 None,
             );
         }
@@ -365,14 +343,14 @@ impl FurRenderer {
             skin_level,
             placement.floor,
         );
-        if let Some((strands, _)) = hair {
-            self.ribbons.record_with(
+        if let Some(draw) = hair {
+            self.hair.ribbons.record_with(
                 &mut pass,
                 &pipelines.ribbons,
                 &self.frame,
                 &self.shadow.inputs,
-                &strands.camera_groups[scene.positions_index & 1],
-                lod.drawn.min(strands.count),
+                draw.camera_group(),
+                draw.count,
             );
         }
         Ok(())

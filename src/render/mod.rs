@@ -4,8 +4,10 @@
 //!
 //! One module per GPU pass, each owning its pipelines, bind groups and buffers and a
 //! `record` that encodes it, paired by name with its shader in `shaders/` (composed by
-//! [`crate::shaders`]): [`shadow`], [`surfaces`], [`strand_cull`], [`ribbons`],
-//! [`overlay`], [`ids`]. [`FurRenderer`] only orders them; [`frame`] holds the uniforms
+//! [`crate::shaders`]): [`shadow`], [`surfaces`], [`strand_cull`], [`overlay`], [`ids`];
+//! the hair's passes sit behind one interface in [`hair`] (each way of drawing it a
+//! [`hair::HairPath`]: the [`hair::ribbons`], the compute rasteriser; [`hair::HairPaths`]
+//! picks one per frame). [`FurRenderer`] only orders them; [`frame`] holds the uniforms
 //! every pass reads (bind group 0), [`timing`] the timestamps around the [`Pass`]es.
 //!
 //! # A frame
@@ -32,7 +34,7 @@
 //!    pixel changes (a test compares both ways). From the front it drops about 30% of the
 //!    strands, in the close-up about 70%. Only where the skin is drawn; the shadow passes
 //!    draw every strand.
-//! 4. **Ribbons** ([`ribbons`]): five quads per strand built in the vertex shader from the solver's
+//! 4. **Ribbons** ([`hair::ribbons`]): five quads per strand built in the vertex shader from the solver's
 //!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
 //!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
 //!    the 12 vertices of a strand are shared by its 10 triangles. The hair is shaded per
@@ -67,7 +69,7 @@
 //! light's visibility from the shadow maps, the tangent, the strand's colour, the hand's
 //! occlusion. A compute pass therefore evaluates the whole hair model (BSDF lobes, shadow
 //! lookups, transmission, fill, ambient) once at each of a drawn strand's six points
-//! ([`ribbons::RibbonsPass::shade`]), the vertex shader reads the colour back, and the
+//! ([`hair::HairStrands::shade`]), the vertex shader reads the colour back, and the
 //! fragment shader only turns the ribbon's opacity into coverage and tone-maps the
 //! interpolated colour. (Until 2026-12-03 the vertex shader did the shading itself, twice
 //! per point; on lavapipe, which runs vertex shaders on one thread, that was 25–45% of the
@@ -94,7 +96,7 @@
 //!
 //! # Memory (beyond the solver's buffers)
 //!
-//! Per strand 16 bytes ([`ribbons::RibbonStrand`]), a 4-byte cull flag and 24 bytes of
+//! Per strand 16 bytes ([`hair::RibbonStrand`]), a 4-byte cull flag and 24 bytes of
 //! shaded point colours: 18.5 MB at the full tier. Targets at 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB
 //! when asked for, tests only). Shadow maps at 1024²: 21 MB. Meshes under 2 MB. About
 //! 107 MB in all at the full tier; [`FurRenderer::memory_bytes`] and
@@ -103,15 +105,17 @@
 pub mod camera;
 mod camera_targets;
 pub mod capture;
-pub mod compute_raster;
 pub mod debug;
 mod descriptors;
+mod detail;
 pub mod embed;
 mod embed_pipelines;
 pub mod environment;
 pub mod frame;
 mod frame_setup;
+pub mod hair;
 pub mod hair_bsdf;
+mod hair_controls;
 pub mod ids;
 pub mod light_view;
 pub mod mesh;
@@ -120,12 +124,11 @@ pub mod overlay;
 pub mod palette;
 mod pass_view;
 mod renderer;
-pub mod ribbons;
 mod scene;
 mod settings;
 pub mod shadow;
-pub mod shadow_raster;
 pub mod shapes;
+mod strand_binding;
 pub mod strand_cull;
 pub mod strand_lod;
 pub mod surfaces;
@@ -137,11 +140,12 @@ pub use capture::Image;
 pub use debug::DebugMode;
 pub use embed::{EmbedTarget, Placement};
 pub use environment::{EnvironmentError, EnvironmentMap};
+pub use hair::compute_raster;
+pub use hair::{RELEASE_COMPUTE_AFTER_FRAMES, RibbonStrand};
 pub use mesh::Material;
 pub use palette::BACKGROUND;
 pub use palette::{Lighting, Srgb};
-pub use renderer::{FurRenderer, RELEASE_COMPUTE_AFTER_FRAMES};
-pub use ribbons::RibbonStrand;
+pub use renderer::FurRenderer;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};
 pub use shapes::{CapsuleDetail, DrawCapsule, MAX_DRAWN_REACH};

@@ -7,36 +7,17 @@ use super::RenderError;
 /// the hardware ribbons are the reference).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Raster {
-    /// Ribbons through the hardware rasteriser (`render::ribbons`).
+    /// Ribbons through the hardware rasteriser (`render::hair::ribbons`).
     #[default]
     Hardware,
-    /// Segments through the compute rasteriser (`render::compute_raster`).
+    /// Segments through the compute rasteriser (`render::hair::compute`).
     Compute,
-    /// Whichever is faster on the adapter ([`Raster::for_adapter`]).
+    /// Whichever is faster on the adapter ([`Raster::for_adapter`], in
+    /// `render/hair/choice.rs` with every other choice between the paths).
     Auto,
 }
 
 impl Raster {
-    /// The path `self` means on an adapter described by `info`: `Auto` becomes the one
-    /// measured faster on that kind of adapter (see `docs/architecture.md`), the others stay.
-    /// Deterministic, so the same arguments give the same picture.
-    pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> Raster {
-        match self {
-            Raster::Auto => match info.device_type {
-                // Measured on lavapipe (Vulkan, one loaded run each): the full coat at
-                // 1920×1080 renders in 7.2 s by compute against 9.2 s by the ribbons
-                // (0.78×), and the frame bench at 4,096 strands, 640×360 costs about the
-                // same (CPU per frame 150 against 153 ms, 0.98×), with 64-bit atomics
-                // making one walk. On llvmpipe's GL backend (no 64-bit atomics, two walks)
-                // compute measured slower (CPU per frame 110 against 92 ms, 1.2×): the
-                // ribbons there. Not yet measured on a GPU: the ribbons until it is.
-                wgpu::DeviceType::Cpu if info.backend == wgpu::Backend::Vulkan => Raster::Compute,
-                _ => Raster::Hardware,
-            },
-            chosen => chosen,
-        }
-    }
-
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {

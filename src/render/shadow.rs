@@ -1,23 +1,19 @@
-//! The shadow pass (`shaders/shadow.wgsl`): the key light's maps, drawn first in a frame.
-//! An opaque depth map (skin, face, hand: the surfaces pass's own geometry), a depth map of
-//! the nearest hair, and the deep opacity map (hair density accumulated in four slabs
-//! behind that first hair), with the orthographic light frame that covers the creature.
-//! The later passes read the maps through [`ShadowPass::inputs`].
+//! The key light's maps, drawn first in a frame: an opaque depth map (skin, face, hand: the
+//! surfaces pass's own geometry, drawn here), a depth map of the nearest hair, and the
+//! deep opacity map (hair density accumulated in four slabs behind that first hair), the
+//! two hair maps drawn by the frame's hair path (`hair::HairPath::record_light`). The
+//! later passes read the maps through [`ShadowPass::inputs`].
 
 use super::descriptors::{
-    RenderPipelineSpec, VERTEX_FRAGMENT, bind_group, bind_group_layout, light_depth,
-    pipeline_layout, render_pipeline, sampler_entry, texture_entry, triangles,
+    VERTEX_FRAGMENT, bind_group, bind_group_layout, sampler_entry, texture_entry,
 };
-use super::frame::{FrameBinding, View};
+use super::frame::FrameBinding;
 use super::light_view::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT, SHADOW_DEPTH_FORMAT};
-use super::ribbons::RibbonsPass;
-use super::shadow_raster::ShadowRaster;
 use super::surfaces::SurfacesPass;
 use super::timing::{Pass, Span, Timestamps};
-use crate::shaders::ShaderModule;
 
-/// Stages that read the shadow maps: the camera's render passes and the compute
-/// rasteriser's shading.
+/// Stages that read the shadow maps: the camera's render passes and the strands' shading
+/// pass.
 const READERS: wgpu::ShaderStages = VERTEX_FRAGMENT.union(wgpu::ShaderStages::COMPUTE);
 
 /// The shadow maps' textures and samplers.
@@ -90,21 +86,8 @@ impl ShadowMaps {
     }
 }
 
-/// The hair the shadow maps are drawn from: the ribbons pass, the strands' group over the
-/// latest positions, and how many strands.
-#[derive(Clone, Copy, Debug)]
-pub struct ShadowHair<'a> {
-    /// Draws the ribbons.
-    pub ribbons: &'a RibbonsPass,
-    /// Group 1 over the latest positions.
-    pub group: &'a wgpu::BindGroup,
-    /// Strands bound.
-    pub count: u32,
-    /// Draws the first hair's depth and the deep opacity by compute instead of ribbons.
-    pub compute: Option<&'a ShadowRaster>,
-}
-
-/// The shadow pass: the maps, the two hair pipelines, and the groups that read the maps.
+/// The shadow pass: the maps, the opaque depth drawn into them, and the groups that read
+/// the maps.
 #[derive(Debug)]
 pub struct ShadowPass {
     /// The maps.
@@ -113,21 +96,15 @@ pub struct ShadowPass {
     pub inputs_layout: wgpu::BindGroupLayout,
     /// The maps as the camera's passes read them.
     pub inputs: wgpu::BindGroup,
-    first_hair_layout: wgpu::BindGroupLayout,
-    first_hair: wgpu::BindGroup,
-    hair_depth: wgpu::RenderPipeline,
-    deep_opacity: wgpu::RenderPipeline,
+    /// Group 2 of the ribbons' deep opacity pass: the first hair's depth.
+    pub first_hair_layout: wgpu::BindGroupLayout,
+    /// The first hair's depth as the deep opacity pass reads it.
+    pub first_hair: wgpu::BindGroup,
 }
 
 impl ShadowPass {
-    /// Maps of `size` texels a side and the pipelines that draw the hair into them, reading
-    /// the frame (group 0) and the strands (`strands`, group 1).
-    pub fn new(
-        device: &wgpu::Device,
-        size: u32,
-        frame: &wgpu::BindGroupLayout,
-        strands: &wgpu::BindGroupLayout,
-    ) -> Self {
+    /// Maps of `size` texels a side and the groups that read them.
+    pub fn new(device: &wgpu::Device, size: u32) -> Self {
         let maps = ShadowMaps::new(device, size);
         // The hair reads its shadows per strand point (in the hair's shading pass), the
         // surfaces per fragment.
@@ -163,64 +140,12 @@ impl ShadowPass {
             )],
         );
         let (inputs, first_hair) = bind_maps(device, &maps, &inputs_layout, &first_hair_layout);
-        let module = ShaderModule::Shadow.create(device);
-        let depth_layout = pipeline_layout(device, "ribbon depth", &[Some(frame), Some(strands)]);
-        let opacity_layout = pipeline_layout(
-            device,
-            "ribbon deep opacity",
-            &[Some(frame), Some(strands), Some(&first_hair_layout)],
-        );
-        let hair_depth = render_pipeline(
-            device,
-            RenderPipelineSpec {
-                label: "ribbons: first hair depth",
-                layout: &depth_layout,
-                module: &module,
-                vertex: "vs_shadow",
-                buffers: &[],
-                primitive: triangles(),
-                depth: Some(light_depth()),
-                multisample: Default::default(),
-                fragment: Some(("fs_hair_depth", &[Some(FIRST_HAIR_FORMAT.into())])),
-            },
-        );
-        let add = wgpu::BlendComponent {
-            src_factor: wgpu::BlendFactor::One,
-            dst_factor: wgpu::BlendFactor::One,
-            operation: wgpu::BlendOperation::Add,
-        };
-        let deep_opacity = render_pipeline(
-            device,
-            RenderPipelineSpec {
-                label: "ribbons: deep opacity",
-                layout: &opacity_layout,
-                module: &module,
-                vertex: "vs_shadow",
-                buffers: &[],
-                primitive: triangles(),
-                depth: None,
-                multisample: Default::default(),
-                fragment: Some((
-                    "fs_deep_opacity",
-                    &[Some(wgpu::ColorTargetState {
-                        format: DEEP_OPACITY_FORMAT,
-                        blend: Some(wgpu::BlendState {
-                            color: add,
-                            alpha: add,
-                        }),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                )),
-            },
-        );
         ShadowPass {
             maps,
             inputs_layout,
             inputs,
             first_hair_layout,
             first_hair,
-            hair_depth,
-            deep_opacity,
         }
     }
 
@@ -236,85 +161,26 @@ impl ShadowPass {
         );
     }
 
-    /// Records the three maps, each over the whole of it: the surfaces' opaque depth, then
-    /// (with `hair`) the first hair's depth and the deep opacity behind it; without hair
-    /// those two are cleared. The maps are made at the size the picture needs
+    /// Records the surfaces' opaque depth map over the whole of it, the first of the
+    /// frame's shadow passes (the hair path draws the other two maps after it, see
+    /// `hair::HairPath::record_light`). The maps are made at the size the picture needs
     /// ([`ShadowPass::resize`]).
-    pub fn record(
+    pub fn record_opaque(
         &self,
         encoder: &mut wgpu::CommandEncoder,
-        queue: &wgpu::Queue,
         frame: &FrameBinding,
         surfaces: &SurfacesPass,
-        hair: Option<ShadowHair>,
         timestamps: Option<&Timestamps>,
     ) {
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow: opaque depth"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(cleared_depth(&self.maps.skin_depth)),
-                timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::Begin)),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            surfaces.record_light_depth(&mut pass, frame);
-        }
-        if let Some((hair, compute)) = hair.and_then(|h| h.compute.map(|c| (h, c))) {
-            compute.record_compute(
-                encoder,
-                queue,
-                frame,
-                hair.group,
-                hair.count,
-                self.maps.size,
-            );
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow: hair maps by compute"),
-                color_attachments: &[
-                    cleared_color(&self.maps.first_hair, wgpu::Color::WHITE),
-                    cleared_color(&self.maps.deep_opacity, wgpu::Color::TRANSPARENT),
-                ],
-                depth_stencil_attachment: None,
-                timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::End)),
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            compute.write_maps(&mut pass);
-            return;
-        }
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("shadow: first hair depth"),
-                color_attachments: &[cleared_color(&self.maps.first_hair, wgpu::Color::WHITE)],
-                depth_stencil_attachment: Some(cleared_depth(&self.maps.hair_depth)),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            if let Some(hair) = hair {
-                pass.set_pipeline(&self.hair_depth);
-                frame.bind(&mut pass, View::Light);
-                hair.ribbons.draw(&mut pass, hair.group, hair.count);
-            }
-        }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("shadow: deep opacity"),
-            color_attachments: &[cleared_color(
-                &self.maps.deep_opacity,
-                wgpu::Color::TRANSPARENT,
-            )],
-            depth_stencil_attachment: None,
-            timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::End)),
+            label: Some("shadow: opaque depth"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(cleared_depth(&self.maps.skin_depth)),
+            timestamp_writes: timestamps.map(|t| t.render(Pass::Shadow, Span::Begin)),
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        if let Some(hair) = hair {
-            pass.set_pipeline(&self.deep_opacity);
-            frame.bind(&mut pass, View::Light);
-            pass.set_bind_group(2, &self.first_hair, &[]);
-            hair.ribbons.draw(&mut pass, hair.group, hair.count);
-        }
+        surfaces.record_light_depth(&mut pass, frame);
     }
 }
 
@@ -348,7 +214,7 @@ fn bind_maps(
 }
 
 /// A depth attachment cleared to the far plane (1) and kept.
-fn cleared_depth(view: &wgpu::TextureView) -> wgpu::RenderPassDepthStencilAttachment<'_> {
+pub fn cleared_depth(view: &wgpu::TextureView) -> wgpu::RenderPassDepthStencilAttachment<'_> {
     wgpu::RenderPassDepthStencilAttachment {
         view,
         depth_ops: Some(wgpu::Operations {
@@ -360,7 +226,7 @@ fn cleared_depth(view: &wgpu::TextureView) -> wgpu::RenderPassDepthStencilAttach
 }
 
 /// A single-sampled colour attachment cleared to `clear` and kept.
-fn cleared_color(
+pub fn cleared_color(
     view: &wgpu::TextureView,
     clear: wgpu::Color,
 ) -> Option<wgpu::RenderPassColorAttachment<'_>> {

@@ -3,7 +3,7 @@
 //! ribbon pass skips them. The occluders are the analytic body ellipsoid and a sphere inside
 //! the head, shrunk so they lie inside the drawn skin, so culling changes no pixel.
 //! [`StrandCullPass`] owns the pipeline and its uniforms; the flags live with the strands
-//! ([`super::ribbons::StrandBinding`]).
+//! ([`super::hair::StrandBinding`]).
 
 use super::RenderError;
 use super::RenderSettings;

@@ -2,8 +2,8 @@
 //! `shaders/hair_resolve.wgsl`): the picture of the ribbons pass drawn without the hardware
 //! rasteriser, which is worst at what fur is made of, triangles thinner than a pixel.
 //!
-//! Per frame: the drawn strands' points are shaded by the ribbons' shading pass
-//! ([`super::ribbons::RibbonsPass::shade`], run by the renderer before the walks); each
+//! Per frame: the drawn strands' points are shaded by the strands' shading pass
+//! ([`super::strands::HairStrands::shade`], run by the renderer before the walks); each
 //! segment is walked by one thread over the pixels of its screen box, emulating the
 //! hardware exactly (the ribbons' two triangles per quad, the standard 4× MSAA sample
 //! positions, attributes at the pixel centre, the same `coverage_mask`); where the adapter
@@ -22,14 +22,14 @@
 //! Each segment is set up once (its triangles' barycentric weights as planes in pixel
 //! coordinates) and its thread walks, row by row, only the pixels of the quad's hull.
 
-use super::descriptors::{
+use crate::render::descriptors::{
     MAX_WORKGROUPS_X, RenderPipelineSpec, bind_group, bind_group_layout, camera_depth,
     camera_multisample, camera_targets, compute_entry, pipeline_layout, render_pipeline,
     tile_draw_layout, triangles, workgroups_for,
 };
-use super::frame::{FrameBinding, View};
-use super::target::TargetLayout;
-use super::timing::{Pass, Span, Timestamps};
+use crate::render::frame::{FrameBinding, View};
+use crate::render::target::TargetLayout;
+use crate::render::timing::{Pass, Span, Timestamps};
 use crate::shaders::{
     RASTER_EARLY_DEPTH_OVERRIDE, RASTER_SAMPLES_OVERRIDE, SEGMENTS, ShaderModule,
 };
@@ -525,7 +525,7 @@ impl ComputeRaster {
     /// Records the raster walks (one or two) of `strands` strands (group 1 over the latest
     /// positions) for a target of `size` (of the layout's samples), after the shadow maps
     /// and the cull pass; the resolve reads the points' colours from `point_colors`, which
-    /// the ribbons' shading pass fills before it ([`super::ribbons::RibbonsPass::shade`],
+    /// the strands' shading pass fills before it ([`super::strands::HairStrands::shade`],
     /// `StrandBinding::shaded_points`). `timed_begin`: this is the first pass of the timed
     /// [`Pass::Ribbons`].
     #[allow(clippy::too_many_arguments)]
@@ -552,7 +552,7 @@ impl ComputeRaster {
                 queue_capacity: self.queue_capacity,
                 along_bits: along_bits(strands).unwrap_or(crate::shaders::RASTER_ALONG_BITS),
             };
-            if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+            if let Ok(bytes) = crate::render::frame::uniform_bytes(&u) {
                 queue.write_buffer(&b.uniforms, 0, &bytes);
             }
         }

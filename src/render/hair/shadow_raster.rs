@@ -1,5 +1,5 @@
 //! The hair's shadow maps by compute (`shaders/shadow_raster.wgsl`, written into the maps
-//! by `shaders/shadow_resolve.wgsl`): with [`super::Raster::Compute`] the first hair's
+//! by `shaders/shadow_resolve.wgsl`): with [`crate::render::Raster::Compute`] the first hair's
 //! light depth and the deep opacity slabs are rasterised as the compute rasteriser draws
 //! the camera's hair (the shadow pass's ribbons emulated at one sample a texel), then
 //! copied into the same textures by a pass over the 8×8 tiles some hair covers (the rest
@@ -7,12 +7,12 @@
 //! opaque depth map of the surfaces stays hardware.
 
 use super::compute_raster::{RESOLVE_TILE, RasterUniforms};
-use super::descriptors::{
+use crate::render::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, compute_entry, pipeline_layout,
     render_pipeline, tile_draw_layout, triangles, workgroups_for,
 };
-use super::frame::{FrameBinding, View};
-use super::light_view::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
+use crate::render::frame::{FrameBinding, View};
+use crate::render::light_view::{DEEP_OPACITY_FORMAT, FIRST_HAIR_FORMAT};
 use crate::shaders::{RASTER_WORKGROUP, SEGMENTS, ShaderModule};
 use encase::ShaderType;
 
@@ -88,7 +88,7 @@ impl ShadowBuffers {
             queue_capacity: 0,
             along_bits: 0,
         };
-        if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+        if let Ok(bytes) = crate::render::frame::uniform_bytes(&u) {
             queue.write_buffer(&uniforms, 0, &bytes);
         }
         let resources = [
@@ -241,7 +241,7 @@ impl ShadowRaster {
             queue_capacity: 0,
             along_bits: 0,
         };
-        if let Ok(bytes) = super::frame::uniform_bytes(&u) {
+        if let Ok(bytes) = crate::render::frame::uniform_bytes(&u) {
             queue.write_buffer(&b.uniforms, 0, &bytes);
         }
         let texels = u64::from(extent) * u64::from(extent);

@@ -1,36 +1,24 @@
-//! The ribbons pass (`shaders/ribbons.wgsl`): the hair seen by the camera, tapered
-//! camera-facing ribbons pulled straight from the solver's position buffers. Its GPU data:
-//! one packed [`RibbonStrand`] per strand (what shading needs from the root that the
-//! solver's buffers do not carry), the small index buffer shared by every batch of 64
-//! strands, the bind groups over the solver's two position buffers ([`StrandBinding`]),
-//! which the shadow pass draws the same ribbons with, and the drawn points' colours, which
-//! a compute pass shades once a frame before the camera's ribbons read them
-//! ([`RibbonsPass::shade`]).
+//! The strands every hair path reads: one packed [`RibbonStrand`] per strand (what shading
+//! needs from the root that the solver's buffers do not carry), the bind groups over the
+//! solver's two position buffers ([`StrandBinding`]), and the shading pass
+//! ([`HairStrands::shade`], `shaders/ribbon_shading.wgsl`) that evaluates the hair model
+//! once at each drawn point, whose colours every path then draws.
 
-use super::RenderError;
-use super::descriptors::{
-    RenderPipelineSpec, bind_group, bind_group_layout, camera_depth_in, camera_multisample,
-    camera_targets, compute_entry, pipeline_layout, render_pipeline, storage_entry, triangles,
-    workgroups_for,
-};
-use super::frame::{FrameBinding, View};
-use super::mesh::VertexSpace;
-use super::strand_cull::{CULL_FLAG_BYTES, StrandCullPass};
-use super::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
-use super::target::{DEPTH_FORMAT, TargetLayout};
 use crate::creature::Space;
 use crate::groom::StrandRoot;
+use crate::render::RenderError;
+use crate::render::descriptors::{
+    bind_group, bind_group_layout, compute_entry, pipeline_layout, storage_entry, workgroups_for,
+};
+use crate::render::frame::{FrameBinding, View};
+use crate::render::mesh::VertexSpace;
+use crate::render::strand_cull::{CULL_FLAG_BYTES, StrandCullPass};
+use crate::render::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
 use crate::shaders::ShaderModule;
 use crate::sim::POINTS_PER_STRAND;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
 
-/// Strands drawn per instance (WGSL `STRANDS_PER_BATCH`, from the prelude).
-pub const STRANDS_PER_BATCH: u32 = crate::shaders::STRANDS_PER_BATCH;
-/// Vertices per strand: two per point (WGSL `VERTICES_PER_STRAND`, from the prelude).
-pub const VERTICES_PER_STRAND: u32 = crate::shaders::VERTICES_PER_STRAND;
-/// Indices per strand: two triangles for each segment.
-pub const INDICES_PER_STRAND: u32 = 6 * (POINTS_PER_STRAND as u32 - 1);
 /// Bytes of a strand point's shaded colour (`pack_point_color` in
 /// `shaders/ribbon_geometry.wgsl`).
 pub const POINT_COLOR_BYTES: u64 = 4;
@@ -97,20 +85,6 @@ impl RibbonStrand {
     }
 }
 
-/// The index buffer for one batch of [`STRANDS_PER_BATCH`] strands: 30 indices per strand
-/// into that strand's 12 vertices (point `i`, side `s` is vertex `2i + s`).
-pub fn batch_indices() -> Vec<u16> {
-    (0..STRANDS_PER_BATCH)
-        .flat_map(|strand| {
-            let base = (strand * VERTICES_PER_STRAND) as u16;
-            (0..POINTS_PER_STRAND as u16 - 1).flat_map(move |seg| {
-                let v = base + 2 * seg;
-                [v, v + 1, v + 2, v + 2, v + 1, v + 3]
-            })
-        })
-        .collect()
-}
-
 /// Strands bound for drawing: the packed records, the camera's cull flags, the points'
 /// shaded colours, and the groups over each of the solver's two position buffers.
 #[derive(Debug)]
@@ -125,8 +99,10 @@ pub struct StrandBinding {
     /// Group 3 of the shading pass: the shaded colours to write.
     shading_group: wgpu::BindGroup,
     /// Each point's shaded colour, [`POINT_COLOR_BYTES`] each, written by
-    /// [`RibbonsPass::shade`] for the strands drawn this frame.
+    /// [`HairStrands::shade`] for the strands drawn this frame.
     shaded_points: wgpu::Buffer,
+    /// The solver's two position buffers (six `vec4` a strand), as bound.
+    positions: [wgpu::Buffer; 2],
     /// The cull pass's groups, one per position buffer.
     pub cull_groups: [wgpu::BindGroup; 2],
     records: wgpu::Buffer,
@@ -142,69 +118,53 @@ impl StrandBinding {
         self.records.size() + self.order.size() + self.culled.size() + self.shaded_points.size()
     }
 
-    /// Each point's shaded colour, as [`RibbonsPass::shade`] writes it: what the camera's
+    /// Each point's shaded colour, as [`HairStrands::shade`] writes it: what the camera's
     /// ribbons and the compute rasteriser's resolve read.
     pub fn shaded_points(&self) -> &wgpu::Buffer {
         &self.shaded_points
     }
+
+    /// The solver's position buffer `index` (0 or 1; `Scene::positions_index` says which
+    /// holds a frame's latest positions).
+    pub fn positions(&self, index: usize) -> &wgpu::Buffer {
+        &self.positions[index & 1]
+    }
 }
 
-/// The ribbons pass: the strands' bind group layout (group 1 of every ribbon pipeline,
-/// shadow passes included), the batch index buffer, the camera's two ribbon pipelines and
-/// the compute pass that shades their points.
+/// The strands' bind group layouts and the shading pass: built once, before the paths, as
+/// every pass that draws or shades strands binds their groups.
 #[derive(Debug)]
-pub struct RibbonsPass {
+pub struct HairStrands {
     /// Group 1: positions, packed strands, the camera's cull flags and the drawn order.
-    pub strands_layout: wgpu::BindGroupLayout,
+    pub layout: wgpu::BindGroupLayout,
     /// Group 1 of the camera's ribbons: the same, and the shaded colours (binding 4).
-    camera_strands_layout: wgpu::BindGroupLayout,
+    pub camera_layout: wgpu::BindGroupLayout,
     /// Group 3 of the shading pass: the shaded colours, written.
     shading_layout: wgpu::BindGroupLayout,
-    batch_indices: wgpu::Buffer,
-    /// The camera's ribbons' module and pipeline layout, kept to build their pipelines for
-    /// other targets ([`RibbonsPass::final_pipeline_for`]).
-    module: wgpu::ShaderModule,
-    layout: wgpu::PipelineLayout,
-    shaded: wgpu::RenderPipeline,
-    contact: wgpu::RenderPipeline,
     shade: wgpu::ComputePipeline,
 }
 
-impl RibbonsPass {
-    /// The strands' bind group layout (group 1): made before the pass, as the shadow pass
-    /// needs it too.
-    pub fn strands_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-        // Compute too: the compute rasteriser reads the strands as the ribbons do.
+impl HairStrands {
+    /// The layouts, and the shading pass reading the frame (group 0), the strands (group
+    /// 1) and the shadow maps (`shadow_inputs`, group 2).
+    pub fn new(
+        device: &wgpu::Device,
+        frame: &wgpu::BindGroupLayout,
+        shadow_inputs: &wgpu::BindGroupLayout,
+    ) -> Self {
+        // Compute too: the compute rasteriser and the shading read the strands as the
+        // ribbons do.
         let entry = |binding| {
             let mut e = storage_entry(binding);
             e.visibility |= wgpu::ShaderStages::COMPUTE;
             e
         };
-        bind_group_layout(
+        let layout = bind_group_layout(
             device,
             "render: strands",
             &[entry(0), entry(1), entry(2), entry(3)],
-        )
-    }
-
-    /// Compiles the camera's ribbon pipelines for `target`, reading the frame (group 0),
-    /// the strands (`strands_layout`, from [`RibbonsPass::strands_layout`]) and the shadow
-    /// maps (`shadow_inputs`, group 2).
-    pub fn new(
-        device: &wgpu::Device,
-        strands_layout: wgpu::BindGroupLayout,
-        frame: &wgpu::BindGroupLayout,
-        shadow_inputs: &wgpu::BindGroupLayout,
-        target: &TargetLayout,
-    ) -> Self {
-        use wgpu::util::DeviceExt;
-        let batch_indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("ribbons: batch indices"),
-            contents: bytemuck::cast_slice(&batch_indices()),
-            usage: wgpu::BufferUsages::INDEX,
-        });
-        let module = ShaderModule::Ribbons.create(device);
-        let camera_strands_layout = bind_group_layout(
+        );
+        let camera_layout = bind_group_layout(
             device,
             "ribbons: strands and their colours",
             &[
@@ -213,15 +173,6 @@ impl RibbonsPass {
                 storage_entry(2),
                 storage_entry(3),
                 storage_entry(4),
-            ],
-        );
-        let layout = pipeline_layout(
-            device,
-            "ribbons",
-            &[
-                Some(frame),
-                Some(&camera_strands_layout),
-                Some(shadow_inputs),
             ],
         );
         let shading_layout = bind_group_layout(
@@ -239,7 +190,7 @@ impl RibbonsPass {
                 "ribbons: shading",
                 &[
                     Some(frame),
-                    Some(&strands_layout),
+                    Some(&layout),
                     Some(shadow_inputs),
                     Some(&shading_layout),
                 ],
@@ -249,39 +200,12 @@ impl RibbonsPass {
             compilation_options: Default::default(),
             cache: None,
         });
-        RibbonsPass {
-            shaded: camera_pipeline(device, &layout, &module, target, DEPTH_FORMAT, false),
-            contact: camera_pipeline(device, &layout, &module, target, DEPTH_FORMAT, true),
-            module,
+        HairStrands {
             layout,
-            strands_layout,
-            camera_strands_layout,
+            camera_layout,
             shading_layout,
-            batch_indices,
             shade,
         }
-    }
-
-    /// The shaded ribbons' pipeline for other targets: colour format and samples of
-    /// `target` (its ID target ignored: none is drawn), depth in `depth_format`.
-    pub fn final_pipeline_for(
-        &self,
-        device: &wgpu::Device,
-        target: &TargetLayout,
-        depth_format: wgpu::TextureFormat,
-    ) -> wgpu::RenderPipeline {
-        let target = TargetLayout {
-            ids: false,
-            ..*target
-        };
-        camera_pipeline(
-            device,
-            &self.layout,
-            &self.module,
-            &target,
-            depth_format,
-            false,
-        )
     }
 
     /// Binds `strands` (one record per strand) over the solver's two position buffers
@@ -330,7 +254,7 @@ impl RibbonsPass {
             bind_group(
                 device,
                 "ribbons: strands",
-                &self.strands_layout,
+                &self.layout,
                 &[
                     p.as_entire_binding(),
                     records.as_entire_binding(),
@@ -343,7 +267,7 @@ impl RibbonsPass {
             bind_group(
                 device,
                 "ribbons: strands and their colours",
-                &self.camera_strands_layout,
+                &self.camera_layout,
                 &[
                     p.as_entire_binding(),
                     records.as_entire_binding(),
@@ -365,6 +289,7 @@ impl RibbonsPass {
             camera_groups,
             shading_group,
             shaded_points,
+            positions: positions.map(Clone::clone),
             cull_groups: cull.bind(device, positions, &culled),
             records,
             order,
@@ -372,30 +297,11 @@ impl RibbonsPass {
         })
     }
 
-    /// Bytes of GPU memory the pass holds (strands not included).
-    pub fn bytes(&self) -> u64 {
-        self.batch_indices.size()
-    }
-
-    /// Draws the first `count` strands of the drawn order (the frame's drawn count) bound
-    /// by `group` (group 1) with the pipeline and groups 0 and 2 already set: for the
-    /// camera and for the shadow maps alike.
-    pub fn draw(&self, pass: &mut wgpu::RenderPass, group: &wgpu::BindGroup, count: u32) {
-        pass.set_bind_group(1, group, &[]);
-        pass.set_index_buffer(self.batch_indices.slice(..), wgpu::IndexFormat::Uint16);
-        pass.draw_indexed(
-            0..STRANDS_PER_BATCH * INDICES_PER_STRAND,
-            0,
-            0..count.div_ceil(STRANDS_PER_BATCH),
-        );
-    }
-
     /// Shades the points of the first `count` strands of the drawn order (the frame's drawn
-    /// count) for whichever rasteriser draws the camera's shaded hair: after the shadow maps
-    /// (the shading reads them) and the cull pass (hidden strands are skipped), before
-    /// [`RibbonsPass::record`] or the compute rasteriser's resolve.
-    /// `group` is group 1 over the latest positions (`StrandBinding::groups`);
-    /// `timestamp_writes` times the pass.
+    /// count) for whichever path draws the camera's shaded hair: after the shadow maps (the
+    /// shading reads them) and the cull pass (hidden strands are skipped), before the path
+    /// records the camera's hair. `group` is group 1 over the latest positions
+    /// (`StrandBinding::groups`); `timestamp_writes` times the pass.
     #[allow(clippy::too_many_arguments)]
     pub fn shade(
         &self,
@@ -419,71 +325,4 @@ impl RibbonsPass {
         let (x, y) = workgroups_for(count.min(strands.count));
         pass.dispatch_workgroups(x, y, 1);
     }
-
-    /// Records the camera's ribbons into `pass`: shaded (the points shaded by
-    /// [`RibbonsPass::shade`] this frame), or in the `contact` colouring. `group` is the
-    /// camera's group 1 over the latest positions (`StrandBinding::camera_groups`).
-    pub fn record(
-        &self,
-        pass: &mut wgpu::RenderPass,
-        frame: &FrameBinding,
-        shadow_inputs: &wgpu::BindGroup,
-        group: &wgpu::BindGroup,
-        count: u32,
-        contact: bool,
-    ) {
-        let pipeline = if contact { &self.contact } else { &self.shaded };
-        self.record_with(pass, pipeline, frame, shadow_inputs, group, count);
-    }
-
-    /// [`RibbonsPass::record`] with `pipeline`, one of this pass's or one from
-    /// [`RibbonsPass::final_pipeline_for`].
-    pub fn record_with(
-        &self,
-        pass: &mut wgpu::RenderPass,
-        pipeline: &wgpu::RenderPipeline,
-        frame: &FrameBinding,
-        shadow_inputs: &wgpu::BindGroup,
-        group: &wgpu::BindGroup,
-        count: u32,
-    ) {
-        pass.set_pipeline(pipeline);
-        frame.bind(pass, View::Camera);
-        pass.set_bind_group(2, shadow_inputs, &[]);
-        self.draw(pass, group, count);
-    }
-}
-
-/// A camera ribbon pipeline for `target` with depth in `depth_format`: shaded, or in the
-/// `contact` colouring. With MSAA the ribbons write their own sample mask; with one sample
-/// they discard by coverage.
-fn camera_pipeline(
-    device: &wgpu::Device,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    target: &TargetLayout,
-    depth_format: wgpu::TextureFormat,
-    contact: bool,
-) -> wgpu::RenderPipeline {
-    let msaa = target.samples > 1;
-    let (label, vertex, fragment) = match (contact, msaa) {
-        (false, true) => ("ribbons: final", "vs_ribbon", "fs_final"),
-        (false, false) => ("ribbons: final", "vs_ribbon", "fs_final_single"),
-        (true, true) => ("ribbons: contact", "vs_ribbon_contact", "fs_contact"),
-        (true, false) => ("ribbons: contact", "vs_ribbon_contact", "fs_contact_single"),
-    };
-    render_pipeline(
-        device,
-        RenderPipelineSpec {
-            label,
-            layout,
-            module,
-            vertex,
-            buffers: &[],
-            primitive: triangles(),
-            depth: Some(camera_depth_in(depth_format, true)),
-            multisample: camera_multisample(target.samples),
-            fragment: Some((fragment, &camera_targets(target, None))),
-        },
-    )
 }

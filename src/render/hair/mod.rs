@@ -1,0 +1,30 @@
+//! The hair, behind one interface: each way of drawing it is a [`HairPath`] (its share of
+//! the key light's maps, its camera picture over the surfaces' colour and depth, its
+//! memory), and [`HairPaths`] picks the one that draws each frame. What every path reads
+//! lives here too: the strands bound over the solver's position buffers and the shading
+//! pass that lights their points once a frame ([`strands`]).
+//!
+//! - [`ribbons`]: the hardware ribbons, 4× MSAA with a sample mask of their own; the
+//!   reference picture.
+//! - [`compute`]: the compute rasteriser that emulates the ribbons' MSAA exactly
+//!   ([`compute_raster`] for the camera, [`shadow_raster`] for the light's maps).
+//! - [`choice`]: which path draws a frame.
+//!
+//! A path that draws on the host plugs in as the compute one does: its
+//! [`HairPath::prepare_camera`] may submit the frame so far to read back the surfaces'
+//! depth and the shaded points, draw, and upload its picture, which
+//! [`HairPath::record_camera`] composites in the camera's last pass.
+
+pub mod choice;
+pub mod compute;
+pub mod compute_raster;
+pub mod path;
+pub mod ribbons;
+pub mod shadow_raster;
+pub mod strands;
+
+pub use self::choice::{HairPaths, RELEASE_COMPUTE_AFTER_FRAMES};
+pub use self::compute::ComputePath;
+pub use self::path::{CameraHair, HairDraw, HairFrame, HairLook, HairPath};
+pub use self::ribbons::RibbonsPass;
+pub use self::strands::{HairStrands, RibbonStrand, StrandBinding};
