@@ -306,11 +306,22 @@ fn number(v: &Value, key: &str, lo: f64, hi: f64, unit: &str) -> Result<f32, Str
         return Err(format!(
             "`{key}` is {}; it must be between {} and {} ({unit})",
             readable(x),
-            readable(lo),
-            readable(hi)
+            bound(lo),
+            bound(hi)
         ));
     }
     Ok(x as f32)
+}
+
+/// A range's end as a message shows it: π and π/2 by name.
+fn bound(x: f64) -> String {
+    if x == std::f64::consts::PI {
+        "π (3.1416)".into()
+    } else if x == std::f64::consts::FRAC_PI_2 {
+        "π/2 (1.5708)".into()
+    } else {
+        readable(x)
+    }
 }
 
 /// A list of three numbers at `key`, each within `[lo, hi]`.
@@ -331,7 +342,11 @@ fn object<'v>(v: &'v Value, key: &str, allowed: &[&str]) -> Result<&'v Map<Strin
     let o = v.as_object().ok_or_else(|| {
         format!(
             "`{key}` must be an object with {}, not {}",
-            allowed.join(" and "),
+            allowed
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" and "),
             kind(v)
         )
     })?;
