@@ -329,6 +329,12 @@ fn hostile_files_get_clear_errors_with_their_line() {
             ),
             "closed loops",
         ),
+        (
+            curve(
+                "uniform token type = \"linear\"\nint[] curveVertexCounts = [2]\npoint3f[] points = [(2e5, 0, 0), (2e5, 1, 0)]",
+            ),
+            "curve 0 lies more than 1e5 m from the origin once placed",
+        ),
     ];
     for (text, wanted) in &cases {
         let m = refused(text.as_bytes());
@@ -348,4 +354,35 @@ fn hostile_files_get_clear_errors_with_their_line() {
             }
         }
     }
+}
+
+#[test]
+fn the_fuzz_seeds_read_as_the_tools_that_write_them_mean() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/usda_curves");
+    let read = |name: &str| {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        parse_curves(&bytes, name).unwrap_or_else(|e| panic!("{e}"))
+    };
+    // Pelt's layout with time samples: the earliest sample, straight up the first strand.
+    let pelt = read("pelt_style.usda");
+    assert_eq!(pelt.curves.len(), 2);
+    assert!(pelt.curves[0].points[5].distance(Vec3::new(0.0, 0.1, 0.0)) < 1e-6);
+    assert_eq!(pelt.curves[1].color, Some(Vec3::new(1.0, 0.9, 0.8)));
+    // Houdini's: the class's template and the variant's curves are not on the stage; the
+    // earliest sample of points and counts; the parent turned a quarter about Y: the
+    // second curve's root (its B-spline starts at (P0 + 4 P1 + P2) / 6 = (1, 0.1, 0)) turns
+    // to (0, 0.1, −1), then moves up 1.
+    let houdini = read("houdini_style.usda");
+    assert_eq!((houdini.curves.len(), houdini.prims), (2, 1));
+    let root = houdini.curves[1].points[0];
+    assert!(root.distance(Vec3::new(0.0, 1.1, -1.0)) < 1e-6, "{root}");
+    assert_eq!(houdini.curves[0].color, Some(Vec3::new(0.2, 0.1, 0.05)));
+    assert!((houdini.curves[1].root_width.unwrap() - 0.001).abs() < 1e-9);
+    // Blender's: indexed colours, pinned Catmull-Rom through its end points.
+    let blender = read("blender_style.usda");
+    assert_eq!(blender.curves[1].color, Some(Vec3::X));
+    assert!(blender.curves[0].points[0].distance(Vec3::new(0.1, 0.3, -0.2)) < 1e-6);
+    assert!(blender.curves[0].points[5].distance(Vec3::new(0.1, 0.5, -0.2)) < 1e-6);
+    let bezier = read("bezier.usda");
+    assert!(bezier.curves[0].points[5].distance(Vec3::new(0.08, 0.16, 0.0)) < 1e-6);
 }

@@ -23,8 +23,8 @@ mod xform;
 pub use coat::{coat_color, coat_curves, skin_mesh};
 pub use groom_input::{GroomInput, GroomInputError, read_groom};
 pub use read_curves::{
-    CurvesError, ImportedCurve, ImportedCurves, MAX_CURVES, MAX_USDA_BYTES, parse_curves,
-    read_curves,
+    CurvesError, ImportedCurve, ImportedCurves, MAX_CURVE_REACH, MAX_CURVES, MAX_USDA_BYTES,
+    parse_curves, read_curves,
 };
 pub use stage::{CoatStageWriter, StageTiming};
 pub use usda_tree::{MAX_KEPT_VALUES, MAX_NESTING};

@@ -21,6 +21,10 @@ use glam::{DMat3, DMat4, DVec3, Vec3};
 use std::path::Path;
 use thiserror::Error;
 
+/// The farthest a curve point may lie from the origin once placed, metres: past it the
+/// file's units or transforms are wrong (a strand a hundred kilometres away is no groom).
+pub const MAX_CURVE_REACH: f32 = 1e5;
+
 /// The largest `.usda` file read, bytes.
 pub const MAX_USDA_BYTES: u64 = 1 << 30;
 /// The most strands read from one file (five times the full coat).
@@ -411,9 +415,13 @@ fn read_prim(
                 .map(|p| world.transform_point3(p.as_dvec3()).as_vec3()),
         );
         first += n;
-        if placed.iter().any(|p| !p.is_finite()) {
+        if placed
+            .iter()
+            .any(|p| !(p.is_finite() && p.abs().max_element() <= MAX_CURVE_REACH))
+        {
             return Err(format!(
-                "curve {c} is too far from the origin once placed (its transform overflows)"
+                "curve {c} lies more than {MAX_CURVE_REACH:e} m from the origin once placed; \
+                 are metersPerUnit and the transforms right?"
             ));
         }
         polyline(basis, &placed, scratch);
