@@ -386,3 +386,61 @@ fn the_fuzz_seeds_read_as_the_tools_that_write_them_mean() {
     let bezier = read("bezier.usda");
     assert!(bezier.curves[0].points[5].distance(Vec3::new(0.08, 0.16, 0.0)) < 1e-6);
 }
+
+/// Runs Pixar's library on `code` with `args`, which must succeed.
+fn pxr(code: &str, args: &[&Path]) {
+    let o = std::process::Command::new(cli_common::usd_python())
+        .arg("-c")
+        .arg(code)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "pxr failed: {}", stderr(&o));
+}
+
+#[test]
+fn a_usdc_converted_as_the_refusal_says_reads_as_the_text_it_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/usda_curves");
+    for name in [
+        "blender_style.usda",
+        "houdini_style.usda",
+        "pelt_style.usda",
+    ] {
+        let original = curves(&std::fs::read_to_string(seeds.join(name)).unwrap());
+        // Binary, as a user would receive it.
+        let binary = dir.path().join("in.usdc");
+        pxr(
+            "import sys\nfrom pxr import Usd\nUsd.Stage.Open(sys.argv[1]).Export(sys.argv[2])",
+            &[&seeds.join(name), &binary],
+        );
+        let m = read_groom(&binary).unwrap_err().to_string();
+        // The wheel's command from the message, run as given (in the folder of in.usdc).
+        let command = m
+            .split("usd-core wheel: `python3 -c \"")
+            .nth(1)
+            .and_then(|rest| rest.split("\"`").next())
+            .unwrap_or_else(|| panic!("no conversion command in: {m}"));
+        let o = std::process::Command::new(cli_common::usd_python())
+            .arg("-c")
+            .arg(command)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{command}: {}", stderr(&o));
+        // Pixar's text of the same stage reads as the original text did.
+        let text = dir.path().join("out.usda");
+        let converted = match read_groom(&text).unwrap() {
+            GroomInput::Curves(c) => c,
+            GroomInput::File(_) => panic!("{name}: read as a groom file"),
+        };
+        assert_eq!(converted.curves.len(), original.curves.len(), "{name}");
+        for (a, b) in converted.curves.iter().zip(&original.curves) {
+            for (p, q) in a.points.iter().zip(&b.points) {
+                assert!(p.distance(*q) < 1e-6, "{name}: {p} vs {q}");
+            }
+            assert_eq!(a.color, b.color, "{name}");
+            assert_eq!(a.root_width, b.root_width, "{name}");
+        }
+    }
+}

@@ -103,18 +103,21 @@ pub fn binary_groom_kind(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(b"PXR-USDC") {
         Some(
             "a binary USD (.usdc) file; Pelt reads USD curves as text: convert it with \
-             `usdcat in.usdc -o out.usda` (usdcat comes with Pixar's USD, `pip install usd-core`)",
+             `usdcat in.usdc -o out.usda` (an OpenUSD build), or with the usd-core wheel: \
+             `python3 -c \"from pxr import Usd; Usd.Stage.Open('in.usdc').Export('out.usda')\"`",
         )
     } else if bytes.starts_with(b"PK\x03\x04") {
         Some(
             "a zip archive (a .usdz is one); Pelt reads USD curves as text: convert it with \
-             `usdcat in.usdz -o out.usda` (usdcat comes with Pixar's USD, `pip install usd-core`)",
+             `usdcat in.usdz -o out.usda` (an OpenUSD build), or with the usd-core wheel: \
+             `python3 -c \"from pxr import Usd; Usd.Stage.Open('in.usdz').Export('out.usda')\"`",
         )
     } else if bytes.starts_with(b"Ogawa") || bytes.starts_with(b"\x89HDF") {
         Some(
-            "an Alembic (.abc) file; Pelt reads curves as USD text: export the groom from your \
-             tool as .usda, or convert it with `usdcat in.abc -o out.usda` (usdcat with \
-             Alembic support, as Houdini and Omniverse ship it)",
+            "an Alembic (.abc) file; Pelt reads curves as USD text: export the groom from \
+             your tool as .usda (Blender: File > Export > Universal Scene Description), or \
+             convert it with `usdcat in.abc -o out.usda` (an OpenUSD build with its Alembic \
+             plugin)",
         )
     } else {
         None
