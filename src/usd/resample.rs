@@ -40,7 +40,7 @@ impl CurveBasis {
             CurveBasis::Bspline { pinned } | CurveBasis::CatmullRom { pinned } => {
                 n >= if pinned { 2 } else { 4 }
             }
-            CurveBasis::Bezier => n >= 4 && (n - 4) % 3 == 0,
+            CurveBasis::Bezier => n >= 4 && (n - 4).is_multiple_of(3),
         }
     }
 

@@ -472,7 +472,8 @@ impl<'a> Parser<'a> {
                     });
                 }
                 Token::Punct(c @ (b']' | b')' | b'}')) => {
-                    if open.pop() != Some(c) {
+                    let opened = open.pop();
+                    if opened != Some(c) {
                         return Err(self.fail(format!(
                             "`{}` closes nothing here (a value is missing or a bracket is \
                              unbalanced)",
