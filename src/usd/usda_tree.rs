@@ -707,8 +707,13 @@ def Xform "Root" ( kind = "component" )
             5: [(5, 5, 5), (6, 6, 6)],
             2: [(2, 2, 2), (3, 3, 3)],
         }
+        int[] curveVertexCounts.timeSamples = { 0: [7] }
         int[] curveVertexCounts = [2]
-        float[] widths = [0.5] (interpolation = "constant")
+        uniform token type = "linear"
+        uniform token type.timeSamples = { 0: "cubic" }
+        float[] widths.timeSamples = { 4: [0.4] }
+        float[] widths.timeSamples = { 3: [0.3] }
+        float[] widths.timeSamples = { 6: [0.6] } (interpolation = "constant")
         custom float unrelated
         rel material:binding = </Mat>
     }
@@ -724,7 +729,11 @@ def Xform "Root" ( kind = "component" )
         assert_eq!(hair.parent, Some(0));
         let c = hair.curves.as_ref().unwrap();
         assert_eq!(c.points.get().unwrap()[0], Vec3::splat(2.0));
+        // The default, whether a sample comes before or after it; of samples authored
+        // apart, the earliest.
         assert_eq!(c.counts.get(), Some(&vec![2]));
+        assert_eq!(c.kind.get().map(String::as_str), Some("linear"));
+        assert_eq!(c.widths.get(), Some(&vec![0.3]));
         assert_eq!(c.widths_interpolation.as_deref(), Some("constant"));
         assert_eq!(tree.prims[0].ops.len(), 1);
         assert!(tree.prims[2].curves.is_none());
