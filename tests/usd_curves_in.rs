@@ -341,6 +341,19 @@ fn hostile_files_get_clear_errors_with_their_line() {
         assert!(m.contains(wanted), "wanted {wanted:?} in: {m}");
         assert!(m.len() < 600, "a short message: {m}");
     }
+    // The caps on what is kept: one value past the values cap, one curve past the curves
+    // cap (each a few tens of megabytes of text, refused before any strand is made).
+    let values = pelt::usd::MAX_KEPT_VALUES + 1;
+    let m = refused(curve(&format!("float[] widths = [{}0]", "0,".repeat(values - 1))).as_bytes());
+    assert!(m.contains("more than 16777216 values"), "{m}");
+    let n = pelt::usd::MAX_CURVES + 1;
+    let text = curve(&format!(
+        "uniform token type = \"linear\"\nint[] curveVertexCounts = [{}2]\npoint3f[] points = [{}(0,0,0)]",
+        "2,".repeat(n - 1),
+        "(0,0,0),".repeat(2 * n - 1)
+    ));
+    let m = refused(text.as_bytes());
+    assert!(m.contains("more than 2097152 curves"), "{m}");
     // A truncated export: cut anywhere, it is an error naming a line, never a panic.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("coat.usda");
