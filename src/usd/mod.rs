@@ -7,8 +7,8 @@
 //! Pelt writes the text form with a small writer of its own ([`text`], [`stage`]); the
 //! binary `.usdc` is left to Pixar's tools (`usdcat coat.usda -o coat.usdc`).
 //!
-//! Pelt also reads strands back: `BasisCurves` in text form ([`read_curves`]), as Pelt,
-//! Blender and Houdini write them, for `--groom coat.usda` ([`read_groom`]).
+//! Pelt also reads strands back: `BasisCurves` in text form ([`read_curves()`]), as Pelt,
+//! Blender and Houdini write them, for `--groom coat.usda` ([`read_groom()`]).
 
 pub mod coat;
 pub mod groom_input;
