@@ -2,10 +2,12 @@
 //! points (`fuzz_targets/`, for `cargo fuzz` and long runs) and the replay runner CI uses
 //! (`src/bin/replay.rs`, stable Rust, no libFuzzer) call the same code.
 
+pub mod groom_json;
 pub mod read_capsule_script;
 pub mod read_glb;
 pub mod read_motion;
 pub mod read_pointer_script;
+pub mod usda_curves;
 
 /// A fuzz target: its name (also its corpus folder, `corpus/NAME`) and its check, which
 /// panics where the reader breaks a promise.
@@ -20,7 +22,7 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 4] = [
+pub const TARGETS: [Target; 6] = [
     Target {
         name: "read_glb",
         check: read_glb::check,
@@ -39,6 +41,16 @@ pub const TARGETS: [Target; 4] = [
     Target {
         name: "read_motion",
         check: read_motion::check,
+        glb: false,
+    },
+    Target {
+        name: "groom_json",
+        check: groom_json::check,
+        glb: false,
+    },
+    Target {
+        name: "usda_curves",
+        check: usda_curves::check,
         glb: false,
     },
 ];

@@ -4,13 +4,22 @@
 //! in Morton order of their rest position, so neighbours on the skin are neighbours in
 //! memory.
 
+mod bind;
+mod file;
 mod flow;
+mod mask;
 mod morton;
 mod noise;
 mod pattern;
 mod regions;
 mod sampler;
 
+pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
+pub use file::{
+    Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION, GroomFile, GroomFileError,
+    LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask, Threshold,
+};
+pub use mask::{colour_at_point, stored_texel, uv_at_point};
 pub use morton::{morton_code, sort_by_morton};
 pub use pattern::{Pattern, pattern_at};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};

@@ -6,13 +6,28 @@
 //!
 //! Pelt writes the text form with a small writer of its own ([`text`], [`stage`]); the
 //! binary `.usdc` is left to Pixar's tools (`usdcat coat.usda -o coat.usdc`).
+//!
+//! Pelt also reads strands back: `BasisCurves` in text form ([`read_curves()`]), as Pelt,
+//! Blender and Houdini write them, for `--groom coat.usda` ([`read_groom()`]).
 
 pub mod coat;
+pub mod groom_input;
+pub mod read_curves;
+pub mod resample;
 pub mod stage;
 pub mod text;
+mod tokens;
+mod usda_tree;
+mod xform;
 
 pub use coat::{coat_color, coat_curves, skin_mesh};
+pub use groom_input::{GroomInput, GroomInputError, read_groom};
+pub use read_curves::{
+    CurvesError, ImportedCurve, ImportedCurves, MAX_CURVE_REACH, MAX_CURVES, MAX_USDA_BYTES,
+    parse_curves, read_curves,
+};
 pub use stage::{CoatStageWriter, StageTiming};
+pub use usda_tree::{MAX_KEPT_VALUES, MAX_NESTING};
 
 use glam::Vec3;
 use std::io;

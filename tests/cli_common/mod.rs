@@ -4,7 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod usd_python;
 mod xvfb;
+#[allow(unused_imports)]
+pub use usd_python::usd_python;
 #[allow(unused_imports)]
 pub use xvfb::run_under_xvfb;
 
