@@ -128,6 +128,7 @@ pub mod shadow_raster;
 pub mod shapes;
 pub mod strand_cull;
 pub mod strand_lod;
+pub mod strand_raster;
 pub mod surfaces;
 pub mod target;
 pub mod timing;
@@ -145,6 +146,7 @@ pub use ribbons::RibbonStrand;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};
 pub use shapes::{CapsuleDetail, DrawCapsule, MAX_DRAWN_REACH};
+pub use strand_raster::StrandRaster;
 pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 pub use timing::{Pass, PassTimings};
 

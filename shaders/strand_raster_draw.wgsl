@@ -1,0 +1,269 @@
+// The strand rasteriser's drawing (`render::strand_raster`): one workgroup per 8×8 tile,
+// one thread per pixel, one sample at the pixel centre. The tile's segments (its list from
+// the binning pass) are set up once into workgroup memory and sorted front to back by their
+// nearest depth (ties by segment number, so the order, and the picture, is the same every
+// run); each pixel then keeps its STRAND_RASTER_LAYERS nearest fragments sorted and blends
+// them exactly, sums the rest without order behind them, and stops once the fragments in
+// front of every later segment let through less than STRAND_RASTER_OPAQUE_T. A tile whose
+// list overflowed finds its segments again itself, 64 at a time over every drawn segment
+// (slower, the same picture). Out: premultiplied linear RGB and transmittance per pixel,
+// unorm16×4. Composed after `frame.wgsl`, `ribbon_geometry.wgsl`, `strand_raster_segment.wgsl`.
+
+@group(2) @binding(4) var<storage, read_write> hair_out: array<vec2<u32>>;
+// The surfaces' depth (reversed: near is 1), multisampled or not: one entry point each.
+@group(2) @binding(5) var surface_depth_ms: texture_depth_multisampled_2d;
+@group(2) @binding(6) var surface_depth_single: texture_depth_2d;
+
+// The tile's segments, set up once for all its pixels, and their order.
+var<workgroup> records: array<ScreenSegment, STRAND_RASTER_MAX_CAPACITY>;
+var<workgroup> keys: array<u32, STRAND_RASTER_MAX_CAPACITY>;
+var<workgroup> seg_ids: array<u32, STRAND_RASTER_MAX_CAPACITY>;
+var<workgroup> order: array<u32, STRAND_RASTER_MAX_CAPACITY>;
+var<workgroup> listed: u32;
+
+// One pixel's fragments: the nearest ones sorted (reversed depth: the largest first), and
+// the rest summed without order: Σ α·colour, Σ α and Π (1 − α).
+struct Layers {
+    depth: array<f32, STRAND_RASTER_LAYERS>,
+    alpha: array<f32, STRAND_RASTER_LAYERS>,
+    color: array<vec3<f32>, STRAND_RASTER_LAYERS>,
+    count: u32,
+    rest_color: vec3<f32>,
+    rest_alpha: f32,
+    rest_t: f32,
+}
+
+var<private> layers: Layers;
+// The surfaces' depth at this pixel's samples.
+var<private> surface: array<f32, 4>;
+var<private> surface_samples: u32;
+
+fn add_to_rest(alpha: f32, color: vec3<f32>) {
+    layers.rest_color = layers.rest_color + alpha * color;
+    layers.rest_alpha = layers.rest_alpha + alpha;
+    layers.rest_t = layers.rest_t * (1.0 - alpha);
+}
+
+// Keeps the fragment among the nearest if it is one of them (the one it pushes out goes to
+// the rest), else adds it to the rest. Equal depths keep the order they came in.
+fn add_fragment(depth: f32, alpha: f32, color: vec3<f32>) {
+    if (layers.count == STRAND_RASTER_LAYERS) {
+        let last = STRAND_RASTER_LAYERS - 1u;
+        if (depth <= layers.depth[last]) {
+            add_to_rest(alpha, color);
+            return;
+        }
+        add_to_rest(layers.alpha[last], layers.color[last]);
+        layers.count = last;
+    }
+    var i = layers.count;
+    loop {
+        if (i == 0u || layers.depth[i - 1u] >= depth) {
+            break;
+        }
+        layers.depth[i] = layers.depth[i - 1u];
+        layers.alpha[i] = layers.alpha[i - 1u];
+        layers.color[i] = layers.color[i - 1u];
+        i = i - 1u;
+    }
+    layers.depth[i] = depth;
+    layers.alpha[i] = alpha;
+    layers.color[i] = color;
+    layers.count = layers.count + 1u;
+}
+
+// Light let through by the kept fragments at or in front of `depth`: every fragment of a
+// segment whose nearest depth is `depth` lies behind them.
+fn transmittance_in_front(depth: f32) -> f32 {
+    var t = 1.0;
+    for (var i = 0u; i < layers.count; i = i + 1u) {
+        if (layers.depth[i] < depth) {
+            break;
+        }
+        t = t * (1.0 - layers.alpha[i]);
+    }
+    return t;
+}
+
+// Adds what segment `r` leaves at `pixel`, unless fragments in front of all of it already
+// hide it (its share would be under STRAND_RASTER_OPAQUE_T). False when it is hidden so.
+fn draw_segment(r: ScreenSegment, pixel: vec2<f32>) -> bool {
+    if (transmittance_in_front(segment_nearest(r)) < STRAND_RASTER_OPAQUE_T) {
+        return false;
+    }
+    let f = segment_fragment(r, pixel);
+    if (f.alpha <= 0.0) {
+        return true;
+    }
+    // The share of the pixel's samples where the hair is in front of the surfaces (the
+    // ribbons are depth-tested per sample).
+    var shown = 0u;
+    for (var k = 0u; k < surface_samples; k = k + 1u) {
+        shown = shown + select(0u, 1u, f.depth >= surface[k]);
+    }
+    let alpha = f.alpha * f32(shown) / f32(surface_samples);
+    if (alpha > 0.0) {
+        add_fragment(f.depth, alpha, f.color);
+    }
+    return true;
+}
+
+// The kept fragments front to back, then the rest as one layer of their mean colour:
+// premultiplied colour and transmittance.
+fn resolve_layers() -> vec4<f32> {
+    var rgb = vec3<f32>(0.0);
+    var t = 1.0;
+    for (var i = 0u; i < layers.count; i = i + 1u) {
+        rgb = rgb + t * layers.alpha[i] * layers.color[i];
+        t = t * (1.0 - layers.alpha[i]);
+    }
+    if (layers.rest_alpha > 0.0) {
+        rgb = rgb + t * (1.0 - layers.rest_t) * (layers.rest_color / layers.rest_alpha);
+        t = t * layers.rest_t;
+    }
+    return vec4<f32>(rgb, t);
+}
+
+// Sorts the first `m` (a power of two) entries of `order` by (key, segment number), front
+// to back; entries of 0xffffffff (past the list) go last. A bitonic sort: every thread
+// swaps its share of pairs, stage by stage.
+fn before(a: u32, b: u32) -> bool {
+    if (a == 0xffffffffu) {
+        return false;
+    }
+    if (b == 0xffffffffu) {
+        return true;
+    }
+    return keys[a] < keys[b] || (keys[a] == keys[b] && seg_ids[a] < seg_ids[b]);
+}
+
+fn sort_order(m: u32, li: u32) {
+    let threads = STRAND_RASTER_TILE * STRAND_RASTER_TILE;
+    for (var k = 2u; k <= m; k = k << 1u) {
+        for (var j = k >> 1u; j > 0u; j = j >> 1u) {
+            for (var i = li; i < m; i = i + threads) {
+                let p = i ^ j;
+                if (p > i) {
+                    let x = order[i];
+                    let y = order[p];
+                    let ascending = (i & k) == 0u;
+                    if (select(before(x, y), before(y, x), ascending)) {
+                        order[i] = y;
+                        order[p] = x;
+                    }
+                }
+            }
+            workgroupBarrier();
+        }
+    }
+}
+
+// The tile's listed segments (`n`, all of them in the list), sorted, at `pixel`.
+fn draw_listed(tile: u32, n: u32, pixel: vec2<f32>, li: u32) {
+    let threads = STRAND_RASTER_TILE * STRAND_RASTER_TILE;
+    let size = vec2<f32>(f32(raster.width), f32(raster.height));
+    for (var i = li; i < n; i = i + threads) {
+        let seg = tile_items[tile * raster.capacity + i];
+        let r = screen_segment(seg, size).segment;
+        records[i] = r;
+        seg_ids[i] = seg;
+        // Reversed depth: the nearest first is the smallest 1 − depth (non-negative, so
+        // its bits sort as the number does).
+        keys[i] = bitcast<u32>(clamp(1.0 - segment_nearest(r), 0.0, 2.0));
+    }
+    var m = 1u;
+    while (m < n) {
+        m = m << 1u;
+    }
+    for (var i = li; i < m; i = i + threads) {
+        order[i] = select(0xffffffffu, i, i < n);
+    }
+    workgroupBarrier();
+    sort_order(m, li);
+    for (var i = 0u; i < n; i = i + 1u) {
+        if (!draw_segment(records[order[i]], pixel)) {
+            // Sorted by nearest depth: every later segment is hidden too.
+            break;
+        }
+    }
+}
+
+// The slow path of a tile whose list overflowed: every drawn segment, a workgroup's worth
+// at a time, in segment order, those near the tile drawn.
+fn draw_all(tile_xy: vec2<u32>, pixel: vec2<f32>, li: u32) {
+    let threads = STRAND_RASTER_TILE * STRAND_RASTER_TILE;
+    if (li == 0u) {
+        atomicAdd(&counts.overflow_tiles, 1u);
+    }
+    let size = vec2<f32>(f32(raster.width), f32(raster.height));
+    let lo = vec2<f32>(tile_xy * STRAND_RASTER_TILE);
+    let total = drawn_count() * SEGMENTS;
+    for (var base = 0u; base < total; base = base + threads) {
+        let seg = base + li;
+        var near = false;
+        if (seg < total && !culled_for_camera(drawn_strand(seg / SEGMENTS))) {
+            let setup = screen_segment(seg, size);
+            records[li] = setup.segment;
+            near = setup.visible && segment_near_tile(setup.segment, lo);
+        }
+        keys[li] = select(0u, 1u, near);
+        workgroupBarrier();
+        for (var i = 0u; i < threads; i = i + 1u) {
+            if (keys[i] == 1u) {
+                draw_segment(records[i], pixel);
+            }
+        }
+        workgroupBarrier();
+    }
+}
+
+fn draw_tile(tile_xy: vec2<u32>, local: vec2<u32>, li: u32) {
+    let tile = tile_xy.y * raster.tiles_x + tile_xy.x;
+    let px = tile_xy * STRAND_RASTER_TILE + local;
+    let pixel = vec2<f32>(px) + vec2<f32>(0.5);
+    layers.count = 0u;
+    layers.rest_color = vec3<f32>(0.0);
+    layers.rest_alpha = 0.0;
+    layers.rest_t = 1.0;
+    if (li == 0u) {
+        listed = atomicLoad(&counts.count[tile]);
+    }
+    let n = workgroupUniformLoad(&listed);
+    if (n <= raster.capacity) {
+        draw_listed(tile, n, pixel, li);
+    } else {
+        draw_all(tile_xy, pixel, li);
+    }
+    if (px.x < raster.width && px.y < raster.height) {
+        let c = resolve_layers();
+        hair_out[px.y * raster.width + px.x] = vec2<u32>(pack2x16unorm(c.rg), pack2x16unorm(c.ba));
+    }
+}
+
+@compute @workgroup_size(STRAND_RASTER_TILE, STRAND_RASTER_TILE)
+fn cs_draw_multisampled(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_id) local: vec3<u32>,
+    @builtin(local_invocation_index) li: u32,
+) {
+    let px = group.xy * STRAND_RASTER_TILE + local.xy;
+    let q = vec2<i32>(min(px, textureDimensions(surface_depth_ms) - vec2<u32>(1u)));
+    surface_samples = clamp(textureNumSamples(surface_depth_ms), 1u, 4u);
+    for (var k = 0u; k < surface_samples; k = k + 1u) {
+        surface[k] = textureLoad(surface_depth_ms, q, i32(k));
+    }
+    draw_tile(group.xy, local.xy, li);
+}
+
+@compute @workgroup_size(STRAND_RASTER_TILE, STRAND_RASTER_TILE)
+fn cs_draw_single(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_id) local: vec3<u32>,
+    @builtin(local_invocation_index) li: u32,
+) {
+    let px = group.xy * STRAND_RASTER_TILE + local.xy;
+    let q = vec2<i32>(min(px, textureDimensions(surface_depth_single) - vec2<u32>(1u)));
+    surface_samples = 1u;
+    surface[0] = textureLoad(surface_depth_single, q, 0);
+    draw_tile(group.xy, local.xy, li);
+}
