@@ -311,14 +311,20 @@ impl StrandRaster {
         let tile_count = u64::from(tiles.0) * u64::from(tiles.1);
         let items_bytes = 4 * tile_count * u64::from(self.capacity);
         let output_bytes = OUTPUT_BYTES * u64::from(size.0) * u64::from(size.1);
-        let largest = u64::from(device.limits().max_storage_buffer_binding_size)
+        let largest = device
+            .limits()
+            .max_storage_buffer_binding_size
             .min(device.limits().max_buffer_size);
         if items_bytes.max(output_bytes) > largest {
-            return Err(RenderError::TargetSize {
-                width: size.0,
-                height: size.1,
-                max: device.limits().max_texture_dimension_2d,
-            });
+            return Err(RenderError::Settings(format!(
+                "the strand rasteriser's buffers for a {}×{} target with {} entries a tile \
+                 take {} bytes, more than the {largest} this device binds at once: draw \
+                 smaller or lower the tile capacity",
+                size.0,
+                size.1,
+                self.capacity,
+                items_bytes.max(output_bytes)
+            )));
         }
         let storage = |label, bytes: u64| {
             device.create_buffer(&wgpu::BufferDescriptor {
