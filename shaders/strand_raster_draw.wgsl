@@ -21,13 +21,14 @@ var<workgroup> seg_ids: array<u32, STRAND_RASTER_MAX_CAPACITY>;
 var<workgroup> order: array<u32, STRAND_RASTER_MAX_CAPACITY>;
 var<workgroup> listed: u32;
 
-// One pixel's fragments: the nearest ones sorted (reversed depth: the largest first), and
-// the rest summed without order: Σ α·colour, Σ α and Π (1 − α).
+// One pixel's fragments: the nearest ones sorted (reversed depth: the largest first; an
+// empty slot has depth −1 and opacity 0), and the rest summed without order: Σ α·colour,
+// Σ α and Π (1 − α). Every loop over the slots has a fixed count, so a compiler can unroll
+// it and keep the slots in registers (a CPU driver spills arrays indexed at run time).
 struct Layers {
     depth: array<f32, STRAND_RASTER_LAYERS>,
     alpha: array<f32, STRAND_RASTER_LAYERS>,
     color: array<vec3<f32>, STRAND_RASTER_LAYERS>,
-    count: u32,
     rest_color: vec3<f32>,
     rest_alpha: f32,
     rest_t: f32,
@@ -38,49 +39,49 @@ var<private> layers: Layers;
 var<private> surface: array<f32, 4>;
 var<private> surface_samples: u32;
 
-fn add_to_rest(alpha: f32, color: vec3<f32>) {
-    layers.rest_color = layers.rest_color + alpha * color;
-    layers.rest_alpha = layers.rest_alpha + alpha;
-    layers.rest_t = layers.rest_t * (1.0 - alpha);
+fn clear_layers() {
+    for (var i = 0u; i < STRAND_RASTER_LAYERS; i = i + 1u) {
+        layers.depth[i] = -1.0;
+        layers.alpha[i] = 0.0;
+        layers.color[i] = vec3<f32>(0.0);
+    }
+    layers.rest_color = vec3<f32>(0.0);
+    layers.rest_alpha = 0.0;
+    layers.rest_t = 1.0;
 }
 
-// Keeps the fragment among the nearest if it is one of them (the one it pushes out goes to
-// the rest), else adds it to the rest. Equal depths keep the order they came in.
+// Keeps the fragment among the nearest if it is one of them: it takes the first slot it is
+// nearer than, and each slot it passes on moves one back; what falls off the end (the
+// farthest, or an empty slot) goes to the rest. Equal depths keep the order they came in.
 fn add_fragment(depth: f32, alpha: f32, color: vec3<f32>) {
-    if (layers.count == STRAND_RASTER_LAYERS) {
-        let last = STRAND_RASTER_LAYERS - 1u;
-        if (depth <= layers.depth[last]) {
-            add_to_rest(alpha, color);
-            return;
-        }
-        add_to_rest(layers.alpha[last], layers.color[last]);
-        layers.count = last;
+    var d = depth;
+    var a = alpha;
+    var c = color;
+    for (var i = 0u; i < STRAND_RASTER_LAYERS; i = i + 1u) {
+        let take = d > layers.depth[i];
+        let kept_d = layers.depth[i];
+        let kept_a = layers.alpha[i];
+        let kept_c = layers.color[i];
+        layers.depth[i] = select(kept_d, d, take);
+        layers.alpha[i] = select(kept_a, a, take);
+        layers.color[i] = select(kept_c, c, take);
+        d = select(d, kept_d, take);
+        a = select(a, kept_a, take);
+        c = select(c, kept_c, take);
     }
-    var i = layers.count;
-    loop {
-        if (i == 0u || layers.depth[i - 1u] >= depth) {
-            break;
-        }
-        layers.depth[i] = layers.depth[i - 1u];
-        layers.alpha[i] = layers.alpha[i - 1u];
-        layers.color[i] = layers.color[i - 1u];
-        i = i - 1u;
+    if (a > 0.0) {
+        layers.rest_color = layers.rest_color + a * c;
+        layers.rest_alpha = layers.rest_alpha + a;
+        layers.rest_t = layers.rest_t * (1.0 - a);
     }
-    layers.depth[i] = depth;
-    layers.alpha[i] = alpha;
-    layers.color[i] = color;
-    layers.count = layers.count + 1u;
 }
 
 // Light let through by the kept fragments at or in front of `depth`: every fragment of a
 // segment whose nearest depth is `depth` lies behind them.
 fn transmittance_in_front(depth: f32) -> f32 {
     var t = 1.0;
-    for (var i = 0u; i < layers.count; i = i + 1u) {
-        if (layers.depth[i] < depth) {
-            break;
-        }
-        t = t * (1.0 - layers.alpha[i]);
+    for (var i = 0u; i < STRAND_RASTER_LAYERS; i = i + 1u) {
+        t = t * select(1.0, 1.0 - layers.alpha[i], layers.depth[i] >= depth);
     }
     return t;
 }
@@ -113,7 +114,7 @@ fn draw_segment(r: ScreenSegment, pixel: vec2<f32>) -> bool {
 fn resolve_layers() -> vec4<f32> {
     var rgb = vec3<f32>(0.0);
     var t = 1.0;
-    for (var i = 0u; i < layers.count; i = i + 1u) {
+    for (var i = 0u; i < STRAND_RASTER_LAYERS; i = i + 1u) {
         rgb = rgb + t * layers.alpha[i] * layers.color[i];
         t = t * (1.0 - layers.alpha[i]);
     }
@@ -221,10 +222,7 @@ fn draw_tile(tile_xy: vec2<u32>, local: vec2<u32>, li: u32) {
     let tile = tile_xy.y * raster.tiles_x + tile_xy.x;
     let px = tile_xy * STRAND_RASTER_TILE + local;
     let pixel = vec2<f32>(px) + vec2<f32>(0.5);
-    layers.count = 0u;
-    layers.rest_color = vec3<f32>(0.0);
-    layers.rest_alpha = 0.0;
-    layers.rest_t = 1.0;
+    clear_layers();
     if (li == 0u) {
         listed = atomicLoad(&counts.count[tile]);
     }
