@@ -1,7 +1,8 @@
 //! The strand rasteriser (`render::strand_raster`) beside the ribbons on the same settled
 //! coat, camera and size: the ribbons' pass time (timestamps, where the adapter has them)
 //! and whole frame (wall), and the strand rasteriser's binning and drawing (wall: record,
-//! submit and wait). The rasteriser reads the coat's positions copied from the solver, one
+//! submit and wait), each also as the process's CPU time (all threads: the CPU driver's
+//! too), which moves less than wall time on a loaded machine. The rasteriser reads the coat's positions copied from the solver, one
 //! colour for every point and no surfaces (nothing hides the hair: its worst case).
 //!
 //! `PELT_BENCH_FRAMES` (default 5) frames per row after two warm-up frames;
@@ -32,6 +33,24 @@ fn env_u32(name: &str, default: u32) -> u32 {
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// CPU time this process has used, all threads (the CPU driver's included), in
+/// milliseconds (unix only): on a loaded machine it moves less than wall time.
+fn process_cpu_ms() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+        if ok {
+            return ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6;
+        }
+    }
+    f64::NAN
 }
 
 fn main() {
@@ -67,15 +86,16 @@ fn main() {
     scene.positions_index = sim.gpu().expect("the GPU solver").current_index();
 
     // The ribbons: whole frames, and their pass by timestamps.
-    let (mut ribbon_frame, mut ribbon_pass) = (Vec::new(), Vec::new());
+    let (mut ribbon_frame, mut ribbon_cpu, mut ribbon_pass) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..frames + 2 {
         let start = Instant::now();
+        let cpu = process_cpu_ms();
         renderer
             .render_image(&scene, size.0, size.1)
             .expect("a frame");
-        let wall = start.elapsed().as_secs_f64() * 1e3;
         if i >= 2 {
-            ribbon_frame.push(wall);
+            ribbon_frame.push(start.elapsed().as_secs_f64() * 1e3);
+            ribbon_cpu.push(process_cpu_ms() - cpu);
             if let Ok(Some(t)) = renderer.read_timings() {
                 ribbon_pass.push(t.ribbons_ms);
             }
@@ -155,9 +175,10 @@ fn main() {
         })
         .create_view(&Default::default());
     let mut raster = StrandRaster::new(device, &frame_binding.layout, &strands_layout, &layout);
-    let mut times = Vec::new();
+    let (mut times, mut cpu_times) = (Vec::new(), Vec::new());
     for i in 0..frames + 2 {
         let start = Instant::now();
+        let cpu = process_cpu_ms();
         let mut encoder = device.create_command_encoder(&Default::default());
         raster
             .record(
@@ -180,6 +201,7 @@ fn main() {
             .expect("the GPU finishes");
         if i >= 2 {
             times.push(start.elapsed().as_secs_f64() * 1e3);
+            cpu_times.push(process_cpu_ms() - cpu);
         }
     }
     let overflow = raster.overflow(device, &ctx.queue).ok().flatten();
@@ -189,20 +211,28 @@ fn main() {
         size.0,
         size.1
     );
-    println!("| path | ms |\n| --- | ---: |");
     println!(
-        "| ribbons: whole frame (wall) | {:.1} |",
-        median(ribbon_frame)
+        "load average {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    println!("| path | ms (wall) | CPU ms |\n| --- | ---: | ---: |");
+    println!(
+        "| ribbons: whole frame | {:.1} | {:.1} |",
+        median(ribbon_frame),
+        median(ribbon_cpu)
     );
     if timed {
         println!(
-            "| ribbons: their pass (timestamps) | {:.1} |",
+            "| ribbons: their pass (timestamps) | {:.1} | |",
             median(ribbon_pass)
         );
     }
     println!(
-        "| strand rasteriser: bin + draw (wall) | {:.1} |",
-        median(times)
+        "| strand rasteriser: bin + draw | {:.1} | {:.1} |",
+        median(times),
+        median(cpu_times)
     );
     println!(
         "strand rasteriser buffers: {:.1} MB; overflow {overflow:?}",

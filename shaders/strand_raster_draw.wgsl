@@ -125,38 +125,26 @@ fn resolve_layers() -> vec4<f32> {
     return vec4<f32>(rgb, t);
 }
 
-// Sorts the first `m` (a power of two) entries of `order` by (key, segment number), front
-// to back; entries of 0xffffffff (past the list) go last. A bitonic sort: every thread
-// swaps its share of pairs, stage by stage.
+// Whether listed segment `a` comes before `b`: nearer first, ties by segment number (the
+// numbers differ, so the order is total and the same whatever order the list was filled in).
 fn before(a: u32, b: u32) -> bool {
-    if (a == 0xffffffffu) {
-        return false;
-    }
-    if (b == 0xffffffffu) {
-        return true;
-    }
     return keys[a] < keys[b] || (keys[a] == keys[b] && seg_ids[a] < seg_ids[b]);
 }
 
-fn sort_order(m: u32, li: u32) {
+// Sorts the tile's `n` listed segments into `order` by ranking: each thread counts, for
+// each of its entries, the entries that come before it. More comparisons than a sorting
+// network, but a single barrier: a CPU driver runs every thread of the workgroup up to
+// each barrier in turn, and a network's dozens of them cost more than the comparisons.
+fn sort_order(n: u32, li: u32) {
     let threads = STRAND_RASTER_TILE * STRAND_RASTER_TILE;
-    for (var k = 2u; k <= m; k = k << 1u) {
-        for (var j = k >> 1u; j > 0u; j = j >> 1u) {
-            for (var i = li; i < m; i = i + threads) {
-                let p = i ^ j;
-                if (p > i) {
-                    let x = order[i];
-                    let y = order[p];
-                    let ascending = (i & k) == 0u;
-                    if (select(before(x, y), before(y, x), ascending)) {
-                        order[i] = y;
-                        order[p] = x;
-                    }
-                }
-            }
-            workgroupBarrier();
+    for (var i = li; i < n; i = i + threads) {
+        var rank = 0u;
+        for (var j = 0u; j < n; j = j + 1u) {
+            rank = rank + select(0u, 1u, before(j, i));
         }
+        order[rank] = i;
     }
+    workgroupBarrier();
 }
 
 // The tile's listed segments (`n`, all of them in the list), sorted, at `pixel`.
@@ -172,15 +160,8 @@ fn draw_listed(tile: u32, n: u32, pixel: vec2<f32>, li: u32) {
         // its bits sort as the number does).
         keys[i] = bitcast<u32>(clamp(1.0 - segment_nearest(r), 0.0, 2.0));
     }
-    var m = 1u;
-    while (m < n) {
-        m = m << 1u;
-    }
-    for (var i = li; i < m; i = i + threads) {
-        order[i] = select(0xffffffffu, i, i < n);
-    }
     workgroupBarrier();
-    sort_order(m, li);
+    sort_order(n, li);
     for (var i = 0u; i < n; i = i + 1u) {
         if (!draw_segment(records[order[i]], pixel)) {
             // Sorted by nearest depth: every later segment is hidden too.
