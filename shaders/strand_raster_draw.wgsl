@@ -86,12 +86,23 @@ fn transmittance_in_front(depth: f32) -> f32 {
     return t;
 }
 
-// Adds what segment `r` leaves at `pixel`, unless fragments in front of all of it already
-// hide it (its share would be under STRAND_RASTER_OPAQUE_T). False when it is hidden so.
-fn draw_segment(r: ScreenSegment, pixel: vec2<f32>) -> bool {
-    if (transmittance_in_front(segment_nearest(r)) < STRAND_RASTER_OPAQUE_T) {
+// Adds what the tile's set-up segment `k` leaves at `pixel`, unless fragments in front of
+// all of it already hide it (its share would be under STRAND_RASTER_OPAQUE_T). False when
+// it is hidden so.
+fn draw_segment(k: u32, pixel: vec2<f32>) -> bool {
+    // A pixel row the segment cannot reach is skipped first, having read only the ends
+    // and widths: the threads of a row run together on a SIMD driver, so most rows of a
+    // tile skip most segments here.
+    let ends = records[k].ends;
+    let depth_width = records[k].depth_width;
+    let reach = max(depth_width.z, depth_width.w);
+    if (abs(pixel.y - 0.5 * (ends.y + ends.w)) > 0.5 * abs(ends.y - ends.w) + reach) {
+        return true;
+    }
+    if (transmittance_in_front(max(depth_width.x, depth_width.y)) < STRAND_RASTER_OPAQUE_T) {
         return false;
     }
+    let r = records[k];
     let f = segment_fragment(r, pixel);
     if (f.alpha <= 0.0) {
         return true;
@@ -163,7 +174,7 @@ fn draw_listed(tile: u32, n: u32, pixel: vec2<f32>, li: u32) {
     workgroupBarrier();
     sort_order(n, li);
     for (var i = 0u; i < n; i = i + 1u) {
-        if (!draw_segment(records[order[i]], pixel)) {
+        if (!draw_segment(order[i], pixel)) {
             // Sorted by nearest depth: every later segment is hidden too.
             break;
         }
@@ -192,7 +203,7 @@ fn draw_all(tile_xy: vec2<u32>, pixel: vec2<f32>, li: u32) {
         workgroupBarrier();
         for (var i = 0u; i < threads; i = i + 1u) {
             if (keys[i] == 1u) {
-                draw_segment(records[i], pixel);
+                draw_segment(i, pixel);
             }
         }
         workgroupBarrier();
