@@ -65,6 +65,18 @@ pub const RASTER_ALONG_SPAN: f32 = 3.0;
 /// code no hair has (3,355,443 strands: eight full coats).
 pub const MAX_COMPUTE_RASTER_STRANDS: u32 =
     ((1u32 << (32 - RASTER_ALONG_BITS)) - 1) / (2 * SEGMENTS);
+/// Pixels a side of the strand rasteriser's screen tiles (`render::strand_raster`): one
+/// workgroup of its drawing pass, a thread per pixel.
+pub const STRAND_RASTER_TILE: u32 = 8;
+/// Fragments per pixel the strand rasteriser keeps in depth order and blends exactly; the
+/// rest are blended without order behind them.
+pub const STRAND_RASTER_LAYERS: u32 = 4;
+/// The most entries of one tile's segment list (the size of the drawing pass's workgroup
+/// arrays: 256 segments set up take 12 KiB of the 16 KiB WebGPU guarantees).
+pub const STRAND_RASTER_MAX_CAPACITY: u32 = 256;
+/// A pixel of the strand rasteriser stops taking segments once the hair in front of them
+/// lets less than this through.
+pub const STRAND_RASTER_OPAQUE_T: f32 = 0.001;
 /// Surface materials (`render::mesh::Material`): the creature's coat-coloured skin.
 pub const MATERIAL_COAT: u32 = 0;
 /// A glossy eye.
@@ -143,6 +155,9 @@ pub const RIBBONS_WGSL: &str = include_str!("../shaders/ribbons.wgsl");
 pub const STRAND_SEGMENTS_WGSL: &str = include_str!("../shaders/strand_segments.wgsl");
 /// The volume grid's splat and read (the solver's module only).
 pub const VOLUME_GRID_WGSL: &str = include_str!("../shaders/volume_grid.wgsl");
+/// A strand segment as the strand rasteriser sets it up and draws it at a pixel, and its
+/// bindings (`shaders/strand_raster_segment.wgsl`).
+pub const STRAND_RASTER_SEGMENT_WGSL: &str = include_str!("../shaders/strand_raster_segment.wgsl");
 
 /// One `u32` constant the WGSL gets from Rust: its name and its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +187,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 35] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -191,6 +206,9 @@ pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
     shared("RASTER_WORKGROUP", RASTER_WORKGROUP),
     shared("RASTER_THREAD_PIXELS", RASTER_THREAD_PIXELS),
     shared("RESOLVE_TILE", RESOLVE_TILE),
+    shared("STRAND_RASTER_TILE", STRAND_RASTER_TILE),
+    shared("STRAND_RASTER_LAYERS", STRAND_RASTER_LAYERS),
+    shared("STRAND_RASTER_MAX_CAPACITY", STRAND_RASTER_MAX_CAPACITY),
     shared("MATERIAL_COAT", MATERIAL_COAT),
     shared("MATERIAL_EYE", MATERIAL_EYE),
     shared("MATERIAL_NOSE", MATERIAL_NOSE),
@@ -222,7 +240,7 @@ const fn float(name: &'static str, value: f32) -> SharedFloat {
 
 /// Every `f32` constant of the prelude: π, the hair fibre's constants, the volume grid's
 /// and the floor's.
-pub const SHARED_FLOATS: [SharedFloat; 16] = [
+pub const SHARED_FLOATS: [SharedFloat; 17] = [
     float("PI", std::f32::consts::PI),
     float("HAIR_ALPHA", HAIR_ALPHA),
     float("HAIR_BETA_R", HAIR_BETA_R),
@@ -242,6 +260,8 @@ pub const SHARED_FLOATS: [SharedFloat; 16] = [
     // Where along its segment a compute-rasterised sample's pixel centre is kept.
     float("ALONG_LOW", RASTER_ALONG_LOW),
     float("ALONG_SPAN", RASTER_ALONG_SPAN),
+    // When a pixel of the strand rasteriser is opaque enough to stop.
+    float("STRAND_RASTER_OPAQUE_T", STRAND_RASTER_OPAQUE_T),
 ];
 
 /// The prelude every module starts with: one `const` line per [`SHARED_CONSTANTS`] and
@@ -294,11 +314,19 @@ pub enum ShaderModule {
     Upscale,
     /// The demo's panel drawn from its cached texture (the binary's `app::panel_cache`).
     PanelCache,
+    /// The strand rasteriser's binning of segments into screen tiles
+    /// (`render::strand_raster`).
+    StrandRasterBin,
+    /// The strand rasteriser's drawing, a workgroup per tile (`render::strand_raster`).
+    StrandRasterDraw,
+    /// The strand rasteriser's picture composited over the surfaces
+    /// (`render::strand_raster`).
+    StrandRasterComposite,
 }
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 14] = [
+    pub const ALL: [ShaderModule; 17] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -313,6 +341,9 @@ impl ShaderModule {
         ShaderModule::ShadowResolve,
         ShaderModule::Upscale,
         ShaderModule::PanelCache,
+        ShaderModule::StrandRasterBin,
+        ShaderModule::StrandRasterDraw,
+        ShaderModule::StrandRasterComposite,
     ];
 
     /// The module's name: its own file is `shaders/{name}.wgsl`.
@@ -332,6 +363,9 @@ impl ShaderModule {
             ShaderModule::ShadowResolve => "shadow_resolve",
             ShaderModule::Upscale => "upscale",
             ShaderModule::PanelCache => "panel_cache",
+            ShaderModule::StrandRasterBin => "strand_raster_bin",
+            ShaderModule::StrandRasterDraw => "strand_raster_draw",
+            ShaderModule::StrandRasterComposite => "strand_raster_composite",
         }
     }
 
@@ -352,6 +386,11 @@ impl ShaderModule {
             ShaderModule::ShadowResolve => include_str!("../shaders/shadow_resolve.wgsl"),
             ShaderModule::Upscale => include_str!("../shaders/upscale.wgsl"),
             ShaderModule::PanelCache => include_str!("../shaders/panel_cache.wgsl"),
+            ShaderModule::StrandRasterBin => include_str!("../shaders/strand_raster_bin.wgsl"),
+            ShaderModule::StrandRasterDraw => include_str!("../shaders/strand_raster_draw.wgsl"),
+            ShaderModule::StrandRasterComposite => {
+                include_str!("../shaders/strand_raster_composite.wgsl")
+            }
         }
     }
 
@@ -389,6 +428,14 @@ impl ShaderModule {
                 FRAME_WGSL,
                 RIBBON_GEOMETRY_WGSL,
                 STRAND_SEGMENTS_WGSL,
+            ],
+            ShaderModule::StrandRasterBin
+            | ShaderModule::StrandRasterDraw
+            | ShaderModule::StrandRasterComposite => &[
+                CREATURE_POSE_WGSL,
+                FRAME_WGSL,
+                RIBBON_GEOMETRY_WGSL,
+                STRAND_RASTER_SEGMENT_WGSL,
             ],
         }
     }

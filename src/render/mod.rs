@@ -131,6 +131,7 @@ pub mod shapes;
 mod strand_binding;
 pub mod strand_cull;
 pub mod strand_lod;
+pub mod strand_raster;
 pub mod surfaces;
 pub mod target;
 pub mod timing;
@@ -149,6 +150,7 @@ pub use renderer::FurRenderer;
 pub use scene::Scene;
 pub use settings::{Raster, RenderSettings};
 pub use shapes::{CapsuleDetail, DrawCapsule, MAX_DRAWN_REACH};
+pub use strand_raster::StrandRaster;
 pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};
 pub use timing::{Pass, PassTimings};
 
