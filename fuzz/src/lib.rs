@@ -2,6 +2,7 @@
 //! points (`fuzz_targets/`, for `cargo fuzz` and long runs) and the replay runner CI uses
 //! (`src/bin/replay.rs`, stable Rust, no libFuzzer) call the same code.
 
+pub mod read_body;
 pub mod read_capsule_script;
 pub mod read_glb;
 pub mod read_motion;
@@ -20,7 +21,7 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 4] = [
+pub const TARGETS: [Target; 5] = [
     Target {
         name: "read_glb",
         check: read_glb::check,
@@ -40,5 +41,10 @@ pub const TARGETS: [Target; 4] = [
         name: "read_motion",
         check: read_motion::check,
         glb: false,
+    },
+    Target {
+        name: "read_body",
+        check: read_body::check,
+        glb: true,
     },
 ];
