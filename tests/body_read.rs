@@ -295,6 +295,12 @@ fn linear_rotation_bends_the_upper_bone() {
     let want_mid = fitted((mid + (r * (mid - Vec3::Y) + Vec3::Y)) * 0.5);
     let (got_mid, _) = pose.skin_vertex(&body.mesh, vertex(2));
     assert!(close(got_mid, want_mid, 1e-5), "{got_mid} vs {want_mid}");
+    // A quarter of the way: 22.5° (spherical interpolation; a normalised linear blend of
+    // the quaternions would give 21.6°).
+    let r = Quat::from_rotation_z(FRAC_PI_4 / 2.0);
+    let want = fitted(r * (top - Vec3::Y) + Vec3::Y);
+    let (quarter, _) = motion.pose_at(0.25).skin_vertex(&body.mesh, vertex(4));
+    assert!(close(quarter, want, 1e-5), "{quarter} vs {want}");
     // Looped: 1.5 s is 0.5 s again; before the first key and at the end, the end values.
     let again = motion.pose_at(1.5).skin_vertex(&body.mesh, vertex(4)).0;
     assert!(close(again, got, 1e-5), "{again} vs {got}");
@@ -343,12 +349,27 @@ fn cubic_spline_translation_follows_the_hermite_curve() {
 
 #[test]
 fn the_rest_pose_is_the_files_and_unknown_animations_are_named() {
-    let body = read(&glb(&cylinder())).unwrap();
+    // The file shows the upper bone turned 90° about Z (its node's own rotation), so its
+    // rest pose is not its bind pose: the body is fitted as shown, and the still motion
+    // holds that pose.
+    let mut parts = cylinder();
+    let q = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    parts.json["nodes"][1]["rotation"] = json!([q.x, q.y, q.z, q.w]);
+    let body = read(&glb(&parts)).unwrap();
+    // Shown: y from 0 to 1.5, x from -1 to 0.5 (file units) → scale 1/1.5, centre x -0.25.
+    assert!(
+        (body.fit.scale - 1.0 / 1.5).abs() < 1e-5,
+        "{}",
+        body.fit.scale
+    );
     let still = body.motion(None).unwrap().pose_at(3.0);
-    for v in 0..body.mesh.positions.len() {
-        let (p, _) = still.skin_vertex(&body.mesh, v);
-        assert!(close(p, body.mesh.positions[v], 1e-6), "{v}: {p}");
-    }
+    assert_eq!(still, body.rest_pose);
+    // The top vertex (file (0.5, 2, 0)) is shown at (-1, 1.5, 0): fitted (-0.5, 1, 0).
+    let (top, _) = still.skin_vertex(&body.mesh, vertex(4));
+    assert!(close(top, Vec3::new(-0.5, 1.0, 0.0), 1e-5), "{top}");
+    // The lower ring stays where the bind pose has it.
+    let (low, _) = still.skin_vertex(&body.mesh, vertex(0));
+    assert!(close(low, body.mesh.positions[vertex(0)], 1e-6), "{low}");
     let err = body.motion(Some("dance")).err().unwrap().to_string();
     assert!(
         err.contains("\"dance\"") && err.contains("\"bend\", \"hop\", \"swell\""),
@@ -512,6 +533,18 @@ fn hostile_files_get_clear_errors() {
     let err = edit(&|p| p.json["nodes"][1]["children"] = json!([0]));
     assert!(
         err.contains("cycle") || err.contains("more than one parent"),
+        "{err}"
+    );
+    // An animation channel aimed at a path or a node that does not exist (the `gltf`
+    // crate's validation passes both).
+    let err = edit(&|p| p.json["animations"][0]["channels"][0]["target"]["path"] = json!("bogus"));
+    assert!(
+        err.contains("animation 0 channel 0: its target path"),
+        "{err}"
+    );
+    let err = edit(&|p| p.json["animations"][1]["channels"][0]["target"]["node"] = json!(99));
+    assert!(
+        err.contains("animation 1 channel 0 targets node 99"),
         "{err}"
     );
     // A GLB whose BIN chunk is missing.

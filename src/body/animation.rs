@@ -65,13 +65,25 @@ pub fn read_clips(source: &Source, node_count: usize) -> Result<Vec<Clip>, Strin
                 animation.index(),
                 channel.index()
             );
-            let property = match channel.target().property() {
-                gltf::animation::Property::Translation => Property::Translation,
-                gltf::animation::Property::Rotation => Property::Rotation,
-                gltf::animation::Property::Scale => Property::Scale,
-                gltf::animation::Property::MorphTargetWeights => continue,
+            // The target is read from the JSON: the `gltf` crate's validation does not check
+            // a channel's target, and its accessors would panic on a bad one.
+            let target = &source.document.as_json().animations[animation.index()].channels
+                [channel.index()]
+            .target;
+            use gltf::json::animation::Property as P;
+            use gltf::json::validation::Checked;
+            let property = match target.path {
+                Checked::Valid(P::Translation) => Property::Translation,
+                Checked::Valid(P::Rotation) => Property::Rotation,
+                Checked::Valid(P::Scale) => Property::Scale,
+                Checked::Valid(P::MorphTargetWeights) => continue,
+                Checked::Invalid => {
+                    return Err(format!(
+                        "{what}: its target path is none of translation, rotation, scale, weights"
+                    ));
+                }
             };
-            let node = channel.target().node().index();
+            let node = target.node.value();
             if node >= node_count {
                 return Err(format!("{what} targets node {node}, which does not exist"));
             }
