@@ -526,6 +526,12 @@ fn hostile_files_get_clear_errors() {
         err.contains("POSITION") && err.contains("not a finite number"),
         "{err}"
     );
+    // A POSITION accessor that does not exist (the `gltf` crate's validation would panic).
+    let err = edit(&|p| p.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(77));
+    assert!(
+        err.contains("mesh 0 primitive 0: POSITION names accessor 77, but the file has 13"),
+        "{err}"
+    );
     // A node index that does not exist.
     let err = edit(&|p| p.json["nodes"][0]["children"] = json!([9]));
     assert!(err.contains("nodes[0].children[0]"), "{err}");

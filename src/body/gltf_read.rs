@@ -49,6 +49,7 @@ pub fn read_source(bytes: &[u8], dir: Option<&Path>, spent: u64) -> Result<Sourc
     check_json_size(json)?;
     let root = gltf::json::Root::from_slice(json)
         .map_err(|e| format!("its glTF JSON does not parse: {e}"))?;
+    check_validation_gaps(&root)?;
     let document = gltf::Document::from_json(root).map_err(validation_message)?;
     let mut source = Source {
         document,
@@ -258,6 +259,30 @@ fn check_json_size(json: &[u8]) -> Result<(), String> {
         return Err(format!(
             "its JSON lists {objects} objects and {items} items, more than Pelt reads ({MAX_JSON_OBJECTS} objects, {MAX_JSON_ITEMS} items)"
         ));
+    }
+    Ok(())
+}
+
+/// Checks what the `gltf` crate's validation reads before checking it: a primitive's
+/// `POSITION` accessor is looked up unchecked while validating (an index past the accessors
+/// would panic inside the crate).
+fn check_validation_gaps(root: &gltf::json::Root) -> Result<(), String> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked;
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            if let Some(a) = primitive
+                .attributes
+                .get(&Checked::Valid(Semantic::Positions))
+                && a.value() >= root.accessors.len()
+            {
+                return Err(format!(
+                    "mesh {m} primitive {p}: POSITION names accessor {}, but the file has {}",
+                    a.value(),
+                    root.accessors.len()
+                ));
+            }
+        }
     }
     Ok(())
 }
