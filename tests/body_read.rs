@@ -391,6 +391,30 @@ fn the_base_colour_texture_is_sampled_at_the_vertex_uv() {
     assert!(mesh.triangle_materials.iter().all(|&m| m == 0));
 }
 
+#[test]
+fn a_jpeg_base_colour_is_decoded() {
+    // An 8×8 JPEG of one colour in place of the PNG (the image's bytes at the end of the
+    // buffer, its view widened to them).
+    let mut parts = cylinder();
+    let mut jpeg = Vec::new();
+    let pixels = [200u8, 80, 30].repeat(64);
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 95)
+        .encode(&pixels, 8, 8, image::ExtendedColorType::Rgb8)
+        .unwrap();
+    let at = parts.bin.len();
+    parts.bin.extend_from_slice(&jpeg);
+    parts.json["bufferViews"][13] = json!({"buffer": 0, "byteOffset": at, "byteLength": jpeg.len()});
+    parts.json["images"][0]["mimeType"] = json!("image/jpeg");
+    parts.json["buffers"][0]["byteLength"] = json!(parts.bin.len());
+    let body = read(&glb(&parts)).unwrap();
+    let texture = body.mesh.base_color_texture.as_ref().unwrap();
+    assert_eq!((texture.width, texture.height), (8 + 1, 8));
+    let [r, g, b, a] = texture.texels[3 * 9 + 3];
+    for (got, want) in [(r, 200), (g, 80), (b, 30), (a, 255)] {
+        assert!(got.abs_diff(want) <= 3, "{:?}", [r, g, b, a]);
+    }
+}
+
 /// The cylinder marked as a VRM 0.x avatar (root extension `VRM`), or as VRM 1.0.
 fn as_vrm(version0: bool) -> Vec<u8> {
     let mut parts = cylinder();
