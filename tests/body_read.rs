@@ -41,7 +41,7 @@ struct Parts {
 }
 
 fn push_f32(bin: &mut Vec<u8>, values: &[f32]) -> (usize, usize) {
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let at = bin.len();
@@ -117,7 +117,7 @@ fn cylinder() -> Parts {
         ],
     );
     let png = png_2x2();
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let png_at = bin.len();
@@ -403,7 +403,8 @@ fn a_jpeg_base_colour_is_decoded() {
         .unwrap();
     let at = parts.bin.len();
     parts.bin.extend_from_slice(&jpeg);
-    parts.json["bufferViews"][13] = json!({"buffer": 0, "byteOffset": at, "byteLength": jpeg.len()});
+    parts.json["bufferViews"][13] =
+        json!({"buffer": 0, "byteOffset": at, "byteLength": jpeg.len()});
     parts.json["images"][0]["mimeType"] = json!("image/jpeg");
     parts.json["buffers"][0]["byteLength"] = json!(parts.bin.len());
     let body = read(&glb(&parts)).unwrap();

@@ -288,7 +288,10 @@ fn summary(
         s.push_str(&format!(", animations {}", names.join(", ")));
     }
     if let Some(t) = &mesh.base_color_texture {
-        s.push_str(&format!(", base colour texture {}×{}", t.width, t.height));
+        s.push_str(&format!(
+            ", base colour textures packed into {}×{} texels",
+            t.width, t.height
+        ));
     }
     s.push_str(&format!(
         "; fitted to {} m tall (scale {}{})",
