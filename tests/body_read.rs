@@ -608,6 +608,24 @@ fn hostile_files_get_clear_errors() {
     assert!(err.contains("neither a GLB"), "{err}");
 }
 
+/// A device is refused after its first bytes (not read to the 256 MiB cap), a folder at once.
+#[cfg(unix)]
+#[test]
+fn a_device_or_a_folder_is_refused_quickly() {
+    let err = LoadedBody::read(Path::new("/dev/zero"), &BodyOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("/dev/zero: ") && err.contains("neither a GLB"),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let err = LoadedBody::read(dir.path(), &BodyOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("it is a folder"), "{err}");
+}
+
 #[test]
 fn random_damage_never_panics() {
     // Every byte of the GLB flipped in turn (a small sample of a fuzzer's work): each read

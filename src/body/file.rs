@@ -11,7 +11,7 @@ use thiserror::Error;
 use super::animation::{Clip, read_clips};
 use super::fit::BodyFit;
 use super::gltf_read::{quoted, read_source};
-use super::limits::MAX_BODY_BYTES;
+use super::limits::{MAX_BODY_BYTES, MAX_JSON_BYTES};
 use super::nodes::NodeTree;
 use super::skin::{Joint, Joints};
 use super::{BodyMesh, BodyMotion, SkinPose, primitives, texture};
@@ -96,8 +96,7 @@ impl LoadedBody {
     pub fn read(path: &Path, options: &BodyOptions) -> Result<LoadedBody, BodyError> {
         let name = path.display().to_string();
         let fail = |why: String| BodyError::Invalid(format!("{name}: {why}"));
-        let bytes = crate::files::read_capped(path, MAX_BODY_BYTES, "body")
-            .map_err(|e| BodyError::Invalid(e.to_string()))?;
+        let bytes = read_body_file(path, &name)?;
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => std::path::PathBuf::from("."),
@@ -254,6 +253,39 @@ impl LoadedBody {
             }
         }
     }
+}
+
+/// The bytes of a body file, read only as far as its kind allows: a GLB up to the length its
+/// header states (at most [`MAX_BODY_BYTES`]), glTF JSON up to [`MAX_JSON_BYTES`], and
+/// anything else refused after its first bytes (so `/dev/zero` costs 20 bytes).
+fn read_body_file(path: &Path, name: &str) -> Result<Vec<u8>, BodyError> {
+    use std::io::Read;
+    let file =
+        crate::files::open_input(path, "body").map_err(|e| BodyError::Invalid(e.to_string()))?;
+    let io = |e: std::io::Error| BodyError::Invalid(format!("cannot read body {name}: {e}"));
+    let mut bytes = Vec::new();
+    (&file).take(20).read_to_end(&mut bytes).map_err(io)?;
+    let cap = if bytes.starts_with(b"glTF") && bytes.len() >= 12 {
+        let total = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        if u64::from(total) > MAX_BODY_BYTES {
+            return Err(BodyError::Invalid(format!(
+                "{name}: its GLB header says {total} bytes, more than Pelt reads for a body ({} MiB)",
+                MAX_BODY_BYTES >> 20
+            )));
+        }
+        u64::from(total)
+    } else {
+        let text = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
+        match text.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'{') | None => MAX_JSON_BYTES as u64 + 3,
+            // Not glTF: `read_source` names what it is not from these bytes.
+            Some(_) => return Ok(bytes),
+        }
+    };
+    let rest = cap.saturating_sub(bytes.len() as u64);
+    // One byte past the cap, so a JSON file that is too long is seen to be.
+    (&file).take(rest + 1).read_to_end(&mut bytes).map_err(io)?;
+    Ok(bytes)
 }
 
 /// The summary line: what was read and how it was fitted.
