@@ -35,6 +35,22 @@ fn png_2x2() -> Vec<u8> {
     out
 }
 
+/// PNG's chunk checksum (CRC-32, polynomial 0xEDB88320).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 struct Parts {
     json: Value,
     bin: Vec<u8>,
@@ -596,13 +612,27 @@ fn hostile_files_get_clear_errors() {
         err.contains("animation 0 channel 0") && err.contains("backwards"),
         "{err}"
     );
-    // A broken texture.
+    // A broken texture: its pixels cut short.
     let err = edit(&|p| {
         let at = p.json["bufferViews"][13]["byteOffset"].as_u64().unwrap() as usize;
-        p.bin[at + 20] ^= 0xff;
-        p.bin[at + 30] ^= 0xff;
+        let len = p.json["bufferViews"][13]["byteLength"].as_u64().unwrap() as usize;
+        p.bin[at + 33..at + len].fill(0);
     });
-    assert!(err.contains("image 0"), "{err}");
+    assert!(err.contains("image 0 does not decode"), "{err}");
+    // A texture whose header claims 20000 × 20000 texels: refused before decoding.
+    let err = edit(&|p| {
+        let at = p.json["bufferViews"][13]["byteOffset"].as_u64().unwrap() as usize;
+        let mut ihdr = b"IHDR".to_vec();
+        ihdr.extend_from_slice(&20_000u32.to_be_bytes());
+        ihdr.extend_from_slice(&20_000u32.to_be_bytes());
+        ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+        p.bin[at + 12..at + 29].copy_from_slice(&ihdr);
+        p.bin[at + 29..at + 33].copy_from_slice(&crc32(&ihdr).to_be_bytes());
+    });
+    assert!(
+        err.contains("image 0 does not decode") && err.to_lowercase().contains("limit"),
+        "{err}"
+    );
     // Not glTF at all.
     let err = error_of(b"hello");
     assert!(err.contains("neither a GLB"), "{err}");
