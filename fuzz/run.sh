@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The fuzz targets: read_glb, read_capsule_script, read_pointer_script, read_motion, groom_json
-# and usda_curves. Each has a seed corpus in corpus/TARGET, kept in the repository. Two ways
-# to run them:
+# The fuzz targets: read_glb, read_capsule_script, read_pointer_script, read_motion, groom_json,
+# usda_curves and read_body. Each has a seed corpus in corpus/TARGET, kept in the repository.
+# Two ways to run them:
 #
 #   run.sh --ci [SECONDS]      What CI runs, on stable Rust without libFuzzer: every target's
 #                              corpus replayed, then inputs mutated from it for SECONDS each
@@ -31,7 +31,7 @@ fi
 secs="${1:-180}"
 target="${2:-read_glb}"
 case "$target" in
-  read_glb | read_capsule_script | read_pointer_script | read_motion | groom_json | usda_curves) ;;
+  read_glb | read_capsule_script | read_pointer_script | read_motion | groom_json | usda_curves | read_body) ;;
   *) echo "unknown fuzz target $target" >&2; exit 2 ;;
 esac
 mkdir -p "corpus-work/$target" "artifacts/$target"

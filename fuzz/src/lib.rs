@@ -3,6 +3,7 @@
 //! (`src/bin/replay.rs`, stable Rust, no libFuzzer) call the same code.
 
 pub mod groom_json;
+pub mod read_body;
 pub mod read_capsule_script;
 pub mod read_glb;
 pub mod read_motion;
@@ -22,7 +23,7 @@ pub struct Target {
 }
 
 /// Every target.
-pub const TARGETS: [Target; 6] = [
+pub const TARGETS: [Target; 7] = [
     Target {
         name: "read_glb",
         check: read_glb::check,
@@ -52,5 +53,10 @@ pub const TARGETS: [Target; 6] = [
         name: "usda_curves",
         check: usda_curves::check,
         glb: false,
+    },
+    Target {
+        name: "read_body",
+        check: read_body::check,
+        glb: true,
     },
 ];

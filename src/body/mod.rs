@@ -5,8 +5,18 @@
 //! groom, the solvers and the renderer see only the types, so a body built in code (a test's
 //! skinned cylinder) and a body read from a file take the same path.
 
+mod accessor;
+mod animation;
 mod file;
+mod fit;
+mod gltf_read;
+pub mod limits;
 mod mesh;
+mod nodes;
+mod primitives;
+mod skin;
+mod texture;
 
-pub use file::{BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
+pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
+pub use fit::BodyFit;
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
