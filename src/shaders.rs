@@ -34,6 +34,8 @@ pub const SPACE_HEAD: u32 = 1;
 pub const SPACE_TAIL: u32 = 2;
 /// World space (the hand, the floor).
 pub const SPACE_WORLD: u32 = 3;
+/// A root bound to a triangle of a skinned body (`sim::SPACE_SKINNED`).
+pub const SPACE_SKINNED: u32 = 4;
 /// The most hand capsules the shading's soft occlusion considers.
 pub const MAX_HAND_CAPSULES: u32 = 24;
 /// Strands one workgroup of the camera's cull pass handles.
@@ -172,7 +174,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 33] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -184,6 +186,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
     shared("SPACE_HEAD", SPACE_HEAD),
     shared("SPACE_TAIL", SPACE_TAIL),
     shared("SPACE_WORLD", SPACE_WORLD),
+    shared("SPACE_SKINNED", SPACE_SKINNED),
     shared("MAX_HAND_CAPSULES", MAX_HAND_CAPSULES),
     shared("CULL_WORKGROUP", CULL_WORKGROUP),
     shared("STRANDS_PER_BATCH", STRANDS_PER_BATCH),

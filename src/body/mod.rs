@@ -5,8 +5,10 @@
 //! groom, the solvers and the renderer see only the types, so a body built in code (a test's
 //! skinned cylinder) and a body read from a file take the same path.
 
+mod cylinder;
 mod file;
 mod mesh;
 
+pub use cylinder::{CYLINDER_COLORS, CylinderBend, CylinderSpec, skinned_cylinder};
 pub use file::{BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};

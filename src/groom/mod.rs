@@ -4,6 +4,7 @@
 //! in Morton order of their rest position, so neighbours on the skin are neighbours in
 //! memory.
 
+mod body;
 mod flow;
 mod morton;
 mod noise;
@@ -11,6 +12,7 @@ mod pattern;
 mod regions;
 mod sampler;
 
+pub use body::{BodyGroom, BodyRoot};
 pub use morton::{morton_code, sort_by_morton};
 pub use pattern::{Pattern, pattern_at};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};
