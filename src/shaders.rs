@@ -81,6 +81,8 @@ pub const MATERIAL_NAIL: u32 = 4;
 pub const MATERIAL_SLEEVE: u32 = 5;
 /// The floor.
 pub const MATERIAL_FLOOR: u32 = 6;
+/// A body other than the creature, coloured per vertex (`render::mesh::Material::Body`).
+pub const MATERIAL_BODY: u32 = 7;
 /// The floor's centre on the ground plane, metres: under the creature (`render::mesh`).
 pub const FLOOR_CENTER_X: f32 = 0.0;
 /// See [`FLOOR_CENTER_X`].
@@ -174,7 +176,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 33] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 34] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -201,6 +203,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 33] = [
     shared("MATERIAL_NAIL", MATERIAL_NAIL),
     shared("MATERIAL_SLEEVE", MATERIAL_SLEEVE),
     shared("MATERIAL_FLOOR", MATERIAL_FLOOR),
+    shared("MATERIAL_BODY", MATERIAL_BODY),
     shared("ID_BACKGROUND", ID_BACKGROUND),
     shared("ID_SKIN", ID_SKIN),
     shared("ID_HAIR", ID_HAIR),

@@ -158,3 +158,112 @@ fn a_body_coat_starts_groomed_out_of_the_skin() {
     }
     let _ = Vec4::ZERO;
 }
+
+/// The cylinder's coat drawn from the front, framed on its fur, with an ID target.
+fn furred_cylinder_picture(
+    preset: pelt::render::CameraPreset,
+    bend_steps: u32,
+) -> pelt::render::Image {
+    use pelt::render::{
+        Camera, FurRenderer, OFFSCREEN_FORMAT, RenderSettings, Scene, TargetLayout,
+    };
+    let ctx = gpu();
+    let body = cylinder();
+    let mut sim = FurSim::new_gpu_on_body(&config(8_192, 4), body.clone(), &ctx).unwrap();
+    sim.step(bend_steps).unwrap();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let mut renderer = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        layout,
+        sim.creature(),
+        RenderSettings::default(),
+    )
+    .unwrap();
+    renderer.set_strands_from_sim(&sim).unwrap();
+    let pose = body.motion.pose_at(sim.time());
+    renderer.set_body_surface(Some(&pelt::render::mesh::body_surface(&body.mesh, &pose)));
+    let positions = sim.positions().unwrap();
+    let (lo, hi) = positions.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p.xyz()), hi.max(p.xyz())),
+    );
+    let camera = Camera::framing(preset, lo, hi);
+    let mut scene = Scene::new(camera, sim.pose_at(sim.time()));
+    scene.positions_index = sim.gpu().unwrap().current_index();
+    let image = renderer.render_image(&scene, 320, 320).unwrap();
+    if let Some(dir) = std::env::var_os("PELT_TEST_PICTURES") {
+        let name = format!("body_cylinder_{}_{bend_steps}.png", preset.name());
+        image
+            .save_png(&std::path::Path::new(&dir).join(name))
+            .unwrap();
+    }
+    image
+}
+
+/// Hair's share of the middle of the hair's own box in the picture, and the mean colour of
+/// the hair in its top and bottom fifths.
+fn coverage_and_colours(image: &pelt::render::Image) -> (f64, [f64; 3], [f64; 3]) {
+    let hair = pelt::render::ids::HAIR;
+    let is_hair = |x, y| image.id(x, y) == Some(hair);
+    let (mut x0, mut x1, mut y0, mut y1) = (u32::MAX, 0, u32::MAX, 0);
+    for y in 0..image.height {
+        for x in 0..image.width {
+            if is_hair(x, y) {
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+        }
+    }
+    assert!(x1 > x0 && y1 > y0, "no hair in the picture");
+    let (w, h) = (x1 - x0, y1 - y0);
+    let (mut inside, mut covered) = (0u32, 0u32);
+    for y in y0 + h / 5..y1 - h / 5 {
+        for x in x0 + w * 2 / 5..x1 - w * 2 / 5 {
+            inside += 1;
+            covered += u32::from(is_hair(x, y));
+        }
+    }
+    let mean = |rows: std::ops::Range<u32>| {
+        let (mut sum, mut n) = ([0.0f64; 3], 0.0f64);
+        for y in rows {
+            for x in x0..=x1 {
+                if is_hair(x, y) {
+                    let p = image.pixel(x, y).unwrap();
+                    for c in 0..3 {
+                        sum[c] += f64::from(p[c]);
+                    }
+                    n += 1.0;
+                }
+            }
+        }
+        sum.map(|s| s / n.max(1.0))
+    };
+    (
+        f64::from(covered) / f64::from(inside.max(1)),
+        mean(y0..y0 + h / 5),
+        mean(y1 - h / 5..y1),
+    )
+}
+
+#[test]
+fn a_render_of_the_furred_cylinder_is_covered_in_hair_coloured_by_its_texture() {
+    for preset in [
+        pelt::render::CameraPreset::Front,
+        pelt::render::CameraPreset::Side,
+    ] {
+        let image = furred_cylinder_picture(preset, 45);
+        let (coverage, top, bottom) = coverage_and_colours(&image);
+        assert!(
+            coverage >= 0.6,
+            "{}: hair covers {coverage:.3} of the body's middle",
+            preset.name()
+        );
+        // The texture's upper half is orange (red over blue), its lower half blue.
+        assert!(top[0] > top[2] * 1.3, "{}: top {top:?}", preset.name());
+        assert!(
+            bottom[2] > bottom[0] * 1.3,
+            "{}: bottom {bottom:?}",
+            preset.name()
+        );
+    }
+}

@@ -156,6 +156,7 @@ fn the_material_and_space_enums_carry_the_prelude_s_codes() {
         (Material::Nail, wgsl::MATERIAL_NAIL),
         (Material::Sleeve, wgsl::MATERIAL_SLEEVE),
         (Material::Floor, wgsl::MATERIAL_FLOOR),
+        (Material::Body, wgsl::MATERIAL_BODY),
     ];
     for (material, code) in materials {
         assert_eq!(material as u32, code, "{material:?}");

@@ -339,6 +339,15 @@ impl FurRenderer {
         Ok(())
     }
 
+    /// Draws a body's surface (`mesh`, world space, from [`super::mesh::body_surface`]) in
+    /// place of the creature's skin and face, or the creature for `None`; call again
+    /// whenever the body moves. With a body the camera draws every strand (the hidden
+    /// strands' cull tests the creature's shape).
+    pub fn set_body_surface(&mut self, mesh: Option<&super::mesh::Mesh>) {
+        self.surfaces.set_body(&self.device, &self.queue, mesh);
+        self.hair_culling = mesh.is_none();
+    }
+
     /// Lights the surfaces with the environment map `map` (the eyes and nose reflect it, the
     /// ambient term reads it; the strands never do), or with the built-in sky for `None`.
     pub fn set_environment(&mut self, map: Option<&super::EnvironmentMap>) {
@@ -350,7 +359,14 @@ impl FurRenderer {
     /// frame reads as they are; or, for a CPU-stepped one, a buffer of the renderer's that
     /// [`FurRenderer::upload_strands_from_sim`] fills with its latest positions (once now).
     pub fn set_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
-        let strands = RibbonStrand::from_roots(&sim.groom().roots);
+        let strands = match sim.body_groom() {
+            Some(groom) => groom
+                .roots
+                .iter()
+                .map(RibbonStrand::from_body_root)
+                .collect(),
+            None => RibbonStrand::from_roots(&sim.groom().roots),
+        };
         if let Some(gpu) = sim.gpu() {
             let [a, b] = gpu.position_buffers();
             return self.set_strands([a, b], &strands);
