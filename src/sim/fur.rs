@@ -135,6 +135,13 @@ impl std::fmt::Debug for FurBody {
     }
 }
 
+/// Two bodies are equal when they share their mesh and their motion.
+impl PartialEq for FurBody {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.mesh, &other.mesh) && Arc::ptr_eq(&self.motion, &other.motion)
+    }
+}
+
 impl FurBody {
     /// Every vertex posed at `time` seconds, appended to `out`.
     pub fn skin_at(&self, time: f64, out: &mut Vec<Vec4>) {
