@@ -296,10 +296,15 @@ mod tests {
     }
 
     #[test]
-    fn roots_spread_by_area() {
-        // The cylinder's rings are evenly spaced, so each half holds half the roots.
-        let (mesh, _) = skinned_cylinder(&CylinderSpec::default());
+    fn roots_spread_by_area_not_by_triangle() {
+        // Rings crowded toward the bottom (height ∝ s²): the lower half of the height holds
+        // 71% of the triangles but half the area, so half the roots.
         let spec = CylinderSpec::default();
+        let (mut mesh, _) = skinned_cylinder(&spec);
+        for p in &mut mesh.positions {
+            let s = (p.y - spec.base) / spec.height;
+            p.y = spec.base + spec.height * s * s;
+        }
         let groom = BodyGroom::generate(&mesh, 4_000, 3).unwrap();
         let mid = spec.base + spec.height * 0.5;
         let upper = groom.roots.iter().filter(|r| r.position.y > mid).count();
