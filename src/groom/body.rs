@@ -100,7 +100,19 @@ impl BodyGroom {
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let clump_seed = (seed ^ (seed >> 32)) as u32;
         let mut roots = Vec::with_capacity(count);
+        // A body whose chosen triangles keep giving no usable root is degenerate: give up
+        // after a budget as the creature's sampler does, never loop for ever.
+        let max_tries = 2_000_000 + 2_000 * count as u64;
+        let mut tries = 0u64;
         while roots.len() < count {
+            tries += 1;
+            if tries > max_tries {
+                return Err(GroomError::Degenerate {
+                    placed: roots.len(),
+                    wanted: count,
+                    tries,
+                });
+            }
             let pick = rng.random::<f64>() * total;
             let triangle = cumulative
                 .partition_point(|&c| c <= pick)
