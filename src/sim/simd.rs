@@ -10,7 +10,7 @@
 
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
 use super::reference::{CONTACT_ITERATIONS, root_frame, step_strand_skinned};
-use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin};
+use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, is_skinned};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use wide::f32x8;
 
@@ -306,6 +306,35 @@ fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes], mask: u3
     V3::select(stuck & len.simd_gt(F::splat(1e-6)), escape.div(len), dir)
 }
 
+/// [`super::triangle_frame`] of step `j` for eight skinned roots in the lanes, operation
+/// for operation as the scalar function does it (so the bits agree): the columns e1, e2,
+/// n and the barycentric point.
+fn triangle_frame_lanes(j: usize, skins: &[StrandSkin<'_>; LANES]) -> (V3, V3, V3, V3) {
+    let corner = |k: usize| {
+        V3::from_lanes(&std::array::from_fn(|l| {
+            skins[l].steps.vertex(j, skins[l].binding.vertices[k])
+        }))
+    };
+    let (p0, p1, p2) = (corner(0), corner(1), corner(2));
+    let bary = V3::from_lanes(&std::array::from_fn(|l| skins[l].binding.barycentric.xyz()));
+    let point = p0.mul(bary.x).add(p1.mul(bary.y)).add(p2.mul(bary.z));
+    let edge = p1.sub(p0);
+    let cross = edge.cross(p2.sub(p0));
+    let edge_len = edge.length();
+    let cross_len = cross.length();
+    let tiny = F::splat(1e-12);
+    let usable = edge_len.simd_gt(tiny) & cross_len.simd_gt(tiny);
+    let e1 = edge.div(edge_len);
+    let n = cross.div(cross_len);
+    let e2 = n.cross(e1);
+    (
+        V3::select(usable, e1, V3::splat(Vec3::X)),
+        V3::select(usable, e2, V3::splat(Vec3::Y)),
+        V3::select(usable, n, V3::splat(Vec3::Z)),
+        point,
+    )
+}
+
 /// Steps [`LANES`] strands (roots `roots`, their six points each in `latest` and `older`,
 /// their combs in `comb`) through `steps`, exactly as [`super::step_strand`] steps each; returns
 /// how many strands were reset for not being finite. `capsules` is
@@ -416,13 +445,26 @@ fn step_finite_lanes<'a>(
     let mut root_w = V3::splat(Vec3::ZERO);
 
     let skins: [Option<StrandSkin<'a>>; LANES] = std::array::from_fn(strand_skin);
+    // Eight roots all bound to a body build their frames in the lanes.
+    let all_skinned: Option<[StrandSkin<'a>; LANES]> =
+        if (0..LANES).all(|l| skins[l].is_some() && is_skinned(&root[l])) {
+            Some(std::array::from_fn(|l| skins[l].expect("checked above")))
+        } else {
+            None
+        };
     for (j, (u, StepCapsules(capsules))) in steps.iter().zip(step_capsules).enumerate() {
         // The per-strand frame. Each lane's transform is the reference's (a tail root's is
         // a blend of two bones, a skinned root's its triangle's frame); placing through it
         // runs in the lanes.
-        let m: [Mat4; LANES] = std::array::from_fn(|l| root_frame(u, j, &root[l], skins[l]));
-        let column = |c: usize| V3::from_lanes(&std::array::from_fn(|l| m[l].col(c).xyz()));
-        let (mx, my, mz, mw) = (column(0), column(1), column(2), column(3));
+        let (mx, my, mz, mw) = match &all_skinned {
+            Some(skins) => triangle_frame_lanes(j, skins),
+            None => {
+                let m: [Mat4; LANES] =
+                    std::array::from_fn(|l| root_frame(u, j, &root[l], skins[l]));
+                let column = |c: usize| V3::from_lanes(&std::array::from_fn(|l| m[l].col(c).xyz()));
+                (column(0), column(1), column(2), column(3))
+            }
+        };
         let rotate = |v: V3| mx.mul(v.x).add(my.mul(v.y)).add(mz.mul(v.z));
         root_w = rotate(position_local).add(mw);
         let n_wv = rotate(normal_local).normalize();
