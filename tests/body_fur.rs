@@ -267,3 +267,58 @@ fn a_render_of_the_furred_cylinder_is_covered_in_hair_coloured_by_its_texture() 
         );
     }
 }
+
+#[test]
+fn the_petting_scene_grows_its_coat_on_a_body_and_draws_the_body_as_it_moves() {
+    use pelt::render::{Camera, CameraPreset, DebugMode, OFFSCREEN_FORMAT, TargetLayout};
+    use pelt::{SimulatedFur, SimulatedFurOptions};
+    let ctx = gpu();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let mut options = SimulatedFurOptions::new(2_048, 2, layout);
+    options.body = Some(cylinder());
+    let mut fur = SimulatedFur::new(&ctx, &options).unwrap();
+    // A quarter of the bend: the body drawn must be the posed one.
+    for _ in 0..30 {
+        fur.update(1.0 / 60.0).unwrap();
+    }
+    let spec = CylinderSpec::default();
+    let reach = Vec3::new(0.6, 0.0, 0.6);
+    let lo = Vec3::new(0.0, spec.base, 0.0) - reach;
+    let hi = Vec3::new(0.0, spec.base + spec.height, 0.0) + reach;
+    let camera = Camera::framing(CameraPreset::Side, lo, hi);
+    fur.set_debug_mode(DebugMode::Skin);
+    let image = fur.render_image(&camera, 240, 240).unwrap();
+    if let Some(dir) = std::env::var_os("PELT_TEST_PICTURES") {
+        let path = std::path::Path::new(&dir).join("body_cylinder_scene_skin.png");
+        image.save_png(&path).unwrap();
+    }
+    // The body alone (hair hidden): its lower half blue, its upper half orange, and the
+    // upper half leaning off the vertical the bend gives it.
+    let skin = pelt::render::ids::SKIN;
+    let mut rows: Vec<(u32, f64, f64)> = Vec::new(); // (y, mean x, blue minus red)
+    for y in 0..image.height {
+        let (mut n, mut sx, mut tint) = (0.0, 0.0, 0.0);
+        for x in 0..image.width {
+            if image.id(x, y) == Some(skin) {
+                let p = image.pixel(x, y).unwrap();
+                n += 1.0;
+                sx += f64::from(x);
+                tint += f64::from(p[2]) - f64::from(p[0]);
+            }
+        }
+        if n > 3.0 {
+            rows.push((y, sx / n, tint / n));
+        }
+    }
+    assert!(rows.len() > 60, "the body covers only {} rows", rows.len());
+    let k = rows.len() / 5;
+    let top = &rows[..k];
+    let bottom = &rows[rows.len() - k..];
+    let mean = |r: &[(u32, f64, f64)], f: fn(&(u32, f64, f64)) -> f64| {
+        r.iter().map(f).sum::<f64>() / r.len() as f64
+    };
+    assert!(mean(top, |r| r.2) < -20.0, "the top is not orange");
+    assert!(mean(bottom, |r| r.2) > 20.0, "the bottom is not blue");
+    let lean = (mean(top, |r| r.1) - mean(bottom, |r| r.1)).abs();
+    assert!(lean > 15.0, "the top leans only {lean} px off the bottom");
+}
