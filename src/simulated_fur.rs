@@ -174,6 +174,10 @@ impl SimulatedFur {
         let creature = Creature::default();
         let mut config = FurConfig::new(options.strands, options.seed);
         config.params = options.params;
+        // A body stands on the floor: its lowest point at rest.
+        if let Some(y) = options.body.as_ref().and_then(|b| b.lowest_point()) {
+            config.params.floor = y;
+        }
         // Whichever solver steps it, the renderer binds the coat's positions as one storage
         // buffer: a coat the device cannot bind is refused before anything is grown.
         let max = crate::sim::max_strands(&gpu.device.limits());
@@ -192,7 +196,7 @@ impl SimulatedFur {
         };
         // The floor is drawn where the solver keeps the strands above it.
         let render = RenderSettings {
-            floor: options.params.floor,
+            floor: config.params.floor,
             ..options.render
         };
         let mut renderer =

@@ -282,6 +282,8 @@ fn the_petting_scene_grows_its_coat_on_a_body_and_draws_the_body_as_it_moves() {
         fur.update(1.0 / 60.0).unwrap();
     }
     let spec = CylinderSpec::default();
+    // The body stands on the floor: the solver's floor is at its lowest point.
+    assert!((fur.hair().params().floor - spec.base).abs() < 1e-6);
     let reach = Vec3::new(0.6, 0.0, 0.6);
     let lo = Vec3::new(0.0, spec.base, 0.0) - reach;
     let hi = Vec3::new(0.0, spec.base + spec.height, 0.0) + reach;

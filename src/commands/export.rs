@@ -215,7 +215,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
             let config = FurConfig::new(strands, args.seed);
             match &body {
-                Some(b) => FurSim::new_gpu_on_body(&config, b.body.clone(), &ctx),
+                Some(b) => FurSim::new_gpu_on_body(&b.on_its_floor(config), b.body.clone(), &ctx),
                 None => FurSim::new_gpu(&config, creature.clone(), &ctx),
             }
         })?;

@@ -196,7 +196,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
             match &body {
-                Some(b) => FurSim::new_gpu_on_body(&config, b.body.clone(), &ctx),
+                Some(b) => FurSim::new_gpu_on_body(&b.on_its_floor(config), b.body.clone(), &ctx),
                 None => FurSim::new_gpu(&config, creature.clone(), &ctx),
             }
         })?;
@@ -208,6 +208,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         &creature,
         RenderSettings {
             raster: args.raster,
+            floor: sim.params().floor,
             ..RenderSettings::default()
         },
     )?;

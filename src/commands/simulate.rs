@@ -171,7 +171,11 @@ fn simulate(
             );
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
             match on_body {
-                Some(b) => FurSim::new_gpu_on_body(&config, b, &ctx)?,
+                Some(b) => FurSim::new_gpu_on_body(
+                    &crate::common::body_args::on_floor(config, &b),
+                    b,
+                    &ctx,
+                )?,
                 None => FurSim::new_gpu(&config, creature, &ctx)?,
             }
         }
@@ -183,7 +187,9 @@ fn simulate(
             );
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
             match on_body {
-                Some(b) => FurSim::new_cpu_on_body(&config, b)?,
+                Some(b) => {
+                    FurSim::new_cpu_on_body(&crate::common::body_args::on_floor(config, &b), b)?
+                }
                 None => FurSim::new_cpu(&config, creature)?,
             }
         }

@@ -4,7 +4,7 @@
 
 use anyhow::bail;
 use pelt::body::{BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
-use pelt::sim::FurBody;
+use pelt::sim::{FurBody, FurConfig};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -50,6 +50,22 @@ pub struct RunBody {
     pub body: FurBody,
     /// What was read and the fit.
     pub summary: String,
+}
+
+impl RunBody {
+    /// [`on_floor`] for this body.
+    pub fn on_its_floor(&self, config: FurConfig) -> FurConfig {
+        on_floor(config, &self.body)
+    }
+}
+
+/// `config` with the solver's floor where `body` stands (its lowest point at rest), so the
+/// fur neither sinks through the drawn floor nor floats above it.
+pub fn on_floor(mut config: FurConfig, body: &FurBody) -> FurConfig {
+    if let Some(y) = body.lowest_point() {
+        config.params.floor = y;
+    }
+    config
 }
 
 impl BodyArgs {

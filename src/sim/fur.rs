@@ -143,6 +143,17 @@ impl PartialEq for FurBody {
 }
 
 impl FurBody {
+    /// The lowest point of the body at rest, metres (where it stands: the floor for a
+    /// body's scene); `None` for a body with no finite vertex.
+    pub fn lowest_point(&self) -> Option<f32> {
+        self.mesh
+            .positions
+            .iter()
+            .map(|p| p.y)
+            .filter(|y| y.is_finite())
+            .reduce(f32::min)
+    }
+
     /// Every vertex posed at `time` seconds, appended to `out`.
     pub fn skin_at(&self, time: f64, out: &mut Vec<Vec4>) {
         skin_vertices(&self.mesh, &self.motion.pose_at(time), out);
