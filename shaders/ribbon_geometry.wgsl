@@ -65,6 +65,17 @@ fn strand_pattern(s: u32) -> vec4<f32> {
     return unpack4x8unorm(strands[s].x);
 }
 
+// The strand's base colour, linear: a body's own colour (the square root of linear in the
+// pattern bytes when bits 8..16 of the space word are 1, `render::ribbons::DIRECT_COLOR`),
+// else the coat's colour of its pattern channels.
+fn strand_albedo(s: u32) -> vec3<f32> {
+    let p = strand_pattern(s);
+    if (((strands[s].w >> 8u) & 0xffu) == 1u) {
+        return p.rgb * p.rgb;
+    }
+    return coat_color(p);
+}
+
 fn strand_random(s: u32) -> f32 {
     return bitcast<f32>(strands[s].y);
 }

@@ -44,7 +44,7 @@ fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     let l = frame.light_dir;
 
     // Each strand's colour comes from its root's pattern, varied a little per strand.
-    let albedo = coat_color(strand_pattern(s)) * (0.86 + 0.28 * random);
+    let albedo = strand_albedo(s) * (0.86 + 0.28 * random);
     // Light reaching into the coat falls off toward the roots.
     let ramp = mix(0.42, 1.0, sqrt(p.along));
     let visible = key_light_visibility(p.world);

@@ -114,6 +114,59 @@ fn step_transform(j: u32, space: u32, t: f32) -> mat4x4<f32> {
     return batch.steps[j].pose.tail[i] * (1.0 - f) + batch.steps[j].pose.tail[i + 1u] * f;
 }
 
+// Rust twin: `sim::GpuRootBinding`: a skinned root's triangle (three vertex indices) and
+// its barycentric coordinates there.
+struct RootBinding {
+    vertices: vec4<u32>,
+    barycentric: vec4<f32>,
+}
+
+// Per root, its body triangle (a placeholder of one entry for the creature's coat).
+@group(0) @binding(9) var<storage, read> root_bindings: array<RootBinding>;
+// The body's vertices posed for each step of the dispatch (xyz): MAX_STEPS equal slots,
+// step j's vertex i at j · (length / MAX_STEPS) + i.
+@group(0) @binding(10) var<storage, read> skinned_vertices: array<vec4<f32>>;
+
+// The frame of triangle p0 p1 p2 at barycentrics `bary` (Rust twin
+// `sim::triangle_frame`): columns e1 = the first edge's direction, e2 = n × e1, n the unit
+// face normal, and the barycentric point. A degenerate triangle keeps the world axes.
+fn skinned_frame(p0: vec3<f32>, p1: vec3<f32>, p2: vec3<f32>, bary: vec3<f32>) -> mat4x4<f32> {
+    let point = p0 * bary.x + p1 * bary.y + p2 * bary.z;
+    let edge = p1 - p0;
+    let c = cross(edge, p2 - p0);
+    let edge_len = length(edge);
+    let cross_len = length(c);
+    if (!(edge_len > 1e-12 && cross_len > 1e-12)) {
+        return mat4x4<f32>(
+            vec4<f32>(1.0, 0.0, 0.0, 0.0),
+            vec4<f32>(0.0, 1.0, 0.0, 0.0),
+            vec4<f32>(0.0, 0.0, 1.0, 0.0),
+            vec4<f32>(point, 1.0),
+        );
+    }
+    let e1 = edge / edge_len;
+    let n = c / cross_len;
+    let e2 = cross(n, e1);
+    return mat4x4<f32>(vec4<f32>(e1, 0.0), vec4<f32>(e2, 0.0), vec4<f32>(n, 0.0), vec4<f32>(point, 1.0));
+}
+
+// The transform strand `s` follows in step `j`: its skinned triangle's frame for a root
+// bound to a body, else its pivot's (`step_transform`).
+fn strand_transform(j: u32, s: u32, space: u32, t: f32) -> mat4x4<f32> {
+    if (space == SPACE_SKINNED) {
+        let per_step = arrayLength(&skinned_vertices) / MAX_STEPS;
+        let b = root_bindings[s];
+        let base = j * per_step;
+        return skinned_frame(
+            skinned_vertices[base + b.vertices.x].xyz,
+            skinned_vertices[base + b.vertices.y].xyz,
+            skinned_vertices[base + b.vertices.z].xyz,
+            b.barycentric.xyz,
+        );
+    }
+    return step_transform(j, space, t);
+}
+
 fn unrotate(m: mat4x4<f32>, v: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(dot(m[0].xyz, v), dot(m[1].xyz, v), dot(m[2].xyz, v));
 }
@@ -421,7 +474,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     var root_w = vec3<f32>(0.0);
 
     for (var j = 0u; j < step_count; j = j + 1u) {
-        let m = step_transform(j, space, tail_t);
+        let m = strand_transform(j, s, space, tail_t);
         root_w = place_point(m, position_local);
         let n_w = place_direction(m, normal_local);
 
@@ -507,7 +560,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     // A strand that went bad in the last step is reset now, under the last step's pose,
     // so no non-finite number is ever stored.
     if (!good) {
-        let m = step_transform(step_count - 1u, space, tail_t);
+        let m = strand_transform(step_count - 1u, s, space, tail_t);
         let r = rest_shape(
             root_w, place_direction(m, normal_local), place_direction(m, flow_local), root
         );

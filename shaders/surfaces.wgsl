@@ -123,6 +123,11 @@ fn albedo_of(material: u32, pattern: vec4<f32>) -> vec3<f32> {
         case MATERIAL_FLOOR: {
             return vec3<f32>(0.20, 0.19, 0.18);
         }
+        case MATERIAL_BODY: {
+            // A body's base colour per vertex, stored as the square root of linear (so
+            // dark colours keep their steps in eight bits).
+            return pattern.rgb * pattern.rgb;
+        }
         default: {
             // The creature's skin wears the coat's colours, a little deeper than the hair.
             return coat_color(pattern) * 0.8;

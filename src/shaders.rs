@@ -34,6 +34,8 @@ pub const SPACE_HEAD: u32 = 1;
 pub const SPACE_TAIL: u32 = 2;
 /// World space (the hand, the floor).
 pub const SPACE_WORLD: u32 = 3;
+/// A root bound to a triangle of a skinned body (`sim::SPACE_SKINNED`).
+pub const SPACE_SKINNED: u32 = 4;
 /// The most hand capsules the shading's soft occlusion considers.
 pub const MAX_HAND_CAPSULES: u32 = 24;
 /// Strands one workgroup of the camera's cull pass handles.
@@ -91,6 +93,8 @@ pub const MATERIAL_NAIL: u32 = 4;
 pub const MATERIAL_SLEEVE: u32 = 5;
 /// The floor.
 pub const MATERIAL_FLOOR: u32 = 6;
+/// A body other than the creature, coloured per vertex (`render::mesh::Material::Body`).
+pub const MATERIAL_BODY: u32 = 7;
 /// The floor's centre on the ground plane, metres: under the creature (`render::mesh`).
 pub const FLOOR_CENTER_X: f32 = 0.0;
 /// See [`FLOOR_CENTER_X`].
@@ -187,7 +191,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 35] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 37] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -199,6 +203,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 35] = [
     shared("SPACE_HEAD", SPACE_HEAD),
     shared("SPACE_TAIL", SPACE_TAIL),
     shared("SPACE_WORLD", SPACE_WORLD),
+    shared("SPACE_SKINNED", SPACE_SKINNED),
     shared("MAX_HAND_CAPSULES", MAX_HAND_CAPSULES),
     shared("CULL_WORKGROUP", CULL_WORKGROUP),
     shared("STRANDS_PER_BATCH", STRANDS_PER_BATCH),
@@ -216,6 +221,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 35] = [
     shared("MATERIAL_NAIL", MATERIAL_NAIL),
     shared("MATERIAL_SLEEVE", MATERIAL_SLEEVE),
     shared("MATERIAL_FLOOR", MATERIAL_FLOOR),
+    shared("MATERIAL_BODY", MATERIAL_BODY),
     shared("ID_BACKGROUND", ID_BACKGROUND),
     shared("ID_SKIN", ID_SKIN),
     shared("ID_HAIR", ID_HAIR),

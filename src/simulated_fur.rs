@@ -96,6 +96,10 @@ pub struct SimulatedFurOptions {
     /// An environment map the eyes and nose reflect and the surfaces' ambient term reads
     /// (never the strands); `None` keeps the built-in sky and ground.
     pub environment: Option<crate::render::EnvironmentMap>,
+    /// A body to grow the coat on in place of the creature (`None`: the creature). Its
+    /// surface is posed on the host and uploaded once a frame; the hand does not pet it
+    /// (pointer events are ignored), and it has no tail of the creature's.
+    pub body: Option<crate::sim::FurBody>,
 }
 
 impl SimulatedFurOptions {
@@ -110,6 +114,7 @@ impl SimulatedFurOptions {
             solver: SolverKind::Auto,
             hand_scale: 1.6,
             environment: None,
+            body: None,
         }
     }
 }
@@ -146,6 +151,8 @@ pub struct SimulatedFur {
     /// The coat's step count when its positions were last uploaded for drawing (a
     /// CPU-stepped coat); `None` when they must be uploaded before the next frame.
     uploaded_at: Option<u64>,
+    /// The body's step count when its surface was last posed for drawing.
+    body_posed_at: Option<u64>,
 }
 
 fn draw_capsule(shape: &crate::hand::HandShape) -> DrawCapsule {
@@ -167,6 +174,10 @@ impl SimulatedFur {
         let creature = Creature::default();
         let mut config = FurConfig::new(options.strands, options.seed);
         config.params = options.params;
+        // A body stands on the floor: its lowest point at rest.
+        if let Some(y) = options.body.as_ref().and_then(|b| b.lowest_point()) {
+            config.params.floor = y;
+        }
         // Whichever solver steps it, the renderer binds the coat's positions as one storage
         // buffer: a coat the device cannot bind is refused before anything is grown.
         let max = crate::sim::max_strands(&gpu.device.limits());
@@ -177,13 +188,15 @@ impl SimulatedFur {
             }
             .into());
         }
-        let sim = match options.solver.for_adapter(&gpu.info()) {
-            SolverKind::Cpu => FurSim::new_cpu(&config, creature.clone())?,
-            _ => FurSim::new_gpu(&config, creature.clone(), gpu)?,
+        let sim = match (options.solver.for_adapter(&gpu.info()), &options.body) {
+            (SolverKind::Cpu, None) => FurSim::new_cpu(&config, creature.clone())?,
+            (_, None) => FurSim::new_gpu(&config, creature.clone(), gpu)?,
+            (SolverKind::Cpu, Some(body)) => FurSim::new_cpu_on_body(&config, body.clone())?,
+            (_, Some(body)) => FurSim::new_gpu_on_body(&config, body.clone(), gpu)?,
         };
         // The floor is drawn where the solver keeps the strands above it.
         let render = RenderSettings {
-            floor: options.params.floor,
+            floor: config.params.floor,
             ..options.render
         };
         let mut renderer =
@@ -205,6 +218,7 @@ impl SimulatedFur {
             now: 0.0,
             clock: StepClock::new(TimeMode::Fixed),
             uploaded_at: None,
+            body_posed_at: None,
         })
     }
 
@@ -253,11 +267,17 @@ impl SimulatedFur {
     /// A pointer button went down: a primary press on the creature starts petting and stops
     /// the orbit.
     pub fn pointer_down(&mut self, ray: Ray, screen_px: Vec2, button: PointerButton) {
+        if self.sim.body().is_some() {
+            return;
+        }
         self.hand.pointer_down(ray, screen_px, button, self.now);
     }
 
     /// The pointer moved.
     pub fn pointer_move(&mut self, ray: Ray, screen_px: Vec2) {
+        if self.sim.body().is_some() {
+            return;
+        }
         self.hand.pointer_move(ray, screen_px, self.now);
     }
 
@@ -328,6 +348,7 @@ impl SimulatedFur {
     pub fn hair_mut(&mut self) -> &mut FurSim {
         // Whatever the caller does to it (steps, strands set), the next frame uploads.
         self.uploaded_at = None;
+        self.body_posed_at = None;
         &mut self.sim
     }
 
@@ -343,6 +364,14 @@ impl SimulatedFur {
     /// Before a frame: a CPU-stepped coat's positions, uploaded if they changed since the
     /// last upload (nothing to do for a GPU-stepped one, which the frames read in place).
     fn upload_positions(&mut self) -> Result<(), RenderError> {
+        if let Some(body) = self.sim.body()
+            && self.body_posed_at != Some(self.sim.steps())
+        {
+            let pose = body.motion.pose_at(self.sim.time());
+            let surface = crate::render::mesh::body_surface(&body.mesh, &pose);
+            self.renderer.set_body_surface(Some(&surface));
+            self.body_posed_at = Some(self.sim.steps());
+        }
         if self.sim.gpu().is_some() || self.uploaded_at == Some(self.sim.steps()) {
             return Ok(());
         }

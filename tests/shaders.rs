@@ -10,7 +10,7 @@ use pelt::render::strand_cull::CullUniforms;
 use pelt::shaders::{
     CREATURE_POSE_WGSL, PIPELINE_OVERRIDES, SHARED_CONSTANTS, SHARED_FLOATS, ShaderModule, prelude,
 };
-use pelt::sim::{GpuCapsule, GpuRoot, StepBatch, StepUniforms};
+use pelt::sim::{GpuCapsule, GpuRoot, GpuRootBinding, StepBatch, StepUniforms};
 use std::mem::{offset_of, size_of};
 
 fn parse_and_validate(name: &str, source: &str) -> naga::Module {
@@ -156,6 +156,7 @@ fn the_material_and_space_enums_carry_the_prelude_s_codes() {
         (Material::Nail, wgsl::MATERIAL_NAIL),
         (Material::Sleeve, wgsl::MATERIAL_SLEEVE),
         (Material::Floor, wgsl::MATERIAL_FLOOR),
+        (Material::Body, wgsl::MATERIAL_BODY),
     ];
     for (material, code) in materials {
         assert_eq!(material as u32, code, "{material:?}");
@@ -221,6 +222,15 @@ fn strand_step_structs_match_their_rust_twins() {
             ("rest_4", offset_of!(GpuRoot, rest_4)),
             ("gust_01", offset_of!(GpuRoot, gust_01)),
             ("gust_23", offset_of!(GpuRoot, gust_23)),
+        ],
+    );
+    check(
+        &module,
+        "RootBinding",
+        size_of::<GpuRootBinding>(),
+        &[
+            ("vertices", offset_of!(GpuRootBinding, vertices)),
+            ("barycentric", offset_of!(GpuRootBinding, barycentric)),
         ],
     );
     check(

@@ -73,6 +73,8 @@ pub struct DemoOptions {
     pub environment: Option<pelt::render::EnvironmentMap>,
     /// Whether the panel starts folded away (`--hide-panel`; H toggles it).
     pub hide_panel: bool,
+    /// A body to grow the coat on (`--body`), in place of the creature.
+    pub body: Option<pelt::sim::FurBody>,
 }
 
 /// Opens the window and runs until it closes (or, with `frames`, until that many frames).
@@ -236,7 +238,12 @@ impl App {
                 (chooser.current(), Some(chooser))
             }
         };
-        let mut fur = gpu.build_fur(strands, self.options.seed, self.options.solver)?;
+        let mut fur = gpu.build_fur(
+            strands,
+            self.options.seed,
+            self.options.solver,
+            self.options.body.clone(),
+        )?;
         fur.renderer_mut()
             .set_environment(self.options.environment.as_ref());
         fur.set_debug_mode(self.options.mode);
@@ -613,7 +620,12 @@ impl Running {
         let lighting = *self.fur.lighting_mut();
         let raster = self.fur.raster();
         let old = *self.fur.hair().params();
-        self.fur = self.gpu.build_fur(strands, seed, self.fur.solver())?;
+        self.fur = self.gpu.build_fur(
+            strands,
+            seed,
+            self.fur.solver(),
+            self.fur.hair().body().cloned(),
+        )?;
         // Another coat costs differently: measure the levels again.
         if let Some(probe) = &mut self.raster_probe {
             *probe = RasterProbe::new(LEVELS.len());

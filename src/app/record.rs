@@ -61,6 +61,8 @@ pub struct RecordOptions {
     pub fps: u16,
     /// The volume grid (`--volume`, `--volume-interval`).
     pub volume: crate::common::volume_args::VolumeArgs,
+    /// A body to grow the coat on (`--body`), in place of the creature.
+    pub body: Option<pelt::sim::FurBody>,
 }
 
 /// Replays `options.script` for `options.frames` frames offscreen and writes every frame
@@ -84,6 +86,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let mut fur_options = SimulatedFurOptions::new(strands, options.seed, layout);
     fur_options.environment = options.environment.clone();
     fur_options.solver = options.solver;
+    fur_options.body = options.body.clone();
     let mut fur = SimulatedFur::new(&gpu, &fur_options)
         .with_context(|| format!("growing a coat of {strands} strands"))?;
     fur.set_debug_mode(options.mode);

@@ -218,9 +218,11 @@ impl WindowGpu {
         strands: usize,
         seed: u64,
         solver: pelt::sim::SolverKind,
+        body: Option<pelt::sim::FurBody>,
     ) -> anyhow::Result<SimulatedFur> {
         let options = SimulatedFurOptions {
             solver,
+            body,
             ..SimulatedFurOptions::new(strands, seed, self.layout)
         };
         SimulatedFur::new(&self.gpu, &options)

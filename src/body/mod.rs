@@ -7,6 +7,7 @@
 
 mod accessor;
 mod animation;
+mod cylinder;
 mod file;
 mod fit;
 mod gltf_read;
@@ -17,6 +18,7 @@ mod primitives;
 mod skin;
 mod texture;
 
+pub use cylinder::{CYLINDER_COLORS, CylinderBend, CylinderSpec, skinned_cylinder};
 pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use fit::BodyFit;
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};

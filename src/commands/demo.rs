@@ -68,6 +68,9 @@ pub struct DemoArgs {
     /// and 16,777,216 pixels) for the eyes, nose and ambient light (never the strands).
     #[arg(long)]
     pub env: Option<PathBuf>,
+    /// A body of the user's to grow the coat on (the hand does not pet it yet).
+    #[command(flatten)]
+    pub body: crate::common::body_args::BodyArgs,
     /// Start with the panel folded away to a small button at the top left, the creature
     /// framed in the whole window (the H key, or the panel's own buttons, fold and open it).
     #[arg(long)]
@@ -204,6 +207,10 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(pelt::render::EnvironmentMap::from_path)
         .transpose()?;
+    let body = args.body.load()?.map(|b| {
+        eprintln!("body: {}", b.summary);
+        b.body
+    });
     if let (Some(out), Some(script), Some(frames)) = (&args.record, &script, args.frames) {
         return crate::app::record(&crate::app::RecordOptions {
             strands: args.strands,
@@ -220,6 +227,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
             raster: args.raster,
             solver: args.solver,
             volume: args.volume,
+            body,
         });
     }
     // Without a display the window cannot open: say what works instead, before winit
@@ -245,6 +253,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         volume_interval: args.volume.interval(),
         environment,
         hide_panel: args.hide_panel,
+        body,
     })
     .map_err(without_source_paths)
 }

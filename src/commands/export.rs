@@ -73,6 +73,9 @@ pub struct ExportArgs {
     /// .usda: solver steps between time samples (default 1; needs --frames).
     #[arg(long, requires = "frames")]
     pub every: Option<u32>,
+    /// .usda: a body of the user's to grow the coat on.
+    #[command(flatten)]
+    pub body: crate::common::body_args::BodyArgs,
 }
 
 /// What `--out` names.
@@ -116,6 +119,7 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
         ("--steps", args.steps.is_some()),
         ("--capsule-script", args.capsule_script.is_some()),
         ("--frames", args.frames.is_some()),
+        ("--body", args.body.body.is_some()),
     ];
     if let Some((flag, _)) = coat_only.iter().find(|(_, given)| *given) {
         bail!(
@@ -174,6 +178,10 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(super::read_capsule_script)
         .transpose()?;
+    let body = args.body.load()?;
+    if let Some(b) = &body {
+        eprintln!("body: {}", b.summary);
+    }
     // The file's size, known before any work (with the tier's count once the adapter is
     // known, when --strands is not given).
     let check_size = |strands: usize| {
@@ -205,14 +213,23 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let creature = Creature::default();
     let mut sim =
         crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
-            FurSim::new_gpu(&FurConfig::new(strands, args.seed), creature.clone(), &ctx)
+            let config = FurConfig::new(strands, args.seed);
+            match &body {
+                Some(b) => FurSim::new_gpu_on_body(&b.on_its_floor(config), b.body.clone(), &ctx),
+                None => FurSim::new_gpu(&config, creature.clone(), &ctx),
+            }
         })?;
     let mut bar = Progress::new(total, "steps");
     advance(&mut sim, script.as_ref(), steps, &mut bar)?;
 
     let pose = sim.pose_at(sim.time());
-    let skin = pelt::usd::skin_mesh(&creature, &pose, 1.0);
-    let curves = pelt::usd::coat_curves(&sim.groom().roots, &pose, &RenderSettings::default());
+    let (skin, curves) = match (&body, sim.body_groom()) {
+        (Some(b), Some(groom)) => body_coat(b, groom, &sim, steps),
+        _ => (
+            pelt::usd::skin_mesh(&creature, &pose, 1.0),
+            pelt::usd::coat_curves(&sim.groom().roots, &pose, &RenderSettings::default()),
+        ),
+    };
     let timing = StageTiming {
         start: f64::from(steps),
         end: total as f64,
@@ -281,6 +298,39 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         writing.as_secs_f64()
     );
     Ok(())
+}
+
+/// A body's coat for the stage: the body posed at the first sample (one static mesh, its
+/// per-vertex base colour) and the curves' fixed attributes, each strand in its root's own
+/// colour with its rest normal.
+fn body_coat(
+    body: &crate::common::body_args::RunBody,
+    groom: &pelt::groom::BodyGroom,
+    sim: &FurSim,
+    steps: u32,
+) -> (pelt::usd::SkinMesh, pelt::usd::CoatCurves) {
+    let pose = body.body.motion.pose_at(f64::from(steps) / FIXED_STEP_HZ);
+    let surface = pelt::render::mesh::body_surface(&body.body.mesh, &pose);
+    let from_bytes =
+        |p: [u8; 4]| glam::Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) / 255.0;
+    let skin = pelt::usd::SkinMesh {
+        points: surface.vertices.iter().map(|v| v.position.into()).collect(),
+        normals: surface.vertices.iter().map(|v| v.normal.into()).collect(),
+        colors: surface
+            .vertices
+            .iter()
+            .map(|v| from_bytes(v.pattern) * from_bytes(v.pattern))
+            .collect(),
+        indices: surface.indices,
+    };
+    let mut curves = pelt::usd::coat_curves(
+        &sim.groom().roots,
+        &sim.pose_at(sim.time()),
+        &RenderSettings::default(),
+    );
+    curves.colors = groom.roots.iter().map(|r| r.color).collect();
+    curves.root_normals = groom.roots.iter().map(|r| r.normal).collect();
+    (skin, curves)
 }
 
 /// Takes `n` solver steps, under `script` when there is one, in dispatch-sized runs.

@@ -75,6 +75,8 @@ pub struct RenderArgs {
     /// ambient term; the strands never see it.
     #[arg(long)]
     pub env: Option<PathBuf>,
+    #[command(flatten)]
+    pub body: crate::common::body_args::BodyArgs,
 }
 
 /// `--mode`'s values, each with its summary, from the one list of debug modes.
@@ -168,6 +170,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(path) => Some(super::read_capsule_script(path)?),
         None => None,
     };
+    let body = args.body.load()?;
     let environment = args
         .env
         .as_deref()
@@ -191,11 +194,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let grown = std::time::Instant::now();
     let mut sim =
         crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
-            FurSim::new_gpu(
-                &args.volume.apply(FurConfig::new(strands, args.seed)),
-                creature.clone(),
-                &ctx,
-            )
+            let config = args.volume.apply(FurConfig::new(strands, args.seed));
+            match &body {
+                Some(b) => FurSim::new_gpu_on_body(&b.on_its_floor(config), b.body.clone(), &ctx),
+                None => FurSim::new_gpu(&config, creature.clone(), &ctx),
+            }
         })?;
     let grow_s = grown.elapsed().as_secs_f64();
     let mut renderer = FurRenderer::new(
@@ -205,6 +208,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         &creature,
         RenderSettings {
             raster: args.raster,
+            floor: sim.params().floor,
             ..RenderSettings::default()
         },
     )?;
@@ -244,6 +248,21 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             }
         })
         .collect();
+    let mut camera = camera;
+    if let Some(b) = &body {
+        let pose = b.body.motion.pose_at(sim.time());
+        renderer.set_body_surface(Some(&pelt::render::mesh::body_surface(&b.body.mesh, &pose)));
+        // The presets frame the creature; a body is framed by its own bounds, fur
+        // included, unless --eye/--target place the camera.
+        if args.eye.is_none() {
+            let (lo, hi) = fur_bounds(&sim.positions()?);
+            let fov = camera.fov_y;
+            camera = Camera::framing(args.camera, lo, hi);
+            if args.fov.is_some() {
+                camera.fov_y = fov;
+            }
+        }
+    }
     let gpu = sim.gpu().context("the simulation runs on the GPU")?;
     let mut scene = Scene::new(camera, sim.pose_at(sim.time() as f32));
     scene.mode = args.mode;
@@ -269,6 +288,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             "; it starts after step {}, so not in this run",
             pelt::sim::SETTLE_STEPS
         ));
+    }
+    if let Some(b) = &body {
+        extras.push_str(&format!(", body {}", b.summary));
     }
     if let Some(env) = &args.env {
         extras.push_str(&format!(
@@ -302,4 +324,21 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         crate::common::printable::printable_path(&args.out)
     );
     Ok(())
+}
+
+/// The box holding every finite strand point.
+fn fur_bounds(positions: &[glam::Vec4]) -> (Vec3, Vec3) {
+    let (lo, hi) = positions
+        .iter()
+        .map(|p| p.truncate())
+        .filter(|p| p.is_finite())
+        .fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(p), hi.max(p)),
+        );
+    if lo.x <= hi.x {
+        (lo, hi)
+    } else {
+        (Vec3::splat(-0.5), Vec3::splat(0.5))
+    }
 }

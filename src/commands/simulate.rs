@@ -48,6 +48,9 @@ pub struct SimulateArgs {
     /// The coat's density and velocity grid.
     #[command(flatten)]
     pub volume: VolumeArgs,
+    /// A body of the user's to grow the coat on.
+    #[command(flatten)]
+    pub body: crate::common::body_args::BodyArgs,
 }
 
 pub use crate::common::volume_args::VolumeArgs;
@@ -136,17 +139,23 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         .transpose()?;
     // Opened now, beside the output, so an unwritable folder fails before a long run; it
     // replaces the output only when complete, and vanishes if the run fails.
+    let body = args.body.load()?;
     let file = pelt::files::AtomicFile::create(&args.out, "the state")?;
-    simulate(args, script.as_ref(), file, format)
+    simulate(args, script.as_ref(), body, file, format)
 }
 
 fn simulate(
     args: &SimulateArgs,
     script: Option<&CapsuleScript>,
+    body: Option<crate::common::body_args::RunBody>,
     file: pelt::files::AtomicFile,
     format: Format,
 ) -> anyhow::Result<()> {
     let creature = Creature::default();
+    if let Some(b) = &body {
+        eprintln!("body: {}", b.summary);
+    }
+    let on_body = body.map(|b| b.body);
     let started = std::time::Instant::now();
     let mut sim = match args.solver {
         SolverArg::Gpu => {
@@ -160,11 +169,15 @@ fn simulate(
                 ctx.info().name,
                 super::beyond_full_coat(strands)
             );
-            FurSim::new_gpu(
-                &args.volume.apply(FurConfig::new(strands, args.seed)),
-                creature,
-                &ctx,
-            )?
+            let config = args.volume.apply(FurConfig::new(strands, args.seed));
+            match on_body {
+                Some(b) => FurSim::new_gpu_on_body(
+                    &crate::common::body_args::on_floor(config, &b),
+                    b,
+                    &ctx,
+                )?,
+                None => FurSim::new_gpu(&config, creature, &ctx)?,
+            }
         }
         SolverArg::Cpu => {
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
@@ -172,10 +185,13 @@ fn simulate(
                 "solver: CPU ({strands} strands{})",
                 super::beyond_full_coat(strands)
             );
-            FurSim::new_cpu(
-                &args.volume.apply(FurConfig::new(strands, args.seed)),
-                creature,
-            )?
+            let config = args.volume.apply(FurConfig::new(strands, args.seed));
+            match on_body {
+                Some(b) => {
+                    FurSim::new_cpu_on_body(&crate::common::body_args::on_floor(config, &b), b)?
+                }
+                None => FurSim::new_cpu(&config, creature)?,
+            }
         }
     };
     if args.volume.on() {

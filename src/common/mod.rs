@@ -2,6 +2,7 @@
 //! before any work, progress on long runs, values and paths made printable for messages,
 //! the strand count and the volume grid's flags. Nothing here imports `commands` or `app`.
 
+pub mod body_args;
 pub mod output_path;
 pub mod output_size;
 pub mod picture_size;

@@ -5,6 +5,7 @@
 //! memory.
 
 mod bind;
+mod body;
 mod file;
 mod flow;
 mod mask;
@@ -15,6 +16,7 @@ mod regions;
 mod sampler;
 
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
+pub use body::{BodyGroom, BodyRoot};
 pub use file::{
     Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION, GroomFile, GroomFileError,
     LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask, Threshold,

@@ -93,6 +93,23 @@ impl Camera {
         }
     }
 
+    /// A named viewpoint of a body other than the creature whose rest pose, fur included,
+    /// fills the box `lo..hi`: the preset's direction, aimed at the box's centre, far
+    /// enough that the box's bounding sphere fits the view.
+    pub fn framing(preset: CameraPreset, lo: Vec3, hi: Vec3) -> Self {
+        let center = (lo + hi) * 0.5;
+        let radius = ((hi - lo).length() * 0.5).max(1e-3);
+        let (dir, fov) = match preset {
+            CameraPreset::Front => (Vec3::new(0.62, 0.28, 1.0), 38.0f32),
+            CameraPreset::Side => (Vec3::new(1.0, 0.12, 0.05), 38.0),
+            CameraPreset::Back => (Vec3::new(-0.45, 0.5, -1.0), 38.0),
+            CameraPreset::Top => (Vec3::new(0.05, 1.0, 0.3), 38.0),
+            CameraPreset::Closeup => (Vec3::new(0.55, 0.1, 1.0), 20.0),
+        };
+        let distance = radius / (0.5 * fov.to_radians()).sin() * 1.05;
+        Camera::look_at(center + dir.normalize() * distance, center, fov)
+    }
+
     /// A named viewpoint of the creature.
     pub fn preset(preset: CameraPreset) -> Self {
         let from = |dir: Vec3, distance: f32, target: Vec3, fov: f32| {

@@ -44,6 +44,9 @@ pub enum Material {
     Sleeve = 5,
     /// The floor.
     Floor = 6,
+    /// A body other than the creature, its base colour per vertex in the pattern bytes
+    /// (the square root of linear RGB; see [`body_surface`]).
+    Body = 7,
 }
 
 /// One vertex of an opaque surface. WGSL twin: `SurfaceVertex` in `shaders/surfaces.wgsl`
@@ -87,6 +90,38 @@ impl SurfaceVertex {
             space_material: space as u32 | ((material as u32) << 8),
         }
     }
+}
+
+/// A body's surface posed by `pose`, in world space: each vertex's base colour (the
+/// texture at its UV times its vertex colour) in its pattern bytes as the square root of
+/// linear RGB, which `shaders/surfaces.wgsl` squares back. The texture is sampled per
+/// vertex, not per pixel.
+pub fn body_surface(mesh: &crate::body::BodyMesh, pose: &crate::body::SkinPose) -> Mesh {
+    let vertices = (0..mesh.positions.len())
+        .map(|v| {
+            let (p, n) = pose.skin_vertex(mesh, v);
+            let uv = mesh.uvs.get(v).copied().unwrap_or(Vec2::ZERO);
+            let texture = mesh
+                .base_color_texture
+                .as_ref()
+                .map(|t| t.sample(uv))
+                .unwrap_or(glam::Vec4::ONE);
+            let color = texture * mesh.colors.get(v).copied().unwrap_or(glam::Vec4::ONE);
+            let byte = |c: f32| (c.clamp(0.0, 1.0).sqrt() * 255.0).round() as u8;
+            let mut vertex = SurfaceVertex::new(p, n, VertexSpace::World, Material::Body);
+            vertex.pattern = [byte(color.x), byte(color.y), byte(color.z), 255];
+            vertex
+        })
+        .collect();
+    let count = mesh.positions.len() as u32;
+    let indices = mesh
+        .triangles
+        .iter()
+        .filter(|t| t.iter().all(|&i| i < count))
+        .flatten()
+        .copied()
+        .collect();
+    Mesh { vertices, indices }
 }
 
 /// Triangles with 32-bit indices.

@@ -163,6 +163,15 @@ impl FurRenderer {
         self.settings.hair_casts_shadows = on;
     }
 
+    /// Draws a body's surface (`mesh`, world space, from [`super::mesh::body_surface`]) in
+    /// place of the creature's skin and face, or the creature for `None`; call again
+    /// whenever the body moves. With a body the camera draws every strand (the hidden
+    /// strands' cull tests the creature's shape).
+    pub fn set_body_surface(&mut self, mesh: Option<&super::mesh::Mesh>) {
+        self.surfaces.set_body(&self.device, &self.queue, mesh);
+        self.hair_culling = mesh.is_none();
+    }
+
     /// Lights the surfaces with the environment map `map` (the eyes and nose reflect it, the
     /// ambient term reads it; the strands never do), or with the built-in sky for `None`.
     pub fn set_environment(&mut self, map: Option<&super::EnvironmentMap>) {

@@ -33,7 +33,14 @@ impl FurRenderer {
     /// frame reads as they are; or, for a CPU-stepped one, a buffer of the renderer's that
     /// [`FurRenderer::upload_strands_from_sim`] fills with its latest positions (once now).
     pub fn set_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
-        let strands = RibbonStrand::from_roots(&sim.groom().roots);
+        let strands = match sim.body_groom() {
+            Some(groom) => groom
+                .roots
+                .iter()
+                .map(RibbonStrand::from_body_root)
+                .collect(),
+            None => RibbonStrand::from_roots(&sim.groom().roots),
+        };
         if let Some(gpu) = sim.gpu() {
             let [a, b] = gpu.position_buffers();
             return self.set_strands([a, b], &strands);

@@ -110,6 +110,9 @@ pub struct SurfacesPass {
     face_ranges: Vec<std::ops::Range<u32>>,
     floor_range: std::ops::Range<u32>,
     hand: DynamicMesh,
+    /// A body drawn in place of the creature's skin and face (world space, posed on the
+    /// host and uploaded whenever it moves); `None` draws the creature.
+    body: Option<DynamicMesh>,
     /// The module and the camera pipelines' layout, kept to build pipelines for other
     /// targets ([`SurfacesPass::pipelines_for`]).
     module: wgpu::ShaderModule,
@@ -197,6 +200,7 @@ impl SurfacesPass {
             face_ranges,
             floor_range,
             hand: DynamicMesh::new(device, "hand", 64 * 1024, 16 * 1024),
+            body: None,
             module,
             layout,
             camera,
@@ -250,6 +254,21 @@ impl SurfacesPass {
         self.hand.upload(device, queue, &mesh, glossy_start);
     }
 
+    /// Draws `mesh` (world space, from [`super::mesh::body_surface`]) in place of the
+    /// creature's skin and face, or the creature again for `None`. The upload lands at the
+    /// next submission.
+    pub fn set_body(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, mesh: Option<&Mesh>) {
+        match mesh {
+            None => self.body = None,
+            Some(mesh) => {
+                let body = self
+                    .body
+                    .get_or_insert_with(|| DynamicMesh::new(device, "body", 64, 16));
+                body.upload(device, queue, mesh, mesh.indices.len() as u32);
+            }
+        }
+    }
+
     /// Triangles of the hand as last uploaded.
     pub fn hand_triangles(&self) -> u32 {
         self.hand.index_count / 3
@@ -261,6 +280,10 @@ impl SurfacesPass {
             + self.indices.size()
             + self.hand.vertices.size()
             + self.hand.indices.size()
+            + self
+                .body
+                .as_ref()
+                .map_or(0, |b| b.vertices.size() + b.indices.size())
             + self.environment.bytes
     }
 
@@ -324,13 +347,18 @@ impl SurfacesPass {
         frame.bind(pass, View::Camera);
         pass.set_bind_group(1, &self.environment.bind_group, &[]);
         pass.set_bind_group(2, shadow_inputs, &[]);
-        self.draw_static(pass, self.skin(skin_level));
+        match &self.body {
+            Some(body) => body.draw(pass, 0..body.index_count),
+            None => self.draw_static(pass, self.skin(skin_level)),
+        }
         if floor {
             self.draw_static(pass, self.floor_range.clone());
         }
         self.hand.draw(pass, 0..self.hand.glossy_start);
         pass.set_pipeline(&pipelines.glossy);
-        self.draw_static(pass, self.face(skin_level));
+        if self.body.is_none() {
+            self.draw_static(pass, self.face(skin_level));
+        }
         self.hand
             .draw(pass, self.hand.glossy_start..self.hand.index_count);
     }
@@ -340,8 +368,13 @@ impl SurfacesPass {
     pub fn record_light_depth(&self, pass: &mut wgpu::RenderPass, frame: &FrameBinding) {
         pass.set_pipeline(&self.light_depth);
         frame.bind(pass, View::Light);
-        self.draw_static(pass, self.skin(SHADOW_LEVEL));
-        self.draw_static(pass, self.face(SHADOW_LEVEL));
+        match &self.body {
+            Some(body) => body.draw(pass, 0..body.index_count),
+            None => {
+                self.draw_static(pass, self.skin(SHADOW_LEVEL));
+                self.draw_static(pass, self.face(SHADOW_LEVEL));
+            }
+        }
         self.hand.draw(pass, 0..self.hand.index_count);
     }
 }

@@ -7,13 +7,16 @@ use super::cpu::CpuSolver;
 use super::gpu_solver::GpuSolver;
 use super::layout::{GpuRoot, StepUniforms, gpu_roots};
 use super::params::FurParams;
-use super::reference::rest_positions;
+use super::reference::{rest_positions, rest_positions_on};
+use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, skin_vertices, skinned_roots};
 use super::volume::VolumeSettings;
 use super::{SimError, StrandSolver};
+use crate::body::{BodyMesh, BodyMotion};
 use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
-use crate::groom::Groom;
+use crate::groom::{BodyGroom, Groom, StrandRoot};
 use glam::{Affine3A, Vec4};
+use std::sync::Arc;
 
 /// Steps a coat takes without the volume grid before it measures its rest densities
 /// (one second): the groomed shape sags under gravity first, and the grid must find the
@@ -114,6 +117,59 @@ pub struct StepInput {
     pub tail: Option<[Affine3A; TAIL_BONES]>,
 }
 
+/// A body the coat grows on in place of the creature: its mesh and how it moves.
+#[derive(Clone)]
+pub struct FurBody {
+    /// The surface, skin and texture in the bind pose.
+    pub mesh: Arc<BodyMesh>,
+    /// The pose at any time (looped by the motion itself).
+    pub motion: Arc<dyn BodyMotion>,
+}
+
+impl std::fmt::Debug for FurBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FurBody")
+            .field("vertices", &self.mesh.positions.len())
+            .field("triangles", &self.mesh.triangles.len())
+            .finish()
+    }
+}
+
+/// Two bodies are equal when they share their mesh and their motion.
+impl PartialEq for FurBody {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.mesh, &other.mesh) && Arc::ptr_eq(&self.motion, &other.motion)
+    }
+}
+
+impl FurBody {
+    /// The lowest point of the body at rest, metres (where it stands: the floor for a
+    /// body's scene); `None` for a body with no finite vertex.
+    pub fn lowest_point(&self) -> Option<f32> {
+        self.mesh
+            .positions
+            .iter()
+            .map(|p| p.y)
+            .filter(|y| y.is_finite())
+            .reduce(f32::min)
+    }
+
+    /// Every vertex posed at `time` seconds, appended to `out`.
+    pub fn skin_at(&self, time: f64, out: &mut Vec<Vec4>) {
+        skin_vertices(&self.mesh, &self.motion.pose_at(time), out);
+    }
+}
+
+/// A coat grown on a body: the body, its groom and the roots' triangles.
+#[derive(Debug)]
+struct BodyCoat {
+    body: FurBody,
+    groom: BodyGroom,
+    bindings: Vec<GpuRootBinding>,
+    /// When the coat was laid out on the body, seconds.
+    start: f64,
+}
+
 #[derive(Debug)]
 enum Backend {
     Gpu(Box<GpuSolver>),
@@ -148,14 +204,60 @@ pub struct FurSim {
     volume: Option<VolumeSettings>,
     /// The uniforms the groomed coat was laid out under (where the grid is placed from).
     groomed_at: StepUniforms,
+    /// The body the coat grows on, when it is not the creature's.
+    body: Option<BodyCoat>,
 }
 
 impl FurSim {
     /// Grows the groom and starts the strands at rest on the CPU solver.
     pub fn new_cpu(config: &FurConfig, creature: Creature) -> Result<Self, SimError> {
-        Self::build(config, creature, |roots, initial| {
+        Self::build(config, creature, None, |roots, _, initial| {
             Ok(Backend::Cpu(CpuSolver::new(roots.to_vec(), initial)?))
         })
+    }
+
+    /// Grows a groom on `body` (no groom file: [`BodyGroom::generate`]) and starts the
+    /// strands at rest on its pose at the start time, on the CPU solver. Each step poses
+    /// the body at the step's time and the roots follow their skinned triangles.
+    pub fn new_cpu_on_body(config: &FurConfig, body: FurBody) -> Result<Self, SimError> {
+        Self::build(
+            config,
+            Creature::default(),
+            Some(body),
+            |roots, bindings, initial| {
+                Ok(Backend::Cpu(CpuSolver::new_skinned(
+                    roots.to_vec(),
+                    bindings.map(|(b, _)| b.to_vec()).unwrap_or_default(),
+                    initial,
+                )?))
+            },
+        )
+    }
+
+    /// [`FurSim::new_cpu_on_body`] on the GPU solver.
+    pub fn new_gpu_on_body(
+        config: &FurConfig,
+        body: FurBody,
+        gpu: &GpuContext,
+    ) -> Result<Self, SimError> {
+        let max = super::max_strands(&gpu.device.limits());
+        if config.strands > max {
+            return Err(SimError::StrandCount {
+                count: config.strands,
+                max,
+            });
+        }
+        Self::build(
+            config,
+            Creature::default(),
+            Some(body),
+            |roots, bindings, initial| {
+                let (bindings, vertices) = bindings.unwrap_or((&[], 0));
+                Ok(Backend::Gpu(Box::new(GpuSolver::new_skinned(
+                    gpu, roots, bindings, vertices, &initial,
+                )?)))
+            },
+        )
     }
 
     /// Grows the groom and starts the strands at rest on the GPU solver.
@@ -172,33 +274,75 @@ impl FurSim {
                 max,
             });
         }
-        Self::build(config, creature, |roots, initial| {
+        Self::build(config, creature, None, |roots, _, initial| {
             Ok(Backend::Gpu(Box::new(GpuSolver::new(
                 gpu, roots, &initial,
             )?)))
         })
     }
 
+    #[allow(clippy::type_complexity)]
     fn build(
         config: &FurConfig,
         creature: Creature,
-        make: impl FnOnce(&[GpuRoot], Vec<Vec4>) -> Result<Backend, SimError>,
+        body: Option<FurBody>,
+        make: impl FnOnce(
+            &[GpuRoot],
+            Option<(&[GpuRootBinding], usize)>,
+            Vec<Vec4>,
+        ) -> Result<Backend, SimError>,
     ) -> Result<Self, SimError> {
         config.params.validate()?;
         if !config.start_time.is_finite() {
             return Err(SimError::FrameTime(config.start_time));
         }
-        let groom = Groom::generate(&creature, config.strands, config.seed)?;
-        let idle = if config.idle_motion {
+        // A body holds still but for its own motion: the creature's idle sway moves nothing
+        // of it.
+        let idle = if config.idle_motion && body.is_none() {
             IdleMotion::from_seed(config.seed)
         } else {
             IdleMotion::still()
         };
-        let roots = gpu_roots(&groom.roots, &creature, &config.params);
         let pose = idle.pose(&creature, config.start_time);
         let u = StepUniforms::new(&config.params, &pose, config.start_time, 0.0, None);
-        let initial = rest_positions(&u, &roots);
-        let backend = make(&roots, initial)?;
+        let (groom, roots, body, initial) = match body {
+            None => {
+                let groom = Groom::generate(&creature, config.strands, config.seed)?;
+                let roots = gpu_roots(&groom.roots, &creature, &config.params);
+                let initial = rest_positions(&u, &roots);
+                (groom, roots, None, initial)
+            }
+            Some(body) => {
+                let body_groom = BodyGroom::generate(&body.mesh, config.strands, config.seed)?;
+                let (roots, bindings) =
+                    skinned_roots(&body.mesh, &body_groom.roots, &config.params);
+                let mut skin = Vec::new();
+                body.skin_at(config.start_time, &mut skin);
+                let steps = SkinnedSteps {
+                    positions: &skin,
+                    vertex_count: body.mesh.positions.len(),
+                };
+                let initial = rest_positions_on(&u, &roots, Some((steps, &bindings)));
+                let groom = Groom {
+                    seed: config.seed,
+                    roots: body_groom.roots.iter().map(strand_root_of).collect(),
+                    areas: Vec::new(),
+                };
+                let coat = BodyCoat {
+                    body,
+                    groom: body_groom,
+                    bindings,
+                    start: config.start_time,
+                };
+                (groom, roots, Some(coat), initial)
+            }
+        };
+        let backend = make(
+            &roots,
+            body.as_ref()
+                .map(|b| (&b.bindings[..], b.body.mesh.positions.len())),
+            initial,
+        )?;
         Ok(FurSim {
             creature,
             groom,
@@ -211,6 +355,7 @@ impl FurSim {
             head_turn: glam::Quat::IDENTITY,
             volume: None,
             groomed_at: u,
+            body,
         })
     }
 
@@ -319,10 +464,14 @@ impl FurSim {
             }
             let mut clock = self.clock;
             let mut uniforms = Vec::with_capacity(batch);
+            let mut skin = Vec::new();
             for _ in 0..batch {
                 clock.record_step(step_seconds);
                 let step_input = input(clock.steps())?;
                 uniforms.push(self.uniforms_for(&step_input, clock.time(), step_seconds as f32));
+                if let Some(coat) = &self.body {
+                    coat.body.skin_at(clock.time(), &mut skin);
+                }
             }
             let volume = if self.params.volume {
                 self.settled_volume()?
@@ -330,7 +479,13 @@ impl FurSim {
                 None
             };
             self.backend.solver().set_volume(volume)?;
-            self.backend.solver().step(&uniforms)?;
+            match (&self.body, &mut self.backend) {
+                (None, backend) => backend.solver().step(&uniforms)?,
+                (Some(coat), Backend::Cpu(s)) => {
+                    s.step_skinned(&uniforms, &skin, coat.body.mesh.positions.len())?
+                }
+                (Some(_), Backend::Gpu(s)) => s.step_skinned(&uniforms, &skin)?,
+            }
             self.clock = clock;
             left -= batch;
         }
@@ -423,8 +578,29 @@ impl FurSim {
         let positions = self.positions()?;
         let comb = self.comb()?;
         let pose = self.pose_at(self.time());
-        let mut stats =
-            super::StrandStats::measure(&self.roots, &positions, &comb, &self.params, &pose);
+        let mut stats = match &self.body {
+            None => {
+                super::StrandStats::measure(&self.roots, &positions, &comb, &self.params, &pose)
+            }
+            Some(coat) => {
+                let mut skin = Vec::new();
+                coat.body.skin_at(self.time(), &mut skin);
+                let steps = SkinnedSteps {
+                    positions: &skin,
+                    vertex_count: coat.body.mesh.positions.len(),
+                };
+                super::StrandStats::measure_in_frames(
+                    &self.roots,
+                    &positions,
+                    &comb,
+                    &self.params,
+                    |i, _| match coat.bindings.get(i) {
+                        Some(binding) => StrandSkin { steps, binding }.frame(0),
+                        None => glam::Mat4::IDENTITY,
+                    },
+                )
+            }
+        };
         stats.recovered_strands = self.recovered()?;
         Ok(stats)
     }
@@ -495,7 +671,7 @@ impl FurSim {
             let positions = self.backend.solver().positions()?;
             let u = self.uniforms_at(self.clock.time(), 1.0 / super::FIXED_STEP_HZ as f32);
             let mut settings = VolumeSettings::around(
-                &rest_positions(&self.groomed_at, &self.roots),
+                &self.groomed_rest(),
                 &self.groomed_at,
                 self.params.volume_resolution,
             );
@@ -510,6 +686,43 @@ impl FurSim {
             }
         }
         Ok(self.volume_settings())
+    }
+
+    /// The groomed coat at rest as it was laid out at the start.
+    fn groomed_rest(&self) -> Vec<Vec4> {
+        match &self.body {
+            None => rest_positions(&self.groomed_at, &self.roots),
+            Some(coat) => {
+                let mut skin = Vec::new();
+                coat.body.skin_at(coat.start, &mut skin);
+                let steps = SkinnedSteps {
+                    positions: &skin,
+                    vertex_count: coat.body.mesh.positions.len(),
+                };
+                rest_positions_on(&self.groomed_at, &self.roots, Some((steps, &coat.bindings)))
+            }
+        }
+    }
+
+    /// The body the coat grows on (`None`: the built-in creature).
+    pub fn body(&self) -> Option<&FurBody> {
+        self.body.as_ref().map(|c| &c.body)
+    }
+
+    /// The body's groom, roots in the solver's order (`None` on the creature; its groom is
+    /// [`FurSim::groom`]). [`FurSim::groom`] holds the same roots as creature roots (part
+    /// `Body`, their rest position, normal and flow in the body's frame, no pattern).
+    pub fn body_groom(&self) -> Option<&BodyGroom> {
+        self.body.as_ref().map(|c| &c.groom)
+    }
+
+    /// The body's vertices as posed at `time` seconds (xyz, w 1); empty on the creature.
+    pub fn body_vertices_at(&self, time: f64) -> Vec<Vec4> {
+        let mut out = Vec::new();
+        if let Some(coat) = &self.body {
+            coat.body.skin_at(time, &mut out);
+        }
+        out
     }
 
     /// The GPU solver, for binding its buffers in a renderer; `None` on the CPU solver.
@@ -535,6 +748,23 @@ impl FurSim {
             Backend::Gpu(_) => None,
             Backend::Cpu(s) => Some(s),
         }
+    }
+}
+
+/// A body's root as a creature root (part `Body`, rest position, normal and flow in the
+/// body's frame, no pattern), for code that reads [`FurSim::groom`].
+fn strand_root_of(r: &crate::groom::BodyRoot) -> StrandRoot {
+    StrandRoot {
+        part: crate::creature::Part::Body,
+        position: r.position,
+        normal: r.normal,
+        flow: r.flow,
+        length: r.length,
+        lift_root: r.lift_root,
+        lift_tip: r.lift_tip,
+        random: r.random,
+        tail_t: 0.0,
+        pattern: crate::groom::Pattern::default(),
     }
 }
 

@@ -3,6 +3,7 @@
 //! [`GpuSolver::positions_buffer`]).
 
 use super::layout::{GpuRoot, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepBatch, StepUniforms};
+use super::skinned::GpuRootBinding;
 use super::volume::{SplatCadence, VolumeSettings, VolumeUniforms};
 use super::{SimError, StrandSolver};
 use crate::gpu::{GpuContext, read_buffer};
@@ -50,6 +51,12 @@ pub struct GpuSolver {
     /// When the grid is next splatted.
     cadence: SplatCadence,
     roots: wgpu::Buffer,
+    /// Per root, its body triangle (one placeholder entry for a creature's coat).
+    bindings: wgpu::Buffer,
+    /// The body's vertices posed for each step of a dispatch: [`MAX_STEPS_PER_DISPATCH`]
+    /// slots of `skin_vertex_count` (one placeholder slot of one vertex for a creature).
+    skinned: wgpu::Buffer,
+    skin_vertex_count: usize,
     positions: [wgpu::Buffer; 2],
     comb: wgpu::Buffer,
     recovered: wgpu::Buffer,
@@ -76,6 +83,35 @@ impl GpuSolver {
     /// Uploads `roots` and the starting positions (`initial`, used as both current and
     /// previous, so the strands start at rest) and builds the pipeline.
     pub fn new(ctx: &GpuContext, roots: &[GpuRoot], initial: &[Vec4]) -> Result<Self, SimError> {
+        Self::build(ctx, roots, None, initial)
+    }
+
+    /// [`GpuSolver::new`] for roots bound to a body's triangles by `bindings` (one per
+    /// root) on a body of `vertex_count` vertices, stepped by
+    /// [`GpuSolver::record_skinned_steps`].
+    pub fn new_skinned(
+        ctx: &GpuContext,
+        roots: &[GpuRoot],
+        bindings: &[GpuRootBinding],
+        vertex_count: usize,
+        initial: &[Vec4],
+    ) -> Result<Self, SimError> {
+        if bindings.len() != roots.len() {
+            return Err(SimError::BodySize {
+                what: "root bindings",
+                expected: roots.len(),
+                got: bindings.len(),
+            });
+        }
+        Self::build(ctx, roots, Some((bindings, vertex_count)), initial)
+    }
+
+    fn build(
+        ctx: &GpuContext,
+        roots: &[GpuRoot],
+        body: Option<(&[GpuRootBinding], usize)>,
+        initial: &[Vec4],
+    ) -> Result<Self, SimError> {
         let device = &ctx.device;
         let max = max_strands(&device.limits());
         if roots.is_empty() || roots.len() > max {
@@ -134,6 +170,8 @@ impl GpuSolver {
                     count: None,
                 },
                 storage(8, true),
+                storage(9, true),
+                storage(10, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -194,6 +232,33 @@ impl GpuSolver {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let placeholder = [GpuRootBinding::default()];
+        let (bindings, skin_vertex_count) = body.unwrap_or((&placeholder, 1));
+        let skin_vertex_count = skin_vertex_count.max(1);
+        let skin_bytes = (MAX_STEPS_PER_DISPATCH * skin_vertex_count * 16) as u64;
+        let limits = device.limits();
+        if skin_bytes
+            > limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size)
+        {
+            return Err(SimError::BodySize {
+                what: "vertex count (more than one storage buffer holds)",
+                expected: (limits.max_storage_buffer_binding_size / 16 / 8) as usize,
+                got: skin_vertex_count,
+            });
+        }
+        let bindings_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("strand root bindings"),
+            contents: bytemuck::cast_slice(bindings),
+            usage: storage_usage,
+        });
+        let skinned = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("skinned body vertices"),
+            size: skin_bytes,
+            usage: storage_usage,
+            mapped_at_creation: false,
+        });
         let grid = make_grid(device, 1);
         let volume_uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("volume grid uniforms"),
@@ -211,6 +276,8 @@ impl GpuSolver {
             grid: &grid,
             volume: &volume_uniforms,
             rest: &rest_grid,
+            bindings: &bindings_buffer,
+            skinned: &skinned,
         };
         let bind_groups = buffers.bind_groups(device, &layout);
         let oom = pollster::block_on(oom_scope.pop());
@@ -232,6 +299,9 @@ impl GpuSolver {
             volume: None,
             cadence: SplatCadence::due(),
             roots: roots_buffer,
+            bindings: bindings_buffer,
+            skinned,
+            skin_vertex_count,
             positions,
             comb,
             recovered,
@@ -316,6 +386,53 @@ impl GpuSolver {
             self.current ^= 1;
         }
         Ok(())
+    }
+
+    /// [`GpuSolver::record_steps`] with the body's vertices posed for each step (`skin`:
+    /// `steps.len()` poses of the vertex count the solver was made for, step by step),
+    /// written through the queue into the dispatch's slots.
+    pub fn record_skinned_steps(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        steps: &[StepUniforms],
+        skin: &[Vec4],
+    ) -> Result<(), SimError> {
+        super::cpu::check_skin(steps.len(), skin.len(), self.skin_vertex_count)?;
+        if steps.len() > MAX_STEPS_PER_DISPATCH {
+            return Err(SimError::TooManySteps {
+                count: steps.len(),
+                max: MAX_STEPS_PER_DISPATCH,
+            });
+        }
+        if !skin.is_empty() {
+            self.queue
+                .write_buffer(&self.skinned, 0, bytemuck::cast_slice(skin));
+        }
+        self.record_steps(encoder, steps)
+    }
+
+    /// Advances one step per entry of `steps` with the body posed for each (see
+    /// [`GpuSolver::record_skinned_steps`]), submitting as [`StrandSolver::step`] does.
+    pub fn step_skinned(&mut self, steps: &[StepUniforms], skin: &[Vec4]) -> Result<(), SimError> {
+        let n = self.skin_vertex_count;
+        super::cpu::check_skin(steps.len(), skin.len(), n)?;
+        let mut done = 0;
+        while done < steps.len() {
+            let take = self.steps_per_record(steps.len() - done);
+            let mut encoder = self
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("skinned strand steps"),
+                });
+            self.record_skinned_steps(
+                &mut encoder,
+                &steps[done..done + take],
+                &skin[done * n..(done + take) * n],
+            )?;
+            self.queue.submit(Some(encoder.finish()));
+            done += take;
+        }
+        self.check_device_error()
     }
 
     /// Of `wanted` steps, how many the next [`GpuSolver::record_steps`] call may carry: up
@@ -428,6 +545,8 @@ impl StrandSolver for GpuSolver {
                     grid: &self.grid,
                     volume: &self.volume_uniforms,
                     rest: &self.rest_grid,
+                    bindings: &self.bindings,
+                    skinned: &self.skinned,
                 };
                 self.bind_groups = buffers.bind_groups(&self.device, &self.layout);
             }
@@ -505,6 +624,8 @@ struct Buffers<'a> {
     grid: &'a wgpu::Buffer,
     volume: &'a wgpu::Buffer,
     rest: &'a wgpu::Buffer,
+    bindings: &'a wgpu::Buffer,
+    skinned: &'a wgpu::Buffer,
 }
 
 impl Buffers<'_> {
@@ -541,6 +662,8 @@ impl Buffers<'_> {
                     whole(6, self.grid),
                     whole(7, self.volume),
                     whole(8, self.rest),
+                    whole(9, self.bindings),
+                    whole(10, self.skinned),
                 ],
             })
         };

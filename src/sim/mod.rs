@@ -11,6 +11,7 @@ mod layout;
 mod params;
 mod reference;
 mod simd;
+mod skinned;
 mod stats;
 mod tier;
 pub mod volume;
@@ -19,7 +20,7 @@ pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub(crate) use contact::within_reach;
 pub use contact::{Capsule, ContactMode, HandContact, MAX_CAPSULE_REACH};
 pub use cpu::{CpuPath, CpuSolver};
-pub use fur::{FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
+pub use fur::{FurBody, FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
 pub use gpu_solver::{
     GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, WORKGROUP_SIZE, max_strands,
 };
@@ -28,8 +29,14 @@ pub use layout::{
     SEGMENTS, StepBatch, StepUniforms, gpu_roots, gust_spatial_phases,
 };
 pub use params::FurParams;
-pub use reference::{GridView, rest_positions, step_strand, step_strand_in};
-pub use simd::{LANES, StepCapsules, step_lanes};
+pub use reference::{
+    GridView, rest_positions, rest_positions_on, step_strand, step_strand_in, step_strand_skinned,
+};
+pub use simd::{LANES, StepCapsules, step_lanes, step_lanes_skinned};
+pub use skinned::{
+    GpuRootBinding, SPACE_SKINNED, SkinnedSteps, StrandSkin, is_skinned, skin_vertices,
+    skinned_root, skinned_roots, triangle_frame,
+};
 pub use stats::StrandStats;
 pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};
 pub use volume::{VolumeSettings, VolumeUniforms};
@@ -77,6 +84,16 @@ pub enum SimError {
         /// Points expected.
         expected: usize,
         /// Points given.
+        got: usize,
+    },
+    /// A body's bindings or posed vertices that do not match its roots or its steps.
+    #[error("the body's {what} has {got} entries, expected {expected}")]
+    BodySize {
+        /// Which array.
+        what: &'static str,
+        /// Entries expected.
+        expected: usize,
+        /// Entries given.
         got: usize,
     },
     /// More capsules than a step can carry.

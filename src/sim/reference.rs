@@ -3,6 +3,7 @@
 //! (`simd.rs`) are both tested against it.
 
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
+use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, is_skinned};
 use crate::creature::{Space, place_direction, place_point, root_transform};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 
@@ -146,6 +147,20 @@ pub(crate) fn root_matrix(u: &StepUniforms, root: &GpuRoot) -> Mat4 {
     root_transform(&u.pose, space_of(root), root.flow_tail.w)
 }
 
+/// The transform a root follows in step `j` (uniforms `u`): its skinned triangle's frame
+/// for a root bound to a body (when `skin` gives the posed vertices), else its pivot's.
+pub(crate) fn root_frame(
+    u: &StepUniforms,
+    j: usize,
+    root: &GpuRoot,
+    skin: Option<StrandSkin<'_>>,
+) -> Mat4 {
+    match skin {
+        Some(skin) if is_skinned(root) => skin.frame(j),
+        _ => root_matrix(u, root),
+    }
+}
+
 /// The rest shape of one strand under transform `m`: each segment along its groomed rest
 /// direction, with no comb. Points 1..5.
 pub(crate) fn rest_shape(m: &Mat4, root: &GpuRoot) -> (Vec3, [Vec3; SEGMENTS]) {
@@ -165,9 +180,22 @@ pub(crate) fn rest_shape(m: &Mat4, root: &GpuRoot) -> (Vec3, [Vec3; SEGMENTS]) {
 
 /// The rest shape of every strand under `u` (no comb): the solver's starting state.
 pub fn rest_positions(u: &StepUniforms, roots: &[GpuRoot]) -> Vec<Vec4> {
+    rest_positions_on(u, roots, None)
+}
+
+/// [`rest_positions`], roots bound to a body placed on its triangles as step 0 of `skin`
+/// poses them (`skin`: the posed vertices and one binding per root).
+pub fn rest_positions_on(
+    u: &StepUniforms,
+    roots: &[GpuRoot],
+    skin: Option<(SkinnedSteps<'_>, &[GpuRootBinding])>,
+) -> Vec<Vec4> {
     let mut out = Vec::with_capacity(roots.len() * POINTS_PER_STRAND);
-    for root in roots {
-        let (root_w, points) = rest_shape(&root_matrix(u, root), root);
+    for (i, root) in roots.iter().enumerate() {
+        let strand = skin.and_then(|(steps, bindings)| {
+            bindings.get(i).map(|binding| StrandSkin { steps, binding })
+        });
+        let (root_w, points) = rest_shape(&root_frame(u, 0, root, strand), root);
         out.push(root_w.extend(0.0));
         out.extend(points.iter().map(|p| p.extend(0.0)));
     }
@@ -216,6 +244,20 @@ pub fn step_strand_in(
     comb: &mut Vec4,
     volume: Option<GridView<'_>>,
 ) -> u32 {
+    step_strand_skinned(steps, root, None, latest, older, comb, volume)
+}
+
+/// [`step_strand_in`] for a strand whose root may be bound to a body's triangle: `skin`
+/// gives the body's vertices posed for each of `steps` and the root's triangle.
+pub fn step_strand_skinned(
+    steps: &[StepUniforms],
+    root: &GpuRoot,
+    skin: Option<StrandSkin<'_>>,
+    latest: &mut [Vec4],
+    older: &mut [Vec4],
+    comb: &mut Vec4,
+    volume: Option<GridView<'_>>,
+) -> u32 {
     let Some(last) = steps.last() else {
         return 0;
     };
@@ -243,7 +285,7 @@ pub fn step_strand_in(
     let mut resets = 0;
 
     for (j, u) in steps.iter().enumerate() {
-        let m = root_matrix(u, root);
+        let m = root_frame(u, j, root, skin);
         root_w = place_point(&m, position_local);
         let n_w = place_direction(&m, normal_local);
 
@@ -374,7 +416,7 @@ pub fn step_strand_in(
     }
 
     if !good {
-        let (_, rest) = rest_shape(&root_matrix(last, root), root);
+        let (_, rest) = rest_shape(&root_frame(last, steps.len() - 1, root, skin), root);
         cur = rest;
         old = rest;
         cur_flag = [0.0; SEGMENTS];

@@ -9,7 +9,8 @@
 //! reference resets and counts the bad strands: the fast path never needs to know how.
 
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
-use super::reference::{CONTACT_ITERATIONS, root_matrix, step_strand};
+use super::reference::{CONTACT_ITERATIONS, root_frame, step_strand_skinned};
+use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, is_skinned};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use wide::f32x8;
 
@@ -305,8 +306,37 @@ fn wedge_escape(dir: V3, parent: V3, seg: F, capsules: &[CapsuleLanes], mask: u3
     V3::select(stuck & len.simd_gt(F::splat(1e-6)), escape.div(len), dir)
 }
 
+/// [`super::triangle_frame`] of step `j` for eight skinned roots in the lanes, operation
+/// for operation as the scalar function does it (so the bits agree): the columns e1, e2,
+/// n and the barycentric point.
+fn triangle_frame_lanes(j: usize, skins: &[StrandSkin<'_>; LANES]) -> (V3, V3, V3, V3) {
+    let corner = |k: usize| {
+        V3::from_lanes(&std::array::from_fn(|l| {
+            skins[l].steps.vertex(j, skins[l].binding.vertices[k])
+        }))
+    };
+    let (p0, p1, p2) = (corner(0), corner(1), corner(2));
+    let bary = V3::from_lanes(&std::array::from_fn(|l| skins[l].binding.barycentric.xyz()));
+    let point = p0.mul(bary.x).add(p1.mul(bary.y)).add(p2.mul(bary.z));
+    let edge = p1.sub(p0);
+    let cross = edge.cross(p2.sub(p0));
+    let edge_len = edge.length();
+    let cross_len = cross.length();
+    let tiny = F::splat(1e-12);
+    let usable = edge_len.simd_gt(tiny) & cross_len.simd_gt(tiny);
+    let e1 = edge.div(edge_len);
+    let n = cross.div(cross_len);
+    let e2 = n.cross(e1);
+    (
+        V3::select(usable, e1, V3::splat(Vec3::X)),
+        V3::select(usable, e2, V3::splat(Vec3::Y)),
+        V3::select(usable, n, V3::splat(Vec3::Z)),
+        point,
+    )
+}
+
 /// Steps [`LANES`] strands (roots `roots`, their six points each in `latest` and `older`,
-/// their combs in `comb`) through `steps`, exactly as [`step_strand`] steps each; returns
+/// their combs in `comb`) through `steps`, exactly as [`super::step_strand`] steps each; returns
 /// how many strands were reset for not being finite. `capsules` is
 /// [`StepCapsules::of`]`(steps)`, made once for every group.
 pub fn step_lanes(
@@ -317,16 +347,38 @@ pub fn step_lanes(
     older: &mut [Vec4],
     comb: &mut [Vec4],
 ) -> u32 {
+    step_lanes_skinned(steps, capsules, None, roots, latest, older, comb)
+}
+
+/// [`step_lanes`] for strands whose roots may be bound to a body's triangles: `skin` gives
+/// the body's vertices posed for each of `steps` and one binding per root of `roots`.
+/// Each lane's frame is built by the reference's own function, so the bits agree.
+pub fn step_lanes_skinned(
+    steps: &[StepUniforms],
+    capsules: &[StepCapsules],
+    skin: Option<(SkinnedSteps<'_>, &[GpuRootBinding])>,
+    roots: &[GpuRoot],
+    latest: &mut [Vec4],
+    older: &mut [Vec4],
+    comb: &mut [Vec4],
+) -> u32 {
     let n = POINTS_PER_STRAND;
+    let strand_skin = |s: usize| {
+        skin.and_then(|(steps, bindings)| {
+            bindings.get(s).map(|binding| StrandSkin { steps, binding })
+        })
+    };
     let scalar = |latest: &mut [Vec4], older: &mut [Vec4], comb: &mut [Vec4]| {
         (0..roots.len())
             .map(|s| {
-                step_strand(
+                step_strand_skinned(
                     steps,
                     &roots[s],
+                    strand_skin(s),
                     &mut latest[s * n..(s + 1) * n],
                     &mut older[s * n..(s + 1) * n],
                     &mut comb[s],
+                    None,
                 )
             })
             .sum()
@@ -344,7 +396,7 @@ pub fn step_lanes(
     }
     // The fast path writes nothing until every step came out finite, so on failure the
     // input is still in place for the reference.
-    if step_finite_lanes(steps, capsules, roots, latest, older, comb) {
+    if step_finite_lanes(steps, capsules, &strand_skin, roots, latest, older, comb) {
         return 0;
     }
     scalar(latest, older, comb)
@@ -352,9 +404,10 @@ pub fn step_lanes(
 
 /// The fast path of [`step_lanes`]; false, with nothing written, when a strand went
 /// non-finite (the caller then steps the group by the reference).
-fn step_finite_lanes(
+fn step_finite_lanes<'a>(
     steps: &[StepUniforms],
     step_capsules: &[StepCapsules],
+    strand_skin: &dyn Fn(usize) -> Option<StrandSkin<'a>>,
     roots: &[GpuRoot],
     latest: &mut [Vec4],
     older: &mut [Vec4],
@@ -391,12 +444,27 @@ fn step_finite_lanes(
     let mut comb_v = V3::from_lanes(&std::array::from_fn(|l| comb[l].xyz()));
     let mut root_w = V3::splat(Vec3::ZERO);
 
-    for (u, StepCapsules(capsules)) in steps.iter().zip(step_capsules) {
+    let skins: [Option<StrandSkin<'a>>; LANES] = std::array::from_fn(strand_skin);
+    // Eight roots all bound to a body build their frames in the lanes.
+    let all_skinned: Option<[StrandSkin<'a>; LANES]> =
+        if (0..LANES).all(|l| skins[l].is_some() && is_skinned(&root[l])) {
+            Some(std::array::from_fn(|l| skins[l].expect("checked above")))
+        } else {
+            None
+        };
+    for (j, (u, StepCapsules(capsules))) in steps.iter().zip(step_capsules).enumerate() {
         // The per-strand frame. Each lane's transform is the reference's (a tail root's is
-        // a blend of two bones); placing through it runs in the lanes.
-        let m: [Mat4; LANES] = std::array::from_fn(|l| root_matrix(u, &root[l]));
-        let column = |c: usize| V3::from_lanes(&std::array::from_fn(|l| m[l].col(c).xyz()));
-        let (mx, my, mz, mw) = (column(0), column(1), column(2), column(3));
+        // a blend of two bones, a skinned root's its triangle's frame); placing through it
+        // runs in the lanes.
+        let (mx, my, mz, mw) = match &all_skinned {
+            Some(skins) => triangle_frame_lanes(j, skins),
+            None => {
+                let m: [Mat4; LANES] =
+                    std::array::from_fn(|l| root_frame(u, j, &root[l], skins[l]));
+                let column = |c: usize| V3::from_lanes(&std::array::from_fn(|l| m[l].col(c).xyz()));
+                (column(0), column(1), column(2), column(3))
+            }
+        };
         let rotate = |v: V3| mx.mul(v.x).add(my.mul(v.y)).add(mz.mul(v.z));
         root_w = rotate(position_local).add(mw);
         let n_wv = rotate(normal_local).normalize();

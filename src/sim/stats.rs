@@ -44,9 +44,27 @@ impl StrandStats {
         pose: &CreaturePose,
     ) -> Self {
         let pose = GpuCreaturePose::from(pose);
+        Self::measure_in_frames(roots, positions, comb, params, |_, root| {
+            root_transform(&pose, space_of(root), root.flow_tail.w)
+        })
+    }
+
+    /// [`StrandStats::measure`] with each root's transform given by `frame` (strand index,
+    /// root): a body's roots follow their skinned triangles, not a pivot.
+    pub fn measure_in_frames(
+        roots: &[GpuRoot],
+        positions: &[Vec4],
+        comb: &[Vec4],
+        params: &FurParams,
+        frame: impl Fn(usize, &GpuRoot) -> glam::Mat4,
+    ) -> Self {
         let mut s = StrandStats::default();
-        for (root, points) in roots.iter().zip(positions.chunks(POINTS_PER_STRAND)) {
-            let m = root_transform(&pose, space_of(root), root.flow_tail.w);
+        for (i, (root, points)) in roots
+            .iter()
+            .zip(positions.chunks(POINTS_PER_STRAND))
+            .enumerate()
+        {
+            let m = frame(i, root);
             let root_w = place_point(&m, root.position_segment.xyz());
             let n_w = place_direction(&m, root.normal_space.xyz());
             let seg = root.position_segment.w;

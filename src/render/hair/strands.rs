@@ -58,6 +58,10 @@ pub fn pack_snorm16x2(v: Vec2) -> u32 {
     q(v.x) | (q(v.y) << 16)
 }
 
+/// In bits 8..16 of [`RibbonStrand::space_t`]: the pattern bytes are the strand's own
+/// colour (a body's), not the coat's pattern channels (WGSL `strand_albedo`).
+pub const DIRECT_COLOR: u32 = 1;
+
 impl RibbonStrand {
     /// Packs a root. Tail roots follow the tail bones by their tail parameter `tail_t`
     /// (the root's own, unless a caller overrides it).
@@ -73,6 +77,20 @@ impl RibbonStrand {
             random: root.random,
             normal: pack_snorm16x2(octahedral_encode(root.normal)),
             space_t: space as u32 | (t16 << 16),
+        }
+    }
+
+    /// Packs a root of a body: its colour (the square root of linear RGB, in the pattern
+    /// bytes) drawn as is, flagged by [`DIRECT_COLOR`] in the space byte's neighbour; its
+    /// rest normal in world space.
+    pub fn from_body_root(root: &crate::groom::BodyRoot) -> Self {
+        let byte = |c: f32| (c.clamp(0.0, 1.0).sqrt() * 255.0).round() as u32;
+        let c = root.color;
+        RibbonStrand {
+            pattern: byte(c.x) | (byte(c.y) << 8) | (byte(c.z) << 16) | (255 << 24),
+            random: root.random,
+            normal: pack_snorm16x2(octahedral_encode(root.normal)),
+            space_t: VertexSpace::World as u32 | (DIRECT_COLOR << 8),
         }
     }
 

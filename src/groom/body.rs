@@ -1,0 +1,359 @@
+//! A groom grown on any body's triangles, with no groom file: roots sampled by area (a
+//! triangle chosen in proportion to its area, a point uniform within it), each bound to its
+//! triangle by barycentrics; the flow combed along the skeleton away from the highest joint
+//! (down the limbs, from the head toward the tail); colour from the base colour texture at
+//! the root's UV times the vertex colour; lengths, lift angles and clumps the creature's.
+
+use super::flow::project_and_turn;
+use super::morton::morton_code;
+use super::noise::clump_field;
+use super::{BODY_LENGTH, GroomError, MAX_STRANDS};
+use crate::body::BodyMesh;
+use glam::{Vec2, Vec3, Vec4};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Spread of the random turn of the flow about the normal, radians (the creature's).
+const FLOW_JITTER: f32 = 0.5;
+/// The clump field's first octave, cycles per metre, and its strength (the creature's).
+const CLUMP_FREQUENCY: f32 = 9.0;
+const CLUMP_STRENGTH: f32 = 0.25;
+/// Lift from the normal at the root and toward the tip, radians (the creature's body).
+const LIFT_ROOT: f32 = 0.6;
+const LIFT_TIP: f32 = 1.25;
+/// How much "down" is added to the direction along the bones: fur on a level bone still
+/// falls a little toward the ground.
+const GRAVITY_COMB: f32 = 0.35;
+/// The longest strand as a share of the body's height, so a small body is not buried.
+const MAX_LENGTH_SHARE: f32 = 0.12;
+
+/// One root on a body: its triangle and place in it, and what the solver and the renderer
+/// need, in the body's bind pose (metres).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyRoot {
+    /// The triangle it grows from (an index into [`BodyMesh::triangles`]).
+    pub triangle: u32,
+    /// Its barycentric coordinates in that triangle (each in [0, 1], summing to 1).
+    pub barycentric: Vec3,
+    /// Rest position.
+    pub position: Vec3,
+    /// Outward unit normal at rest (the vertex normals blended).
+    pub normal: Vec3,
+    /// Unit groom flow in the tangent plane at rest.
+    pub flow: Vec3,
+    /// Rest length of the whole strand, metres.
+    pub length: f32,
+    /// Angle from the normal at which the strand leaves the skin, radians.
+    pub lift_root: f32,
+    /// Angle from the normal toward which the tip lies, radians.
+    pub lift_tip: f32,
+    /// Per-strand random value in [0, 1).
+    pub random: f32,
+    /// Linear RGB base colour.
+    pub color: Vec3,
+}
+
+/// A groom of a body: its roots in Morton order of their rest position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyGroom {
+    /// The seed it was grown from.
+    pub seed: u64,
+    /// Every root (strand `i` grows from root `i`).
+    pub roots: Vec<BodyRoot>,
+}
+
+impl BodyGroom {
+    /// Grows `count` roots on `mesh` from `seed` (see the module docs). Same seed, same
+    /// bits. An error for a count out of range or a body with no usable triangle.
+    pub fn generate(mesh: &BodyMesh, count: usize, seed: u64) -> Result<BodyGroom, GroomError> {
+        if count == 0 || count > MAX_STRANDS {
+            return Err(GroomError::StrandCount {
+                count,
+                max: MAX_STRANDS,
+            });
+        }
+        let degenerate = GroomError::Degenerate {
+            placed: 0,
+            wanted: count,
+            tries: 0,
+        };
+        // Running total of triangle areas (f64, so a million small triangles add exactly
+        // enough), skipping any triangle with an index past the vertices.
+        let vertex = |i: u32| mesh.positions.get(i as usize).copied();
+        let mut cumulative = Vec::with_capacity(mesh.triangles.len());
+        let mut total = 0.0f64;
+        for t in &mesh.triangles {
+            let area = match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+                (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
+                _ => 0.0,
+            };
+            if area.is_finite() {
+                total += area;
+            }
+            cumulative.push(total);
+        }
+        if !(total.is_finite() && total > 0.0) {
+            return Err(degenerate);
+        }
+        let height = body_height(mesh);
+        let comb = CombField::new(mesh);
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let clump_seed = (seed ^ (seed >> 32)) as u32;
+        let mut roots = Vec::with_capacity(count);
+        // A body whose chosen triangles keep giving no usable root is degenerate: give up
+        // after a budget as the creature's sampler does, never loop for ever.
+        let max_tries = 2_000_000 + 2_000 * count as u64;
+        let mut tries = 0u64;
+        while roots.len() < count {
+            tries += 1;
+            if tries > max_tries {
+                return Err(GroomError::Degenerate {
+                    placed: roots.len(),
+                    wanted: count,
+                    tries,
+                });
+            }
+            let pick = rng.random::<f64>() * total;
+            let triangle = cumulative
+                .partition_point(|&c| c <= pick)
+                .min(cumulative.len() - 1);
+            // Uniform in the triangle: fold the unit square's upper half back.
+            let (mut a, mut b): (f32, f32) = (rng.random(), rng.random());
+            if a + b > 1.0 {
+                (a, b) = (1.0 - a, 1.0 - b);
+            }
+            let barycentric = Vec3::new(1.0 - a - b, a, b);
+            let turn = (rng.random::<f32>() - 0.5) * FLOW_JITTER;
+            let random: f32 = rng.random();
+            let Some(root) = comb.root(mesh, triangle as u32, barycentric, turn, random) else {
+                continue;
+            };
+            let clump = clump_field(clump_seed, root.position, CLUMP_FREQUENCY);
+            let length = BODY_LENGTH * (1.0 + CLUMP_STRENGTH * clump) * (0.88 + 0.24 * random);
+            roots.push(BodyRoot {
+                length: length.clamp(0.005, (MAX_LENGTH_SHARE * height).max(0.01)),
+                ..root
+            });
+        }
+        let (lo, hi) = roots.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), r| (lo.min(r.position), hi.max(r.position)),
+        );
+        roots.sort_by_cached_key(|r| morton_code(r.position, lo, hi));
+        Ok(BodyGroom { seed, roots })
+    }
+}
+
+/// The body's vertical extent at rest, metres.
+fn body_height(mesh: &BodyMesh) -> f32 {
+    let (lo, hi) = mesh
+        .positions
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.y), hi.max(p.y))
+        });
+    if hi > lo { hi - lo } else { 0.0 }
+}
+
+/// Which way fur lies along the skeleton: for each joint, the direction of its bone
+/// (parent → joint) turned to point away from the highest joint (the head, on most
+/// animals and on people), plus a little "down"; a root joint points away from the highest
+/// joint.
+struct CombField {
+    directions: Vec<Vec3>,
+}
+
+impl CombField {
+    fn new(mesh: &BodyMesh) -> Self {
+        let joints = &mesh.joint_positions;
+        let highest = joints
+            .iter()
+            .copied()
+            .fold(None, |best: Option<Vec3>, p| match best {
+                Some(b) if b.y >= p.y => Some(b),
+                _ if p.is_finite() => Some(p),
+                _ => best,
+            })
+            .unwrap_or(Vec3::ZERO);
+        let directions = joints
+            .iter()
+            .enumerate()
+            .map(|(j, &p)| {
+                let parent = mesh
+                    .joint_parents
+                    .get(j)
+                    .copied()
+                    .flatten()
+                    .and_then(|q| joints.get(usize::from(q)).copied());
+                let along = match parent {
+                    Some(q) => {
+                        let d = p - q;
+                        if d.dot(highest - q) > 0.0 { -d } else { d }
+                    }
+                    None => p - highest,
+                };
+                along.normalize_or_zero() + Vec3::NEG_Y * GRAVITY_COMB
+            })
+            .collect();
+        CombField { directions }
+    }
+
+    /// The comb direction at vertex `v`: its heaviest joint's.
+    fn at(&self, mesh: &BodyMesh, v: usize) -> Vec3 {
+        let heaviest = match (mesh.joints.get(v), mesh.weights.get(v)) {
+            (Some(j), Some(w)) => {
+                let mut best = 0;
+                for k in 1..j.len() {
+                    if w[k] > w[best] {
+                        best = k;
+                    }
+                }
+                Some(usize::from(j[best]))
+            }
+            _ => None,
+        };
+        heaviest
+            .and_then(|j| self.directions.get(j).copied())
+            .unwrap_or(Vec3::NEG_Y)
+    }
+
+    /// The root at `barycentric` in `triangle`, or `None` where the triangle gives no
+    /// usable normal (zero area, non-finite numbers).
+    fn root(
+        &self,
+        mesh: &BodyMesh,
+        triangle: u32,
+        barycentric: Vec3,
+        turn: f32,
+        random: f32,
+    ) -> Option<BodyRoot> {
+        let t = mesh.triangles.get(triangle as usize)?;
+        let idx = t.map(|i| i as usize);
+        let get3 = |a: &[Vec3]| -> Option<[Vec3; 3]> {
+            Some([*a.get(idx[0])?, *a.get(idx[1])?, *a.get(idx[2])?])
+        };
+        let p = get3(&mesh.positions)?;
+        let blend3 =
+            |v: [Vec3; 3]| v[0] * barycentric.x + v[1] * barycentric.y + v[2] * barycentric.z;
+        let position = blend3(p);
+        let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+        let smooth = get3(&mesh.normals)
+            .map(|n| blend3(n).normalize_or_zero())
+            .unwrap_or(Vec3::ZERO);
+        // The vertex normals blended, unless they point into the surface.
+        let normal = if smooth.dot(face) > 0.2 { smooth } else { face };
+        if normal == Vec3::ZERO || !position.is_finite() {
+            return None;
+        }
+        let comb = blend3(idx.map(|v| self.at(mesh, v)));
+        let comb = if comb.is_finite() { comb } else { Vec3::NEG_Y };
+        let flow = project_and_turn(comb, normal, turn);
+        let uv = {
+            let get = |i: usize| mesh.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
+            get(idx[0]) * barycentric.x + get(idx[1]) * barycentric.y + get(idx[2]) * barycentric.z
+        };
+        let vertex_color = {
+            let get = |i: usize| mesh.colors.get(i).copied().unwrap_or(Vec4::ONE);
+            get(idx[0]) * barycentric.x + get(idx[1]) * barycentric.y + get(idx[2]) * barycentric.z
+        };
+        let texture = mesh
+            .base_color_texture
+            .as_ref()
+            .map(|t| t.sample(uv))
+            .unwrap_or(Vec4::ONE);
+        let color = (texture * vertex_color).truncate();
+        let color = if color.is_finite() {
+            color.clamp(Vec3::ZERO, Vec3::ONE)
+        } else {
+            Vec3::splat(0.5)
+        };
+        Some(BodyRoot {
+            triangle,
+            barycentric,
+            position,
+            normal,
+            flow,
+            length: BODY_LENGTH,
+            lift_root: LIFT_ROOT,
+            lift_tip: LIFT_TIP,
+            random,
+            color,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::{CylinderSpec, skinned_cylinder};
+
+    #[test]
+    fn roots_lie_on_their_triangles_and_the_fur_is_combed_down() {
+        let (mesh, _) = skinned_cylinder(&CylinderSpec::default());
+        let groom = BodyGroom::generate(&mesh, 2_000, 7).unwrap();
+        assert_eq!(groom.roots.len(), 2_000);
+        let mut down = 0;
+        for r in &groom.roots {
+            let t = mesh.triangles[r.triangle as usize].map(|i| mesh.positions[i as usize]);
+            let p = t[0] * r.barycentric.x + t[1] * r.barycentric.y + t[2] * r.barycentric.z;
+            assert!((p - r.position).length() < 1e-6);
+            assert!(r.flow.dot(r.normal).abs() < 1e-3);
+            assert!((r.flow.length() - 1.0).abs() < 1e-3);
+            if r.flow.y < -0.5 {
+                down += 1;
+            }
+        }
+        // The jitter turns a few flows away from straight down, never most of them.
+        assert!(down > 1_900, "{down} of 2000 roots combed down");
+    }
+
+    #[test]
+    fn roots_spread_by_area_not_by_triangle() {
+        // Rings crowded toward the bottom (height ∝ s²): the lower half of the height holds
+        // 71% of the triangles but half the area, so half the roots.
+        let spec = CylinderSpec::default();
+        let (mut mesh, _) = skinned_cylinder(&spec);
+        for p in &mut mesh.positions {
+            let s = (p.y - spec.base) / spec.height;
+            p.y = spec.base + spec.height * s * s;
+        }
+        let groom = BodyGroom::generate(&mesh, 4_000, 3).unwrap();
+        let mid = spec.base + spec.height * 0.5;
+        let upper = groom.roots.iter().filter(|r| r.position.y > mid).count();
+        assert!(
+            (1_800..2_200).contains(&upper),
+            "{upper} of 4000 in the upper half"
+        );
+    }
+
+    #[test]
+    fn colour_comes_from_the_texture() {
+        let (mesh, _) = skinned_cylinder(&CylinderSpec::default());
+        let groom = BodyGroom::generate(&mesh, 500, 1).unwrap();
+        let lin = |c: [u8; 4]| {
+            Vec3::new(
+                crate::creature::srgb_to_linear(c[0]),
+                crate::creature::srgb_to_linear(c[1]),
+                crate::creature::srgb_to_linear(c[2]),
+            )
+        };
+        let spec = CylinderSpec::default();
+        let mid = spec.base + spec.height * 0.5;
+        for r in &groom.roots {
+            let want = lin(crate::body::CYLINDER_COLORS[usize::from(r.position.y < mid)]);
+            // Roots within a texel row's rounding of the middle may take either colour.
+            if (r.position.y - mid).abs() > 0.01 {
+                assert!((r.color - want).length() < 1e-5, "{} vs {want}", r.color);
+            }
+        }
+    }
+
+    #[test]
+    fn a_flat_body_is_an_error() {
+        let (mut mesh, _) = skinned_cylinder(&CylinderSpec::default());
+        for p in &mut mesh.positions {
+            *p = Vec3::ZERO;
+        }
+        assert!(BodyGroom::generate(&mesh, 10, 1).is_err());
+    }
+}
