@@ -4,7 +4,6 @@
 //! both, so the creature's skin and any body reach USD the same way.
 
 use super::SkinMesh;
-use super::stage::extent;
 use super::text::{write_ints, write_time, write_vec2s, write_vec3, write_vec3s};
 use glam::{Vec2, Vec3};
 use std::io::{self, Write};
@@ -80,6 +79,15 @@ impl From<&SkinMesh> for StageMesh<'static> {
             },
         }
     }
+}
+
+/// The bounding box of `points`, as USD's `extent` (`[min, max]`).
+pub(super) fn extent(points: impl IntoIterator<Item = Vec3>) -> [Vec3; 2] {
+    points
+        .into_iter()
+        .fold([Vec3::INFINITY, Vec3::NEG_INFINITY], |[lo, hi], p| {
+            [lo.min(p), hi.max(p)]
+        })
 }
 
 fn invalid(message: String) -> io::Error {

@@ -4,6 +4,7 @@
 //! time (a full coat is tens of megabytes a sample, so no sample is held longer than it is
 //! written), then the extents.
 
+use super::mesh_prim::extent;
 use super::text::{write_floats, write_ints, write_time, write_vec3, write_vec3s};
 use super::{CoatCurves, SkinMesh, StageMesh};
 use crate::sim::POINTS_PER_STRAND;
@@ -39,15 +40,6 @@ const CONT: &str = "            ";
 
 fn invalid(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
-}
-
-/// The bounding box of `points`, as USD's `extent` (`[min, max]`).
-pub(super) fn extent(points: impl IntoIterator<Item = Vec3>) -> [Vec3; 2] {
-    points
-        .into_iter()
-        .fold([Vec3::INFINITY, Vec3::NEG_INFINITY], |[lo, hi], p| {
-            [lo.min(p), hi.max(p)]
-        })
 }
 
 impl<W: Write> CoatStageWriter<W> {
