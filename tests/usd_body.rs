@@ -377,6 +377,8 @@ fn bad_bodies_poses_and_timings_are_refused_with_what_was_wrong() {
     // Time codes out of order.
     let e = error(write_stage(&body, &[10.0, 30.0, 20.0], &TIMES));
     assert!(e.contains("increasing"), "{e}");
+    let e = error(write_stage(&body, &[10.0, f64::NAN, 30.0], &TIMES));
+    assert!(e.contains("not finite"), "{e}");
 
     // A pose with fewer joints than the skin.
     let skin = body_skin(&body, TIMES.to_vec(), |_| SkinPose::rest(1)).unwrap();

@@ -136,19 +136,13 @@ impl StageMesh<'_> {
                 if times.is_empty() {
                     return Err(invalid("the mesh has no time code to be posed at".into()));
                 }
-                if let Some(w) = times
-                    .windows(2)
-                    .find(|w| !(w[0].is_finite() && w[1].is_finite() && w[0] < w[1]))
-                {
-                    return Err(invalid(format!(
-                        "the mesh's time codes {} and {} are not finite and increasing",
-                        w[0], w[1]
-                    )));
+                if let Some(t) = times.iter().find(|t| !t.is_finite()) {
+                    return Err(invalid(format!("the mesh's time code {t} is not finite")));
                 }
-                if !times[0].is_finite() {
+                if let Some(w) = times.windows(2).find(|w| w[0] >= w[1]) {
                     return Err(invalid(format!(
-                        "the mesh's time code {} is not finite",
-                        times[0]
+                        "the mesh's time codes {} then {} are not increasing",
+                        w[0], w[1]
                     )));
                 }
                 Ok(())
