@@ -2,7 +2,8 @@
 //! Omniverse read: the strands as one linear `BasisCurves` prim (six points a strand,
 //! tapering widths, the groom's colours, the root normal and the strand's random value as
 //! primvars) and the skin as a `Mesh` with its colours, in metres with Y up. The points may
-//! be time samples over a simulated stroke. File layout: `docs/usd.md`.
+//! be time samples over a simulated stroke; a skinned body's mesh ([`body_skin()`]) is
+//! posed at every sample too ([`StageMesh`]). File layout: `docs/usd.md`.
 //!
 //! Pelt writes the text form with a small writer of its own ([`text`], [`stage`]); the
 //! binary `.usdc` is left to Pixar's tools (`usdcat coat.usda -o coat.usdc`).
@@ -10,8 +11,10 @@
 //! Pelt also reads strands back: `BasisCurves` in text form ([`read_curves()`]), as Pelt,
 //! Blender and Houdini write them, for `--groom coat.usda` ([`read_groom()`]).
 
+pub mod body_skin;
 pub mod coat;
 pub mod groom_input;
+pub mod mesh_prim;
 pub mod read_curves;
 pub mod resample;
 pub mod stage;
@@ -20,8 +23,10 @@ mod tokens;
 mod usda_tree;
 mod xform;
 
+pub use body_skin::body_skin;
 pub use coat::{coat_color, coat_curves, skin_mesh};
 pub use groom_input::{GroomInput, GroomInputError, read_groom};
+pub use mesh_prim::{MeshMotion, PoseAt, StageMesh, mesh_usda_bytes};
 pub use read_curves::{
     CurvesError, ImportedCurve, ImportedCurves, MAX_CURVE_REACH, MAX_CURVES, MAX_USDA_BYTES,
     parse_curves, read_curves,

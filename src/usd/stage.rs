@@ -1,10 +1,12 @@
 //! [`CoatStageWriter`]: writes the coat's USD stage as text, streaming: the header, the
-//! skin mesh and the curves' fixed attributes first, then the strand points one sample at a
+//! skin mesh (the creature's, or a body's posed at every time code) and the curves' fixed
+//! attributes first, then the strand points one sample at a
 //! time (a full coat is tens of megabytes a sample, so no sample is held longer than it is
 //! written), then the extents.
 
+use super::mesh_prim::extent;
 use super::text::{write_floats, write_ints, write_time, write_vec3, write_vec3s};
-use super::{CoatCurves, SkinMesh};
+use super::{CoatCurves, SkinMesh, StageMesh};
 use crate::sim::POINTS_PER_STRAND;
 use glam::{Vec3, Vec4};
 use std::io::{self, Write};
@@ -28,6 +30,8 @@ pub struct CoatStageWriter<W: Write> {
     animated: bool,
     samples: usize,
     extents: Vec<(f64, [Vec3; 2])>,
+    /// The skin's time codes when it is time-sampled: the curves' must be the same.
+    skin_times: Option<Vec<f64>>,
 }
 
 /// Indent of the curves' attribute lines and of their arrays' continuation lines.
@@ -38,23 +42,31 @@ fn invalid(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
 }
 
-/// The bounding box of `points`, as USD's `extent` (`[min, max]`).
-fn extent(points: impl IntoIterator<Item = Vec3>) -> [Vec3; 2] {
-    points
-        .into_iter()
-        .fold([Vec3::INFINITY, Vec3::NEG_INFINITY], |[lo, hi], p| {
-            [lo.min(p), hi.max(p)]
-        })
-}
-
 impl<W: Write> CoatStageWriter<W> {
-    /// Writes the header, the skin and the curves' fixed attributes. `animated` writes the
-    /// points as time samples (then every [`CoatStageWriter::points`] call names its time
-    /// code); otherwise exactly one sample, as the points' default value.
+    /// Writes the header, the creature's skin (one pose) and the curves' fixed attributes.
+    /// `animated` writes the points as time samples (then every [`CoatStageWriter::points`]
+    /// call names its time code); otherwise exactly one sample, as the points' default
+    /// value.
     pub fn begin(
-        mut out: W,
+        out: W,
         timing: StageTiming,
         skin: &SkinMesh,
+        curves: &CoatCurves,
+        animated: bool,
+        doc: &str,
+    ) -> io::Result<Self> {
+        skin.check()?;
+        Self::begin_with_mesh(out, timing, &StageMesh::from(skin), curves, animated, doc)
+    }
+
+    /// As [`CoatStageWriter::begin`], with any triangle mesh as the skin: a body posed at
+    /// each time code ([`body_skin()`](super::body_skin())) is written with time-sampled
+    /// points, normals and extent in an animated stage, and the curves' time codes must then
+    /// be the mesh's ([`CoatStageWriter::finish`] refuses others).
+    pub fn begin_with_mesh(
+        mut out: W,
+        timing: StageTiming,
+        skin: &StageMesh,
         curves: &CoatCurves,
         animated: bool,
         doc: &str,
@@ -78,7 +90,7 @@ impl<W: Write> CoatStageWriter<W> {
         }
         writeln!(out, ")\n")?;
         writeln!(out, "def Xform \"Pelt\" (\n    kind = \"component\"\n)\n{{")?;
-        write_skin(&mut out, skin)?;
+        skin.write(&mut out, "Skin", animated)?;
         let strands = curves.root_normals.len();
         writeln!(out, "    def BasisCurves \"Coat\"\n    {{")?;
         writeln!(out, "{ATTR}uniform token type = \"linear\"")?;
@@ -115,6 +127,7 @@ impl<W: Write> CoatStageWriter<W> {
             animated,
             samples: 0,
             extents: Vec::new(),
+            skin_times: skin.sample_times(animated).map(<[f64]>::to_vec),
         })
     }
 
@@ -157,6 +170,18 @@ impl<W: Write> CoatStageWriter<W> {
         if self.samples == 0 {
             return Err(invalid("the stage has no sample of the points".into()));
         }
+        if let Some(skin) = &self.skin_times {
+            let curves = self.extents.iter().map(|(t, _)| *t);
+            if !curves.clone().eq(skin.iter().copied()) {
+                return Err(invalid(format!(
+                    "the coat has {} samples from time code {} and the skin {} from {}: write the coat at the skin's time codes",
+                    self.extents.len(),
+                    self.extents[0].0,
+                    skin.len(),
+                    skin.first().copied().unwrap_or_default()
+                )));
+            }
+        }
         let out = &mut self.out;
         if self.animated {
             writeln!(out, "{ATTR}}}")?;
@@ -182,29 +207,4 @@ impl<W: Write> CoatStageWriter<W> {
         writeln!(out, "    }}\n}}")?;
         Ok(self.out)
     }
-}
-
-/// Writes the skin as a `Mesh` prim with vertex normals and colours.
-fn write_skin(out: &mut impl Write, skin: &SkinMesh) -> io::Result<()> {
-    writeln!(out, "    def Mesh \"Skin\"\n    {{")?;
-    let [lo, hi] = extent(skin.points.iter().copied());
-    write!(out, "{ATTR}float3[] extent = [")?;
-    write_vec3(out, lo)?;
-    out.write_all(b", ")?;
-    write_vec3(out, hi)?;
-    out.write_all(b"]\n")?;
-    write!(out, "{ATTR}int[] faceVertexCounts = ")?;
-    write_ints(out, std::iter::repeat_n(3, skin.indices.len() / 3), CONT)?;
-    write!(out, "\n{ATTR}int[] faceVertexIndices = ")?;
-    write_ints(out, skin.indices.iter().copied(), CONT)?;
-    write!(out, "\n{ATTR}normal3f[] normals = ")?;
-    write_vec3s(out, skin.normals.iter().copied(), CONT)?;
-    writeln!(out, " (\n{CONT}interpolation = \"vertex\"\n{ATTR})")?;
-    write!(out, "{ATTR}point3f[] points = ")?;
-    write_vec3s(out, skin.points.iter().copied(), CONT)?;
-    write!(out, "\n{ATTR}color3f[] primvars:displayColor = ")?;
-    write_vec3s(out, skin.colors.iter().copied(), CONT)?;
-    writeln!(out, " (\n{CONT}interpolation = \"vertex\"\n{ATTR})")?;
-    writeln!(out, "{ATTR}uniform token subdivisionScheme = \"none\"")?;
-    writeln!(out, "    }}\n")
 }

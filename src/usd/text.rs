@@ -1,7 +1,7 @@
 //! The few pieces of USD's text syntax (`.usda`) the coat needs: numbers written so they
 //! read back exactly, and arrays of numbers, vectors and colours.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use std::io::{self, Write};
 
 /// Values per line in a written array, so a file opens in a text editor.
@@ -32,6 +32,15 @@ pub fn write_vec3(out: &mut (impl Write + ?Sized), v: Vec3) -> io::Result<()> {
     write_f32(out, v.y)?;
     out.write_all(b", ")?;
     write_f32(out, v.z)?;
+    out.write_all(b")")
+}
+
+/// Writes `(x, y)`.
+pub fn write_vec2(out: &mut (impl Write + ?Sized), v: Vec2) -> io::Result<()> {
+    out.write_all(b"(")?;
+    write_f32(out, v.x)?;
+    out.write_all(b", ")?;
+    write_f32(out, v.y)?;
     out.write_all(b")")
 }
 
@@ -74,6 +83,15 @@ pub fn write_vec3s(
     indent: &str,
 ) -> io::Result<()> {
     write_array(out, values, indent, |o, v| write_vec3(o, v))
+}
+
+/// Writes an array of `(x, y)`.
+pub fn write_vec2s(
+    out: &mut impl Write,
+    values: impl IntoIterator<Item = Vec2>,
+    indent: &str,
+) -> io::Result<()> {
+    write_array(out, values, indent, |o, v| write_vec2(o, v))
 }
 
 /// Writes an array of integers.
@@ -128,5 +146,7 @@ mod tests {
         let s = text(|o| write_vec3s(o, [Vec3::new(1.0, 0.5, -2.0)], ""));
         assert_eq!(s, "[(1, 0.5, -2)]");
         assert_eq!(text(|o| write_floats(o, [], "")), "[]");
+        let s = text(|o| write_vec2s(o, [Vec2::new(0.25, -1.0)], ""));
+        assert_eq!(s, "[(0.25, -1)]");
     }
 }
