@@ -5,8 +5,16 @@
 //! groom, the solvers and the renderer see only the types, so a body built in code (a test's
 //! skinned cylinder) and a body read from a file take the same path.
 
+mod distance_grid;
 mod file;
+mod inside;
 mod mesh;
+mod triangle_tree;
 
+pub use distance_grid::{
+    BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_NODES_PER_AXIS, PosedField,
+};
 pub use file::{BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
+pub use inside::{count_inside, fraction_inside, posed_triangles};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
+pub use triangle_tree::{Nearest, TriangleTree, closest_on_triangle, triangle_solid_angle};
