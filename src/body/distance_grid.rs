@@ -396,3 +396,67 @@ fn grid_header(
         offset: [offset as u32, 0, 0, 0],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_triangle_goes_to_each_distinct_dominant_joint_of_its_corners() {
+        let mesh = BodyMesh {
+            positions: vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z],
+            joints: vec![[0, 1, 0, 0], [2, 1, 0, 0], [2, 0, 0, 0], [1, 0, 0, 0]],
+            weights: vec![
+                [0.4, 0.6, 0.0, 0.0],
+                [0.5, 0.5, 0.0, 0.0],
+                [1.0, 0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0, 0.0],
+            ],
+            triangles: vec![[0, 1, 2], [1, 2, 3], [0, 3, 3]],
+            joint_count: 3,
+            ..BodyMesh::default()
+        };
+        // Vertex 0 is joint 1's (the larger weight), 1 joint 2's (a tie keeps the first),
+        // 2 joint 2's, 3 joint 1's.
+        let parts = bone_triangles(&mesh);
+        assert_eq!(parts, vec![(1, vec![0, 1, 2]), (2, vec![0, 1])]);
+    }
+
+    #[test]
+    fn inside_beats_outside_and_the_nearer_surface_beats_the_farther() {
+        assert!(nearer(-0.3, 0.01), "a grid that says inside wins");
+        assert!(!nearer(0.01, -0.3));
+        assert!(nearer(-0.01, -0.3), "inside both: the nearer surface");
+        assert!(nearer(0.01, 0.3), "outside both: the nearer surface");
+        assert!(!nearer(0.3, 0.01));
+    }
+
+    #[test]
+    fn a_grid_spans_its_part_and_margin_within_its_nodes() {
+        let part = [[
+            Vec3::ZERO,
+            Vec3::new(0.4, 0.0, 0.0),
+            Vec3::new(0.0, 0.1, 0.05),
+        ]];
+        let g = grid_header(&part, 3, 32, 0.02, 100);
+        let cell = g.origin_cell[3];
+        assert_eq!((g.dims_joint[3], g.offset[0]), (3, 100));
+        assert!(g.dims_joint[..3].iter().all(|&d| d <= 32), "{g:?}");
+        let lo = g.origin();
+        let hi = lo
+            + Vec3::new(
+                (g.dims_joint[0] - 1) as f32,
+                (g.dims_joint[1] - 1) as f32,
+                (g.dims_joint[2] - 1) as f32,
+            ) * cell;
+        // The part's box grown by the margin (and at least two cells) lies inside the grid.
+        let margin = 0.02f32.max(2.0 * cell) - 1e-5;
+        assert!(lo.cmple(Vec3::splat(-margin)).all(), "{lo} {cell}");
+        assert!(
+            hi.cmpge(Vec3::new(0.4, 0.1, 0.05) + margin).all(),
+            "{hi} {cell}"
+        );
+        // The longest side takes every node.
+        assert_eq!(g.dims_joint[0], 32);
+    }
+}
