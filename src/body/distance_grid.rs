@@ -412,14 +412,14 @@ mod tests {
                 [1.0, 0.0, 0.0, 0.0],
                 [1.0, 0.0, 0.0, 0.0],
             ],
-            triangles: vec![[0, 1, 2], [1, 2, 3], [0, 3, 3]],
+            triangles: vec![[0, 1, 2], [1, 2, 3], [1, 1, 1]],
             joint_count: 3,
             ..BodyMesh::default()
         };
         // Vertex 0 is joint 1's (the larger weight), 1 joint 2's (a tie keeps the first),
         // 2 joint 2's, 3 joint 1's.
         let parts = bone_triangles(&mesh);
-        assert_eq!(parts, vec![(1, vec![0, 1, 2]), (2, vec![0, 1])]);
+        assert_eq!(parts, vec![(1, vec![0, 1]), (2, vec![0, 1, 2])]);
     }
 
     #[test]
