@@ -162,7 +162,8 @@ impl BodyField {
             nodes_per_axis: nodes,
             margin,
         } = options;
-        if !(2..=MAX_NODES_PER_AXIS).contains(&nodes) || !(margin >= 0.0 && margin.is_finite()) {
+        let nodes_ok = (2..=MAX_NODES_PER_AXIS).contains(&nodes);
+        if !(nodes_ok && margin >= 0.0 && margin.is_finite()) {
             return Err(DistanceError::BadOptions { nodes, margin });
         }
         if mesh.triangles.is_empty() {
