@@ -346,6 +346,25 @@ fn bad_bodies_and_options_are_refused_with_what_was_wrong() {
 }
 
 #[test]
+fn a_body_of_very_many_bones_is_refused_before_any_node_is_measured() {
+    // Every vertex on a joint of its own: some thousand bones of a full grid each.
+    let mut mesh = sphere(0.3, 24, 48);
+    for (v, j) in mesh.joints.iter_mut().enumerate() {
+        *j = [v as u16, 0, 0, 0];
+    }
+    mesh.joint_count = mesh.positions.len();
+    let err = BodyField::build(&mesh, FieldOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("fewer nodes per axis"), "{err}");
+    match err {
+        DistanceError::TooLarge { nodes, bones } => {
+            assert_eq!(bones, mesh.positions.len());
+            assert!(nodes > pelt::body::MAX_FIELD_NODES, "{nodes}");
+        }
+        other => panic!("expected the size refusal, got: {other}"),
+    }
+}
+
+#[test]
 fn each_grid_stays_within_its_node_budget() {
     let mesh = cylinder();
     for nodes in [8u32, 32, 48] {

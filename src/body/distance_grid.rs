@@ -34,6 +34,10 @@ pub struct FieldOptions {
     pub margin: f32,
 }
 
+/// The most nodes all of a body's grids may hold together (32 MiB of values): what bounds
+/// the memory and the build time of a body with very many bones.
+pub const MAX_FIELD_NODES: usize = 8 << 20;
+
 /// The most nodes a grid may have along one axis (memory per bone at most this cubed, four
 /// bytes a node).
 pub const MAX_NODES_PER_AXIS: u32 = 64;
@@ -68,6 +72,16 @@ pub enum DistanceError {
     /// A vertex position is NaN or infinite.
     #[error("vertex {0} of the body is not a finite position: fix or re-export the mesh")]
     NotFinite(usize),
+    /// The grids together would hold more than [`MAX_FIELD_NODES`].
+    #[error(
+        "the body's distance field would need {nodes} grid nodes over {bones} bones, more than the {MAX_FIELD_NODES} allowed: ask for fewer nodes per axis or merge small bones"
+    )]
+    TooLarge {
+        /// Nodes the grids would hold.
+        nodes: usize,
+        /// Bones with triangles.
+        bones: usize,
+    },
     /// The options are out of range.
     #[error(
         "a distance grid needs 2 to {MAX_NODES_PER_AXIS} nodes per axis and a finite margin of 0 or more metres (got {nodes} nodes, margin {margin})"
@@ -185,10 +199,23 @@ impl BodyField {
         let corners = |t: &[u32; 3]| t.map(|v| mesh.positions[v as usize]);
         let body = TriangleTree::new(mesh.triangles.iter().map(corners).collect());
 
-        let mut field = BodyField::default();
+        // Every header first, so an oversized field is refused before any node is measured.
+        let mut parts = vec![];
+        let mut total = 0usize;
         for (joint, tris) in bone_triangles(mesh) {
             let part: Vec<[Vec3; 3]> = tris.iter().map(|&t| corners(&mesh.triangles[t])).collect();
-            let header = grid_header(&part, joint, nodes, margin, field.values.len());
+            let header = grid_header(&part, joint, nodes, margin, total);
+            total += header.dims().iter().product::<usize>();
+            parts.push((header, part));
+        }
+        if total > MAX_FIELD_NODES {
+            return Err(DistanceError::TooLarge {
+                nodes: total,
+                bones: parts.len(),
+            });
+        }
+        let mut field = BodyField::default();
+        for (header, part) in parts {
             let part = TriangleTree::new(part);
             let dims = header.dims();
             let (origin, cell) = (header.origin(), header.origin_cell[3]);

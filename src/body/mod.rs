@@ -12,7 +12,8 @@ mod mesh;
 mod triangle_tree;
 
 pub use distance_grid::{
-    BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_NODES_PER_AXIS, PosedField,
+    BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_FIELD_NODES, MAX_NODES_PER_AXIS,
+    PosedField,
 };
 pub use file::{BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use inside::{count_inside, fraction_inside, posed_triangles};
