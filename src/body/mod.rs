@@ -8,17 +8,26 @@
 mod accessor;
 mod animation;
 mod cylinder;
+mod distance_grid;
 mod file;
 mod fit;
 mod gltf_read;
+mod inside;
 pub mod limits;
 mod mesh;
 mod nodes;
 mod primitives;
 mod skin;
 mod texture;
+mod triangle_tree;
 
 pub use cylinder::{CYLINDER_COLORS, CylinderBend, CylinderSpec, skinned_cylinder};
+pub use distance_grid::{
+    BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_FIELD_NODES, MAX_NODES_PER_AXIS,
+    PosedField,
+};
 pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use fit::BodyFit;
+pub use inside::{count_inside, fraction_inside, posed_triangles};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
+pub use triangle_tree::{Nearest, TriangleTree, closest_on_triangle, triangle_solid_angle};
