@@ -83,13 +83,13 @@ impl BodyArgs {
             );
         }
         let motion = loaded.motion(self.animation.as_deref())?;
+        // The reader's summary already gives the fitted height and scale.
         let summary = format!(
-            "{} (fitted to {} m{}; --body-height changes it)",
+            "{}; {} (--body-height changes the size)",
             loaded.summary,
-            crate::common::printable::shortest(height),
             match &self.animation {
-                Some(name) => format!(", animation {name:?} looped"),
-                None => ", rest pose".to_string(),
+                Some(name) => format!("animation {name:?} looped"),
+                None => "rest pose".to_string(),
             }
         );
         Ok(Some(RunBody {
