@@ -534,3 +534,174 @@ fn bad_inputs_are_refused_with_what_to_do() {
     let e = draw_picture(&bad, &view(), &RasterOptions::default(), None).unwrap_err();
     assert!(e.to_string().contains("strand 9"), "{e}");
 }
+
+/// The coat of the creature (16,384 strands: the demo's goal) at a README camera, drawn by the renderer's ribbons (the
+/// reference: 4× MSAA, `strands` view, hair alone) and by this rasteriser from the same
+/// positions, LOD and camera. The hair's shading is made computable without the GPU: no
+/// key or fill light and the same ambient from sky and ground, so a point's colour is its
+/// strand's albedo × ambient × the root-to-tip ramp (`shade_hair` in
+/// `shaders/ribbons.wgsl` with the other terms zero).
+#[test]
+fn the_coat_matches_the_ribbons_at_a_readme_camera() {
+    use pelt::creature::{Creature, Srgb};
+    use pelt::gpu::GpuContext;
+    use pelt::render::palette::Lighting;
+    use pelt::render::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
+    use pelt::render::{
+        Camera, CameraPreset, DebugMode, FurRenderer, OFFSCREEN_FORMAT, Raster, RenderSettings,
+        Scene, TargetLayout, ids,
+    };
+    use pelt::sim::{FurConfig, FurSim};
+
+    const STRANDS: usize = 16_384;
+    let (w, h) = (320u32, 180u32);
+    let ctx = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
+    let creature = Creature::default();
+    let mut sim = FurSim::new_gpu(&FurConfig::new(STRANDS, 3), creature.clone(), &ctx).unwrap();
+    sim.step(30).unwrap();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, true);
+    let settings = RenderSettings {
+        raster: Raster::Hardware,
+        ..RenderSettings::default()
+    };
+    let mut renderer =
+        FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
+    renderer.set_strands_from_sim(&sim).unwrap();
+    renderer.set_hair_culling(false);
+    let camera = Camera::preset(CameraPreset::Front);
+    let ambient = Vec3::new(0.55, 0.5, 0.45);
+    let lighting = Lighting {
+        key_irradiance: 0.0,
+        fill_irradiance: 0.0,
+        sky: ambient,
+        ground: ambient,
+        exposure: 1.3,
+        ..Lighting::default()
+    };
+    let mut scene = Scene::new(camera, sim.pose_at(sim.time() as f32));
+    scene.mode = DebugMode::Strands;
+    scene.lighting = lighting;
+    scene.positions_index = sim.gpu().unwrap().current_index();
+    let reference = renderer.render_image(&scene, w, h).unwrap();
+    let lod = renderer.last_lod();
+
+    // The same strands, shaded on the CPU as the shading pass shades them under this light.
+    let positions = sim.positions().unwrap();
+    let palette = [
+        Srgb::MAIN.linear(),
+        Srgb::CREAM.linear(),
+        Srgb::STRIPE.linear(),
+        Srgb::BLUSH.linear(),
+    ];
+    let colors: Vec<u32> = sim
+        .groom()
+        .roots
+        .iter()
+        .flat_map(|r| {
+            let packed = r.pattern.pack();
+            let ch = |i: u32| ((packed >> (8 * i)) & 0xff) as f32 / 255.0;
+            let mut c = palette[0];
+            c = c.lerp(palette[1], ch(0));
+            c = c.lerp(palette[2], ch(1));
+            c = c.lerp(palette[2] * 0.45, ch(2));
+            c = c.lerp(palette[3], ch(3));
+            let albedo = c * (0.86 + 0.28 * r.random);
+            (0..6).map(move |i| {
+                let ramp = 0.42 + 0.58 * (i as f32 / 5.0).sqrt();
+                pack_point_color(albedo * ambient * ramp)
+            })
+        })
+        .collect();
+    let order = drawn_order(STRANDS as u32, DRAWN_ORDER_SEED);
+    let settings = renderer.settings();
+    let strands = Strands {
+        positions: &positions,
+        colors: &colors,
+        order: Some(&order),
+        lod: Lod {
+            drawn: lod.drawn,
+            end: lod.end,
+            fade: lod.fade,
+            width_scale: lod.width_scale,
+        },
+        style: StrandStyle {
+            root_width: settings.root_width,
+            tip_width: settings.tip_width,
+            tip_fade: settings.tip_fade,
+            min_pixels: settings.min_pixels,
+        },
+    };
+    let view = RasterView::camera(
+        camera.view_proj(w as f32 / h as f32),
+        camera.eye,
+        camera.forward(),
+        camera.pixel_scale(h),
+        (w, h),
+    );
+    let options = RasterOptions {
+        exposure: Some(lighting.exposure),
+        ..RasterOptions::default()
+    };
+    let (picture, _) = draw_picture(&strands, &view, &options, None).unwrap();
+    // Over the reference's own background (a corner with no hair).
+    let ids = reference.ids.as_ref().unwrap();
+    assert_ne!(ids[0], ids::HAIR, "the corner is hair");
+    let bg: Vec<u8> = reference.rgba[..4].repeat((w * h) as usize);
+    let ours = picture.composite_srgb8(&bg).unwrap();
+
+    // Hair where a picture differs visibly from the background (16/255 in a channel): the
+    // same test on both. (The ribbons' ID target keeps MSAA sample 0 alone, a dithered
+    // draw of each pixel's coverage; its overlap with ours is printed, not held.)
+    let visible = |img: &[u8]| -> Vec<bool> {
+        img.chunks(4)
+            .map(|p| (0..3).any(|c| p[c].abs_diff(bg[c]) >= 16))
+            .collect()
+    };
+    let (ours_hair, theirs_hair) = (visible(&ours), visible(&reference.rgba));
+    let iou_of = |a: &[bool], b: &[bool]| {
+        let both = a.iter().zip(b).filter(|(x, y)| **x && **y).count();
+        let either = a.iter().zip(b).filter(|(x, y)| **x || **y).count();
+        both as f64 / either.max(1) as f64
+    };
+    let iou = iou_of(&ours_hair, &theirs_hair);
+    let id_iou = iou_of(
+        &picture
+            .rows()
+            .iter()
+            .map(|p| p[3] <= 0.5)
+            .collect::<Vec<_>>(),
+        &ids.iter().map(|&i| i == ids::HAIR).collect::<Vec<_>>(),
+    );
+    let mae = |rgba: &[u8]| {
+        let sum: u64 = rgba
+            .chunks(4)
+            .zip(reference.rgba.chunks(4))
+            .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
+            .sum();
+        sum as f64 / (w * h * 3) as f64
+    };
+    let error = mae(&ours);
+    // What an empty picture would score: the measure can tell hair from none.
+    let empty = mae(&bg);
+    eprintln!(
+        "{} strands drawn of {STRANDS}, width ×{:.2}: hair IoU {iou:.4} ({} ours, {} ribbons; \
+         against the ID target's sample 0 {id_iou:.4}), mean abs error {error:.3}/255 per \
+         channel (no hair: {empty:.3})",
+        lod.drawn,
+        lod.width_scale,
+        ours_hair.iter().filter(|&&x| x).count(),
+        theirs_hair.iter().filter(|&&x| x).count(),
+    );
+    assert!(
+        iou >= 0.93,
+        "hair coverage IoU {iou:.4} against the ribbons"
+    );
+    assert!(
+        error <= 3.0,
+        "mean abs error {error:.3}/255 per channel against the ribbons"
+    );
+    assert!(
+        empty > 2.0 * error,
+        "the picture without hair scores {empty:.3}"
+    );
+}
