@@ -163,6 +163,7 @@ pub(crate) trait TileKernel: Sync {
 
 /// Draws every tile of `grid` with `kernel` into `out` (tile-major: tile `t`'s pixels at
 /// `t * 64 ..`), binning the drawn segments with at most `capacity` entries at a time.
+/// Tiles no segment touches are left as they are: `out` must hold the kernel's empty pixel.
 pub(crate) fn draw<K: TileKernel>(
     points: &[ScreenPoint],
     grid: &Grid,
@@ -217,6 +218,10 @@ pub(crate) fn draw<K: TileKernel>(
             .zip(lists)
             .enumerate()
             .map(|(i, (pixels, list))| {
+                if list.is_empty() {
+                    // Nothing to draw: `out` holds the empty pixel already.
+                    return 0;
+                }
                 list.sort_unstable();
                 let mut state = kernel.begin(first + i);
                 for pass in 0..K::PASSES {

@@ -113,13 +113,15 @@ impl RasterOptions {
 }
 
 /// Bytes a frame holds at its peak: `points` drawn strand points projected, a
-/// `width × height` picture (or light map) padded to whole tiles, the tiles' counts and
-/// starts, and a binning pool of `bin_capacity` entries.
-pub fn buffer_bytes(width: u32, height: u32, points: u64, bin_capacity: usize) -> u64 {
+/// `width × height` picture padded to whole tiles (16 B a pixel; a light map's 20 B a
+/// texel, its rows 20 B more), the tiles' counts and list starts, and a binning pool of
+/// `pool` entries: the frame's list entries ([`BinStats::entries`]), at most the
+/// options' `bin_capacity`.
+pub fn buffer_bytes(width: u32, height: u32, points: u64, pool: u64) -> u64 {
     let tiles = u64::from(width.div_ceil(TILE)) * u64::from(height.div_ceil(TILE));
     let pixel = 16;
     points * SCREEN_POINT_BYTES
         + tiles * u64::from(TILE * TILE) * pixel
-        + tiles * 8
-        + bin_capacity as u64 * ENTRY_BYTES
+        + tiles * 12
+        + pool * ENTRY_BYTES
 }
