@@ -61,8 +61,10 @@ pub(crate) struct PictureKernel<'a, L> {
     pub height: u32,
     pub exposure: Exposure,
     pub tip_fade: f32,
-    /// The surfaces' depth as nearness, row-major, or none.
+    /// The surfaces' depth in the view's convention, row-major, or none.
     pub surface: Option<&'a [f32]>,
+    /// Whether a greater depth is nearer (else the depth is negated into nearness).
+    pub reversed_depth: bool,
     pub lanes: PhantomData<L>,
 }
 
@@ -96,8 +98,10 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
                         // Outside the target: nothing is drawn there.
                         f32::INFINITY
                     } else {
-                        self.surface
-                            .map_or(f32::NEG_INFINITY, |d| d[(y * self.width + x) as usize])
+                        self.surface.map_or(f32::NEG_INFINITY, |d| {
+                            let z = d[(y * self.width + x) as usize];
+                            if self.reversed_depth { z } else { -z }
+                        })
                     };
                     surface_min = surface_min.min(*v);
                 }

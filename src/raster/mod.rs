@@ -11,11 +11,12 @@
 //! surfaces' depth, composited over their colour by [`Picture::composite`].
 //!
 //! Memory, all of it freed when a call returns: 24 B a drawn strand point
-//! ([`SCREEN_POINT_BYTES`]), 16 B a pixel of the picture (20 B a texel of the light maps,
-//! padded to whole tiles), 8 B a tile (counts and list starts), and the binning pool, at
-//! most `bin_capacity` × 8 B ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At
-//! 1920×1080 with the default pool that is 33.2 MB of picture and tiles, at most 33.6 MB
-//! of pool, and 0.6 MB for 4,096 strands' points (60.5 MB for the full coat's 420,032).
+//! ([`SCREEN_POINT_BYTES`]), 16 B a pixel of the picture padded to whole tiles (20 B a
+//! texel of the light maps, twice: by tile, then by row), 12 B a tile (counts and list
+//! starts), and the binning pool, the frame's list entries but at most `bin_capacity` × 8 B
+//! ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At 1920×1080: 33.2 MB of picture,
+//! 0.4 MB of tiles, at most 33.6 MB of pool with the default capacity, and 0.6 MB for
+//! 4,096 strands' points (60.5 MB for the full coat's 420,032).
 
 mod bins;
 mod blend;

@@ -118,17 +118,14 @@ pub fn draw_picture(
             view.height
         )));
     }
-    // The depth buffer as nearness (greater is nearer), like the segments'.
-    let surface: Option<Vec<f32>> =
-        surface_depth.map(|d| d.iter().map(|&z| view.nearness(z)).collect());
     let points = project(strands, view, true);
     let grid = Grid::new(view.width, view.height);
     let mut tiles = vec![[0.0, 0.0, 0.0, 1.0]; grid.tiles() * TILE_PIXELS];
     let stats = if options.simd {
-        let kernel = kernel::<f32x8>(&points, &grid, options, strands, surface.as_deref());
+        let kernel = kernel::<f32x8>(&points, view, options, strands, surface_depth);
         bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut tiles)
     } else {
-        let kernel = kernel::<f32>(&points, &grid, options, strands, surface.as_deref());
+        let kernel = kernel::<f32>(&points, view, options, strands, surface_depth);
         bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut tiles)
     };
     Ok((
@@ -143,16 +140,17 @@ pub fn draw_picture(
 
 fn kernel<'a, L>(
     points: &'a [super::segments::ScreenPoint],
-    grid: &Grid,
+    view: &RasterView,
     options: &RasterOptions,
     strands: &Strands,
     surface: Option<&'a [f32]>,
 ) -> PictureKernel<'a, L> {
     PictureKernel {
         points,
-        across: grid.across,
-        width: grid.width,
-        height: grid.height,
+        across: Grid::new(view.width, view.height).across,
+        width: view.width,
+        height: view.height,
+        reversed_depth: view.reversed_depth,
         exposure: options.exposure,
         tip_fade: strands.style.tip_fade,
         surface,
