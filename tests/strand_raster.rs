@@ -424,7 +424,9 @@ fn the_simd_path_draws_the_scalar_paths_bits() {
 
 #[test]
 fn the_same_input_gives_the_same_bits_on_any_number_of_threads() {
-    let coat = tangle(400, 11);
+    // Dense enough that most pixels hold more fragments than the kept layers: the
+    // unordered rest's sums would round differently in another order.
+    let coat = tangle(3000, 11);
     let s = coat.strands(tangle_style());
     let on = |threads| {
         rayon::ThreadPoolBuilder::new()
@@ -435,9 +437,9 @@ fn the_same_input_gives_the_same_bits_on_any_number_of_threads() {
     };
     let (a, sa) = on(1);
     let (b, sb) = on(4);
-    let (c, _) = on(4);
+    let (c, _) = on(3);
     assert_eq!(bits(&a), bits(&b), "1 thread and 4 threads differ");
-    assert_eq!(bits(&b), bits(&c), "two runs on 4 threads differ");
+    assert_eq!(bits(&b), bits(&c), "4 threads and 3 threads differ");
     assert_eq!(sa, sb);
 }
 

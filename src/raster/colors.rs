@@ -61,7 +61,7 @@ mod tests {
 
     #[test]
     fn the_tone_map_keeps_dark_colours_and_rolls_off_bright_ones() {
-        let dark = Vec3::new(0.1, 0.3, 0.5);
+        let dark = Vec3::new(0.1, 0.3, 0.59);
         assert_eq!(tone_map(dark, 1.0), dark);
         let bright = tone_map(Vec3::new(4.0, 2.0, 1.0), 1.0);
         assert!(bright.max_element() < 1.0 && bright.max_element() > 0.9);
