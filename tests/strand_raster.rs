@@ -169,7 +169,11 @@ fn a_strand_behind_the_surfaces_is_hidden_and_one_in_front_is_not() {
     let depth: Vec<f32> = (0..W * H)
         .map(|i| {
             let x = i % W;
-            if x < W / 2 || x % 2 == 0 { 0.6 } else { 0.4 }
+            if x < W / 2 || x.is_multiple_of(2) {
+                0.6
+            } else {
+                0.4
+            }
         })
         .collect();
     let (p, stats) = draw(&s, &RasterOptions::default(), Some(&depth));

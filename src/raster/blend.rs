@@ -232,8 +232,8 @@ fn resolve<L: Lanes>(p: &PixelState<L>) -> ([L; 3], L) {
     let mut rgb = [L::splat(0.0); 3];
     for layer in &p.layers {
         let w = t * layer.alpha;
-        for c in 0..3 {
-            rgb[c] = rgb[c] + w * layer.rgb[c];
+        for (sum, c) in rgb.iter_mut().zip(layer.rgb) {
+            *sum = *sum + w * c;
         }
         t = t * (one - layer.alpha);
     }
@@ -243,8 +243,8 @@ fn resolve<L: Lanes>(p: &PixelState<L>) -> ([L; 3], L) {
         t * (one - p.rest_t) / p.rest_alpha.max(L::splat(1e-30)),
         L::splat(0.0),
     );
-    for c in 0..3 {
-        rgb[c] = rgb[c] + w * p.rest_rgb[c];
+    for (sum, c) in rgb.iter_mut().zip(p.rest_rgb) {
+        *sum = *sum + w * c;
     }
     (rgb, t * p.rest_t)
 }

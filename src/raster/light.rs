@@ -76,10 +76,11 @@ pub fn draw_light_maps(
     strands.validate(false)?;
     options.validate()?;
     let ordered = slabs.ends.windows(2).all(|w| w[0] <= w[1]);
-    if !(slabs.depth_range.is_finite() && slabs.depth_range > 0.0)
-        || !slabs.ends.iter().all(|e| e.is_finite())
-        || !ordered
-    {
+    let good = slabs.depth_range.is_finite()
+        && slabs.depth_range > 0.0
+        && slabs.ends.iter().all(|e| e.is_finite())
+        && ordered;
+    if !good {
         return Err(RasterError::View(
             "the light's depth range must be a positive number and its slab ends finite and increasing"
                 .into(),

@@ -110,7 +110,7 @@ impl Strands<'_> {
     /// Checks the buffers against each other and the numbers; `colors` only when `picture`.
     pub fn validate(&self, picture: bool) -> Result<(), RasterError> {
         let bad = |what: String| Err(RasterError::Strands(what));
-        if self.positions.len() % POINTS_PER_STRAND != 0 {
+        if !self.positions.len().is_multiple_of(POINTS_PER_STRAND) {
             return bad(format!(
                 "{} positions are not a whole number of strands of {POINTS_PER_STRAND} points",
                 self.positions.len()
