@@ -9,7 +9,7 @@ use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
 use pelt::render::RenderSettings;
 use pelt::sim::{FIXED_STEP_HZ, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
-use pelt::usd::{CoatStageWriter, StageTiming};
+use pelt::usd::{CoatStageWriter, StageMesh, StageTiming};
 use pelt::vrm::creature_glb;
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,8 +19,11 @@ pub const MAX_STEPS: u32 = 1_000_000;
 /// The most time samples one USD export writes.
 pub const MAX_FRAMES: u32 = 10_000;
 
-/// Bytes a `.usda` coat takes besides its strands: the stage, the skin mesh.
-const USDA_FIXED_BYTES: u64 = 3_770_000;
+/// Bytes a `.usda` coat takes besides its strands and its skin: the header and the prims'
+/// declarations.
+const USDA_STAGE_BYTES: u64 = 4_000;
+/// Bytes the built-in creature's skin mesh takes (one pose, the renderer's tessellation).
+const USDA_CREATURE_SKIN_BYTES: u64 = 3_766_000;
 /// Bytes a strand's fixed attributes take in a `.usda` coat (vertex count, widths, colour,
 /// root normal, random value).
 const USDA_BYTES_PER_STRAND: u64 = 171;
@@ -28,12 +31,20 @@ const USDA_BYTES_PER_STRAND: u64 = 171;
 /// of about ten characters in `(x, y, z), ` with a line break every eight points.
 const USDA_BYTES_PER_POINT: u64 = 42;
 
-/// The size of a `.usda` coat of `strands` strands and `frames` time samples, estimated
-/// (docs/formats.md gives the figures).
-pub fn usda_bytes(strands: usize, frames: u32) -> u64 {
+/// The size of a `.usda` coat of `strands` strands and `frames` time samples beside a skin
+/// of `skin_bytes` ([`skin_usda_bytes`]), estimated (docs/formats.md gives the figures).
+pub fn usda_bytes(strands: usize, frames: u32, skin_bytes: u64) -> u64 {
     let strands = strands as u64;
     let points = strands * pelt::sim::POINTS_PER_STRAND as u64 * u64::from(frames);
-    USDA_FIXED_BYTES + strands * USDA_BYTES_PER_STRAND + points * USDA_BYTES_PER_POINT
+    USDA_STAGE_BYTES + skin_bytes + strands * USDA_BYTES_PER_STRAND + points * USDA_BYTES_PER_POINT
+}
+
+/// The size of the stage's skin, estimated: the creature's in one pose, or `body`'s mesh
+/// with its texture coordinates posed at each of `frames` time samples.
+pub fn skin_usda_bytes(body: Option<&pelt::body::BodyMesh>, frames: u32) -> u64 {
+    body.map_or(USDA_CREATURE_SKIN_BYTES, |b| {
+        pelt::usd::mesh_usda_bytes(b.positions.len(), b.triangles.len(), frames, true)
+    })
 }
 
 /// Arguments of `pelt export`.
@@ -184,15 +195,24 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     }
     // The file's size, known before any work (with the tier's count once the adapter is
     // known, when --strands is not given).
+    let skin_bytes = skin_usda_bytes(body.as_ref().map(|b| &*b.body.mesh), frames);
     let check_size = |strands: usize| {
         crate::common::output_size::check(
             &args.out,
             "the coat",
-            usda_bytes(strands, frames),
+            usda_bytes(strands, frames, skin_bytes),
             &format!(
-                "--strands {strands} --frames {frames}: {strands} strands × {frames} sample{} × {} points × about {USDA_BYTES_PER_POINT} bytes",
+                "--strands {strands} --frames {frames}: {strands} strands × {frames} sample{} × {} points × about {USDA_BYTES_PER_POINT} bytes{}",
                 if frames == 1 { "" } else { "s" },
-                pelt::sim::POINTS_PER_STRAND
+                pelt::sim::POINTS_PER_STRAND,
+                match &body {
+                    Some(b) => format!(
+                        ", and the body's {} vertices × {frames} sample{} for its mesh",
+                        b.body.mesh.positions.len(),
+                        if frames == 1 { "" } else { "s" },
+                    ),
+                    None => String::new(),
+                }
             ),
             "write fewer samples (--frames, with a larger --every for the same span) or fewer strands",
         )
@@ -222,11 +242,16 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let mut bar = Progress::new(total, "steps");
     advance(&mut sim, script.as_ref(), steps, &mut bar)?;
 
+    // The time codes of the samples: the solver's step counts after --steps, then every
+    // --every steps.
+    let times: Vec<f64> = (0..frames)
+        .map(|k| f64::from(steps) + f64::from(k) * f64::from(every))
+        .collect();
     let pose = sim.pose_at(sim.time());
     let (skin, curves) = match (&body, sim.body_groom()) {
-        (Some(b), Some(groom)) => body_coat(b, groom, &sim, steps),
+        (Some(b), Some(groom)) => body_coat(&b.body, groom, &sim, times)?,
         _ => (
-            pelt::usd::skin_mesh(&creature, &pose, 1.0),
+            StageMesh::from(&pelt::usd::skin_mesh(&creature, &pose, 1.0)),
             pelt::usd::coat_curves(&sim.groom().roots, &pose, &RenderSettings::default()),
         ),
     };
@@ -253,7 +278,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let mut writing = std::time::Duration::ZERO;
     let write_error = || format!("cannot save the coat to {}", args.out.display());
     let clock = std::time::Instant::now();
-    let mut stage = CoatStageWriter::begin(
+    let mut stage = CoatStageWriter::begin_with_mesh(
         std::io::BufWriter::with_capacity(1 << 20, crate::common::output_size::Capped::new(file)),
         timing,
         &skin,
@@ -287,50 +312,69 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     writing += clock.elapsed();
     let size = std::fs::metadata(&args.out).map_or(0, |m| m.len());
     eprintln!(
-        "{strands} strands{}, {total} steps, {frames} sample{} on {}: wrote {} ({:.1} MB, estimated {:.1} MB) in {:.2} s, {:.2} s of it writing",
+        "{strands} strands{}, {total} steps, {frames} sample{} on {}: wrote {} ({:.2} MB, estimated {:.2} MB) in {:.2} s, {:.2} s of it writing",
         super::beyond_full_coat(strands),
         if frames == 1 { "" } else { "s" },
         ctx.info().name,
         crate::common::printable::printable_path(&args.out),
         size as f64 / 1e6,
-        usda_bytes(strands, frames) as f64 / 1e6,
+        usda_bytes(strands, frames, skin_bytes) as f64 / 1e6,
         started.elapsed().as_secs_f64(),
         writing.as_secs_f64()
     );
     Ok(())
 }
 
-/// A body's coat for the stage: the body posed at the first sample (one static mesh, its
-/// per-vertex base colour) and the curves' fixed attributes, each strand in its root's own
-/// colour with its rest normal.
-fn body_coat(
-    body: &crate::common::body_args::RunBody,
+/// A body's coat for the stage: the body posed at each of `times` (time codes) on the
+/// solver's clock, so the strands' roots lie on the written mesh at every sample, and the
+/// curves' fixed attributes, each strand in its root's own colour with the skin's normal at
+/// its root in the first sample's pose.
+fn body_coat<'a>(
+    body: &'a pelt::sim::FurBody,
     groom: &pelt::groom::BodyGroom,
     sim: &FurSim,
-    steps: u32,
-) -> (pelt::usd::SkinMesh, pelt::usd::CoatCurves) {
-    let pose = body.body.motion.pose_at(f64::from(steps) / FIXED_STEP_HZ);
-    let surface = pelt::render::mesh::body_surface(&body.body.mesh, &pose);
-    let from_bytes =
-        |p: [u8; 4]| glam::Vec3::new(f32::from(p[0]), f32::from(p[1]), f32::from(p[2])) / 255.0;
-    let skin = pelt::usd::SkinMesh {
-        points: surface.vertices.iter().map(|v| v.position.into()).collect(),
-        normals: surface.vertices.iter().map(|v| v.normal.into()).collect(),
-        colors: surface
-            .vertices
-            .iter()
-            .map(|v| from_bytes(v.pattern) * from_bytes(v.pattern))
-            .collect(),
-        indices: surface.indices,
-    };
+    times: Vec<f64>,
+) -> anyhow::Result<(StageMesh<'a>, pelt::usd::CoatCurves)> {
+    // The solver poses the body for the step that ends at time code `t` at `t / 60` seconds
+    // (its clock starts at 0 and counts exactly steps / 60), so the export does too.
+    let pose_at = move |t: f64| body.motion.pose_at(t / FIXED_STEP_HZ);
+    let first = pose_at(times.first().copied().unwrap_or_default());
+    let normals: Vec<glam::Vec3> = (0..body.mesh.positions.len())
+        .map(|v| first.skin_vertex(&body.mesh, v).1)
+        .collect();
+    let skin = pelt::usd::body_skin(&body.mesh, times, pose_at)
+        .context("writing the body as the stage's mesh")?;
     let mut curves = pelt::usd::coat_curves(
         &sim.groom().roots,
         &sim.pose_at(sim.time()),
         &RenderSettings::default(),
     );
     curves.colors = groom.roots.iter().map(|r| r.color).collect();
-    curves.root_normals = groom.roots.iter().map(|r| r.normal).collect();
-    (skin, curves)
+    curves.root_normals = groom
+        .roots
+        .iter()
+        .map(|r| root_normal(&body.mesh, &normals, r))
+        .collect();
+    Ok((skin, curves))
+}
+
+/// The skin's unit normal at `root`: `normals` (one a vertex, posed) blended by the root's
+/// barycentrics in its triangle, as a renderer interpolates the mesh's normals there; the
+/// rest normal where the triangle is missing or the blend vanishes.
+fn root_normal(
+    mesh: &pelt::body::BodyMesh,
+    normals: &[glam::Vec3],
+    root: &pelt::groom::BodyRoot,
+) -> glam::Vec3 {
+    let Some(triangle) = mesh.triangles.get(root.triangle as usize) else {
+        return root.normal;
+    };
+    let blend = triangle
+        .iter()
+        .zip(root.barycentric.to_array())
+        .map(|(&v, w)| normals.get(v as usize).copied().unwrap_or(root.normal) * w)
+        .sum::<glam::Vec3>();
+    blend.normalize_or(root.normal)
 }
 
 /// Takes `n` solver steps, under `script` when there is one, in dispatch-sized runs.

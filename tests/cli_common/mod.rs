@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 mod usd_python;
 mod xvfb;
 #[allow(unused_imports)]
-pub use usd_python::usd_python;
+pub use usd_python::{CHECK_COMPLIANCE, usd_python};
 #[allow(unused_imports)]
 pub use xvfb::run_under_xvfb;
 

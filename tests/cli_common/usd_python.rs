@@ -16,3 +16,27 @@ pub fn usd_python() -> PathBuf {
     );
     python
 }
+
+/// Python that checks the stage at `sys.argv[1]` with Pixar's own rules and leaves
+/// `stage` (the opened stage), `checked_by` (what checked it) and `errors` (every error and
+/// failed check, as text) for the lines after it: `UsdUtils.ComplianceChecker` where `pxr`
+/// has it, else every registered validator of `pxr.UsdValidation` (usd-core 26 removed the
+/// checker).
+pub const CHECK_COMPLIANCE: &str = r#"
+import sys
+from pxr import Usd, UsdUtils
+path = sys.argv[1]
+stage = Usd.Stage.Open(path)
+if hasattr(UsdUtils, "ComplianceChecker"):
+    checker = UsdUtils.ComplianceChecker()
+    checker.CheckCompliance(path)
+    checked_by = "UsdUtils.ComplianceChecker"
+    errors = list(checker.GetErrors()) + list(checker.GetFailedChecks())
+else:
+    from pxr import UsdValidation
+    validators = UsdValidation.ValidationRegistry().GetOrLoadAllValidators()
+    found = UsdValidation.ValidationContext(validators).Validate(stage)
+    checked_by = "UsdValidation (%d validators)" % len(validators)
+    errors = [e.GetErrorAsString() for e in found
+              if e.GetType() == UsdValidation.ValidationErrorType.Error]
+"#;
