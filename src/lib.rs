@@ -45,6 +45,7 @@ pub mod groom;
 pub mod hand;
 mod json_numbers;
 pub mod npy;
+pub mod raster;
 pub mod render;
 pub mod rigged;
 mod script_file;

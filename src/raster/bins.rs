@@ -1,0 +1,359 @@
+//! Binning: the screen in tiles of 8×8 pixels, each drawn segment listed in every tile it
+//! can touch (its box, then the distance from the tile's centre to the segment), a tile's
+//! list sorted nearest first. The lists live in one pool of bounded capacity: a frame
+//! whose lists do not fit is drawn in several groups of tiles, each binned and drawn in
+//! turn (the same picture, more scans of the segments), and a tile whose own list does not
+//! fit is drawn by the slow path: its segments streamed in chunks of the pool's size, with
+//! no early exit (which needs the whole list in depth order). Both are counted in
+//! [`BinStats`]; nothing is dropped.
+
+use super::segments::{SEGMENTS, ScreenPoint};
+use crate::sim::POINTS_PER_STRAND;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// Pixels along a tile's side.
+pub const TILE: u32 = 8;
+/// Pixels in a tile.
+pub const TILE_PIXELS: usize = (TILE * TILE) as usize;
+/// Bytes of one list entry: a segment's depth key and number.
+pub const ENTRY_BYTES: u64 = 8;
+
+/// The tiles covering a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Grid {
+    pub width: u32,
+    pub height: u32,
+    pub across: u32,
+    pub down: u32,
+}
+
+impl Grid {
+    pub fn new(width: u32, height: u32) -> Self {
+        Grid {
+            width,
+            height,
+            across: width.div_ceil(TILE),
+            down: height.div_ceil(TILE),
+        }
+    }
+
+    pub fn tiles(&self) -> usize {
+        self.across as usize * self.down as usize
+    }
+}
+
+/// What binning did in one frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BinStats {
+    /// Segments that cover anything.
+    pub segments: u64,
+    /// List entries (a segment once for each tile it touches).
+    pub entries: u64,
+    /// Groups of tiles binned and drawn one after another (1 when every list fits).
+    pub groups: u32,
+    /// Entries a tile never read because all its pixels had closed (early exit) or the
+    /// rest of its list lay behind the surfaces.
+    pub skipped_entries: u64,
+    /// Tiles whose own list was longer than the pool: drawn by the slow path.
+    pub overflow_tiles: u32,
+    /// Entries of those tiles.
+    pub overflow_entries: u64,
+}
+
+/// A segment as binning sees it: its ends, how far its pixels reach from the centre line,
+/// and its nearer end's nearness.
+struct Extent {
+    ax: f32,
+    ay: f32,
+    bx: f32,
+    by: f32,
+    reach: f32,
+    nearest: f32,
+}
+
+/// Segment `j` of the `k`th drawn strand; `None` when it covers nothing (the same rule as
+/// `Segment::new`).
+fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
+    let p0 = points[k * POINTS_PER_STRAND + j];
+    let p1 = points[k * POINTS_PER_STRAND + j + 1];
+    let (dx, dy) = (p1.x - p0.x, p1.y - p0.y);
+    let len2 = dx * dx + dy * dy;
+    if p0.half < 0.0 || p1.half < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
+        return None;
+    }
+    Some(Extent {
+        ax: p0.x,
+        ay: p0.y,
+        bx: p1.x,
+        by: p1.y,
+        reach: p0.half.max(p1.half) + 1.0,
+        nearest: p0.near.max(p1.near),
+    })
+}
+
+/// Calls `f` with every tile `e` can touch: within its box grown by its reach, and within
+/// reach plus half a tile's diagonal of the tile's centre.
+fn for_each_tile(e: &Extent, grid: &Grid, mut f: impl FnMut(usize)) {
+    let t = TILE as f32;
+    let x0 = ((e.ax.min(e.bx) - e.reach) / t).floor().max(0.0);
+    let x1 = ((e.ax.max(e.bx) + e.reach) / t)
+        .floor()
+        .min(grid.across as f32 - 1.0);
+    let y0 = ((e.ay.min(e.by) - e.reach) / t).floor().max(0.0);
+    let y1 = ((e.ay.max(e.by) + e.reach) / t)
+        .floor()
+        .min(grid.down as f32 - 1.0);
+    if !(x0 <= x1 && y0 <= y1) {
+        return;
+    }
+    let (dx, dy) = (e.bx - e.ax, e.by - e.ay);
+    let inv = 1.0 / (dx * dx + dy * dy);
+    let limit = e.reach + 0.5 * t * std::f32::consts::SQRT_2 + 0.01;
+    for ty in y0 as u32..=y1 as u32 {
+        for tx in x0 as u32..=x1 as u32 {
+            let cx = (tx as f32 + 0.5) * t;
+            let cy = (ty as f32 + 0.5) * t;
+            let h = (((cx - e.ax) * dx + (cy - e.ay) * dy) * inv).clamp(0.0, 1.0);
+            let (ex, ey) = (cx - (e.ax + dx * h), cy - (e.ay + dy * h));
+            if ex * ex + ey * ey <= limit * limit {
+                f((ty * grid.across + tx) as usize);
+            }
+        }
+    }
+}
+
+/// A list entry: nearest first when sorted, the segment's number breaking ties, so the
+/// sorted list is the same whatever order the threads filled it in.
+fn entry(nearest: f32, segment: usize) -> u64 {
+    // Nearness as an unsigned key that sorts like the float, then flipped: nearest first.
+    let bits = nearest.to_bits();
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    };
+    (u64::from(!ordered) << 32) | segment as u64
+}
+
+/// The segment an entry names: `(k, j)`, the strand drawn `k`th and its segment `j`.
+pub(crate) fn entry_segment(entry: u64) -> (usize, usize) {
+    let s = (entry & 0xffff_ffff) as usize;
+    (s / SEGMENTS, s % SEGMENTS)
+}
+
+/// How a tile's segments reach its kernel.
+pub(crate) trait TileKernel: Sync {
+    /// What a tile keeps between its chunks of segments.
+    type State: Send;
+    /// What one pixel ends as.
+    type Pixel: Send + Copy;
+    /// Passes over a tile's segments (the light's maps need two: first hair, then the
+    /// opacity behind it).
+    const PASSES: usize;
+    /// A tile's state before its segments (`tile` in row-major order).
+    fn begin(&self, tile: usize) -> Self::State;
+    /// Pass `pass` over some of the tile's segments: the whole list nearest first
+    /// (`in_order`), or one chunk of it in no order (the slow path).
+    fn feed(&self, state: &mut Self::State, pass: usize, entries: &[u64], in_order: bool);
+    /// Writes the tile's pixels (row-major within the tile); returns how many entries it
+    /// left unread.
+    fn end(&self, state: Self::State, out: &mut [Self::Pixel]) -> u64;
+}
+
+/// Draws every tile of `grid` with `kernel` into `out` (tile-major: tile `t`'s pixels at
+/// `t * 64 ..`), binning the drawn segments with at most `capacity` entries at a time.
+pub(crate) fn draw<K: TileKernel>(
+    points: &[ScreenPoint],
+    grid: &Grid,
+    capacity: usize,
+    kernel: &K,
+    out: &mut [K::Pixel],
+) -> BinStats {
+    let drawn = points.len() / POINTS_PER_STRAND;
+    let counts = count(points, drawn, grid);
+    let mut stats = BinStats {
+        segments: (0..drawn)
+            .into_par_iter()
+            .map(|k| {
+                (0..SEGMENTS)
+                    .filter(|&j| extent(points, k, j).is_some())
+                    .count() as u64
+            })
+            .sum(),
+        entries: counts.iter().map(|&c| u64::from(c)).sum(),
+        ..BinStats::default()
+    };
+    let capacity = capacity.max(1);
+    let mut first = 0;
+    while first < counts.len() {
+        stats.groups += 1;
+        let own = counts[first] as usize;
+        if own > capacity {
+            stats.overflow_tiles += 1;
+            stats.overflow_entries += own as u64;
+            let pixels = &mut out[first * TILE_PIXELS..(first + 1) * TILE_PIXELS];
+            draw_overflowing(points, drawn, grid, first, own, capacity, kernel, pixels);
+            first += 1;
+            continue;
+        }
+        // As many tiles as fit.
+        let mut end = first;
+        let mut total = 0usize;
+        while end < counts.len() && total + counts[end] as usize <= capacity {
+            total += counts[end] as usize;
+            end += 1;
+        }
+        let (mut entries, starts) = fill(points, drawn, grid, &counts, first, end, total);
+        let mut lists = Vec::with_capacity(end - first);
+        let mut rest = entries.as_mut_slice();
+        for t in first..end {
+            let (list, tail) = rest.split_at_mut(starts[t - first + 1] - starts[t - first]);
+            lists.push(list);
+            rest = tail;
+        }
+        stats.skipped_entries += out[first * TILE_PIXELS..end * TILE_PIXELS]
+            .par_chunks_mut(TILE_PIXELS)
+            .zip(lists)
+            .enumerate()
+            .map(|(i, (pixels, list))| {
+                list.sort_unstable();
+                let mut state = kernel.begin(first + i);
+                for pass in 0..K::PASSES {
+                    kernel.feed(&mut state, pass, list, true);
+                }
+                kernel.end(state, pixels)
+            })
+            .sum::<u64>();
+        first = end;
+    }
+    stats
+}
+
+/// Entries per tile.
+fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> Vec<u32> {
+    let counts: Vec<AtomicU32> = (0..grid.tiles()).map(|_| AtomicU32::new(0)).collect();
+    (0..drawn * SEGMENTS).into_par_iter().for_each(|s| {
+        if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+            for_each_tile(&e, grid, |t| {
+                counts[t].fetch_add(1, Ordering::Relaxed);
+            });
+        }
+    });
+    counts.into_iter().map(AtomicU32::into_inner).collect()
+}
+
+/// The lists of tiles `first .. end` (`total` entries), and where each starts.
+fn fill(
+    points: &[ScreenPoint],
+    drawn: usize,
+    grid: &Grid,
+    counts: &[u32],
+    first: usize,
+    end: usize,
+    total: usize,
+) -> (Vec<u64>, Vec<usize>) {
+    let mut starts = Vec::with_capacity(end - first + 1);
+    starts.push(0);
+    for &c in &counts[first..end] {
+        starts.push(starts.last().copied().unwrap_or(0) + c as usize);
+    }
+    let cursors: Vec<AtomicU32> = starts[..end - first]
+        .iter()
+        .map(|&s| AtomicU32::new(s as u32))
+        .collect();
+    let slots: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
+    (0..drawn * SEGMENTS).into_par_iter().for_each(|s| {
+        if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+            for_each_tile(&e, grid, |t| {
+                if (first..end).contains(&t) {
+                    let at = cursors[t - first].fetch_add(1, Ordering::Relaxed);
+                    slots[at as usize].store(entry(e.nearest, s), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    // Collected in place: the atomics' allocation becomes the list's.
+    let entries = slots.into_iter().map(AtomicU64::into_inner).collect();
+    (entries, starts)
+}
+
+/// The slow path: tile `tile`, whose `own` entries exceed `capacity`, fed chunk by chunk
+/// (each found by a scan of every segment, in segment order) for each pass.
+#[allow(clippy::too_many_arguments)]
+fn draw_overflowing<K: TileKernel>(
+    points: &[ScreenPoint],
+    drawn: usize,
+    grid: &Grid,
+    tile: usize,
+    own: usize,
+    capacity: usize,
+    kernel: &K,
+    pixels: &mut [K::Pixel],
+) {
+    let mut state = kernel.begin(tile);
+    let mut chunk = Vec::with_capacity(capacity);
+    for pass in 0..K::PASSES {
+        let mut from = 0;
+        while from < own {
+            chunk.clear();
+            let mut seen = 0;
+            'scan: for s in 0..drawn * SEGMENTS {
+                if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+                    let mut hit = false;
+                    for_each_tile(&e, grid, |t| hit |= t == tile);
+                    if hit {
+                        if seen >= from {
+                            chunk.push(entry(e.nearest, s));
+                            if chunk.len() == capacity {
+                                break 'scan;
+                            }
+                        }
+                        seen += 1;
+                    }
+                }
+            }
+            kernel.feed(&mut state, pass, &chunk, false);
+            from += chunk.len().max(1);
+        }
+    }
+    kernel.end(state, pixels);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_sort_nearest_first_whatever_the_sign() {
+        let mut e = [
+            entry(-0.5, 3),
+            entry(0.25, 1),
+            entry(0.9, 2),
+            entry(-2.0, 0),
+        ];
+        e.sort_unstable();
+        let order: Vec<usize> = e.iter().map(|&x| (x & 0xffff_ffff) as usize).collect();
+        assert_eq!(order, [2, 1, 3, 0]);
+    }
+
+    #[test]
+    fn a_segment_is_listed_in_the_tiles_along_it_and_not_far_off() {
+        let grid = Grid::new(64, 64);
+        let e = Extent {
+            ax: 2.0,
+            ay: 2.0,
+            bx: 60.0,
+            by: 60.0,
+            reach: 1.5,
+            nearest: 0.5,
+        };
+        let mut tiles = Vec::new();
+        for_each_tile(&e, &grid, |t| tiles.push(t));
+        for d in 0..8 {
+            assert!(tiles.contains(&(d * 8 + d)), "diagonal tile {d} missing");
+        }
+        // The far corners of the box lie 30+ pixels from the line.
+        assert!(!tiles.contains(&7) && !tiles.contains(&56), "{tiles:?}");
+    }
+}

@@ -1,0 +1,141 @@
+//! The arithmetic the tile kernels are written in, for one pixel at a time (`f32`, the
+//! scalar reference) or a row of eight (`wide::f32x8`, the fast path). Every operation is
+//! IEEE single precision per lane with no fused multiply-add, so both instantiations of a
+//! kernel give the same bits.
+
+use std::ops::{Add, Div, Mul, Sub};
+use wide::f32x8;
+
+/// Pixels side by side in one value.
+pub(crate) trait Lanes:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// A per-lane condition.
+    type Mask: Copy;
+    /// Lanes in one value.
+    const WIDTH: usize;
+    fn splat(v: f32) -> Self;
+    /// The first `WIDTH` values of `v`.
+    fn load(v: &[f32]) -> Self;
+    /// Writes the lanes to the first `WIDTH` values of `out`.
+    fn store(self, out: &mut [f32]);
+    fn gt(self, o: Self) -> Self::Mask;
+    fn ge(self, o: Self) -> Self::Mask;
+    fn lt(self, o: Self) -> Self::Mask;
+    fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// `a` where `m` holds, else `b`.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    fn min(self, o: Self) -> Self;
+    fn max(self, o: Self) -> Self;
+    fn abs(self) -> Self {
+        self.max(Self::splat(0.0) - self)
+    }
+    fn clamp01(self) -> Self {
+        self.max(Self::splat(0.0)).min(Self::splat(1.0))
+    }
+    /// Whether `m` holds in every lane.
+    fn all(m: Self::Mask) -> bool;
+}
+
+impl Lanes for f32 {
+    type Mask = bool;
+    const WIDTH: usize = 1;
+    fn splat(v: f32) -> Self {
+        v
+    }
+    fn load(v: &[f32]) -> Self {
+        v[0]
+    }
+    fn store(self, out: &mut [f32]) {
+        out[0] = self;
+    }
+    fn gt(self, o: Self) -> bool {
+        self > o
+    }
+    fn ge(self, o: Self) -> bool {
+        self >= o
+    }
+    fn lt(self, o: Self) -> bool {
+        self < o
+    }
+    fn and(a: bool, b: bool) -> bool {
+        a && b
+    }
+    fn select(m: bool, a: Self, b: Self) -> Self {
+        if m { a } else { b }
+    }
+    fn min(self, o: Self) -> Self {
+        if o < self { o } else { self }
+    }
+    fn max(self, o: Self) -> Self {
+        if o > self { o } else { self }
+    }
+    fn all(m: bool) -> bool {
+        m
+    }
+}
+
+impl Lanes for f32x8 {
+    type Mask = f32x8;
+    const WIDTH: usize = 8;
+    fn splat(v: f32) -> Self {
+        f32x8::splat(v)
+    }
+    fn load(v: &[f32]) -> Self {
+        let mut a = [0.0; 8];
+        a.copy_from_slice(&v[..8]);
+        f32x8::from(a)
+    }
+    fn store(self, out: &mut [f32]) {
+        out[..8].copy_from_slice(&self.to_array());
+    }
+    fn gt(self, o: Self) -> f32x8 {
+        self.simd_gt(o)
+    }
+    fn ge(self, o: Self) -> f32x8 {
+        self.simd_ge(o)
+    }
+    fn lt(self, o: Self) -> f32x8 {
+        self.simd_lt(o)
+    }
+    fn and(a: f32x8, b: f32x8) -> f32x8 {
+        a & b
+    }
+    fn select(m: f32x8, a: Self, b: Self) -> Self {
+        m.select(a, b)
+    }
+    // The same rule as the scalar one (`o` when it is strictly less), not the hardware's
+    // NaN handling: the kernels never see NaN, and the two must agree bit for bit.
+    fn min(self, o: Self) -> Self {
+        o.simd_lt(self).select(o, self)
+    }
+    fn max(self, o: Self) -> Self {
+        o.simd_gt(self).select(o, self)
+    }
+    fn all(m: f32x8) -> bool {
+        m.all()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_widths_select_and_clamp_alike() {
+        let v = [-0.5, 0.25, 1.5, 0.0, 1.0, 0.75, -2.0, 3.0];
+        let wide = f32x8::load(&v).clamp01();
+        let mut out = [0.0; 8];
+        wide.store(&mut out);
+        for (i, x) in v.iter().enumerate() {
+            assert_eq!(out[i].to_bits(), x.clamp01().to_bits(), "lane {i}");
+        }
+        let m = f32x8::load(&v).gt(f32x8::splat(0.5));
+        let picked = <f32x8 as Lanes>::select(m, f32x8::splat(1.0), f32x8::splat(2.0)).to_array();
+        for (i, x) in v.iter().enumerate() {
+            assert_eq!(picked[i], f32::select(*x > 0.5, 1.0, 2.0), "lane {i}");
+        }
+        assert!(!f32x8::all(m));
+        assert!(f32x8::all(f32x8::splat(1.0).gt(f32x8::splat(0.0))));
+    }
+}

@@ -1,0 +1,161 @@
+//! The camera's picture of the hair: premultiplied colour and transmittance per pixel, and
+//! its composite over the surfaces (`out = hair + T · surface`).
+
+use super::bins::{self, BinStats, Grid, TILE, TILE_PIXELS};
+use super::blend::PictureKernel;
+use super::segments::{Strands, project};
+use super::view::RasterView;
+use super::{RasterError, RasterOptions};
+use std::marker::PhantomData;
+use wide::f32x8;
+
+/// The hair as the camera sees it, before the surfaces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Picture {
+    /// Width, pixels.
+    pub width: u32,
+    /// Height, pixels.
+    pub height: u32,
+    /// Tile-major: tile `t` (row-major among tiles of 8×8) holds pixels `t·64 … t·64+63`,
+    /// row-major within it; each premultiplied linear RGB and transmittance.
+    tiles: Vec<[f32; 4]>,
+}
+
+impl Picture {
+    /// Pixel (x, y) (origin top left): premultiplied RGB and transmittance; none outside.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[f32; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let across = self.width.div_ceil(TILE);
+        let tile = (y / TILE * across + x / TILE) as usize;
+        Some(self.tiles[tile * TILE_PIXELS + ((y % TILE) * TILE + x % TILE) as usize])
+    }
+
+    /// Every pixel, row-major.
+    pub fn rows(&self) -> Vec<[f32; 4]> {
+        let mut out = Vec::with_capacity(self.width as usize * self.height as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                out.push(self.pixel(x, y).unwrap_or([0.0, 0.0, 0.0, 1.0]));
+            }
+        }
+        out
+    }
+
+    /// The hair over the surfaces' colour (`surface`, row-major linear RGB): hair + T ·
+    /// surface. `None` when `surface` is not one colour a pixel.
+    pub fn composite(&self, surface: &[[f32; 3]]) -> Option<Vec<[f32; 3]>> {
+        if surface.len() != self.width as usize * self.height as usize {
+            return None;
+        }
+        Some(
+            self.rows()
+                .iter()
+                .zip(surface)
+                .map(|(h, s)| std::array::from_fn(|c| h[c] + h[3] * s[c]))
+                .collect(),
+        )
+    }
+
+    /// [`Picture::composite`] over an 8-bit sRGB picture (`rgba`, 4 bytes a pixel, as the
+    /// renderer's `Image` holds it), decoded to linear, blended and encoded again; alpha
+    /// kept. `None` when `rgba` is not 4 bytes a pixel.
+    pub fn composite_srgb8(&self, rgba: &[u8]) -> Option<Vec<u8>> {
+        if rgba.len() != self.width as usize * self.height as usize * 4 {
+            return None;
+        }
+        let mut out = rgba.to_vec();
+        for (h, px) in self.rows().iter().zip(out.chunks_mut(4)) {
+            for c in 0..3 {
+                let s = srgb_to_linear(f32::from(px[c]) / 255.0);
+                px[c] = (linear_to_srgb(h[c] + h[3] * s) * 255.0).round() as u8;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// sRGB transfer function, decoded.
+pub fn srgb_to_linear(v: f32) -> f32 {
+    if v <= 0.04045 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// sRGB transfer function, encoded (clamped to 0 … 1).
+pub fn linear_to_srgb(v: f32) -> f32 {
+    let v = v.clamp(0.0, 1.0);
+    if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Draws the camera's picture of `strands` seen from `view`, hidden where
+/// `surface_depth` (row-major, the renderer's depth buffer: reversed, 0 where nothing is)
+/// is nearer.
+pub fn draw_picture(
+    strands: &Strands,
+    view: &RasterView,
+    options: &RasterOptions,
+    surface_depth: Option<&[f32]>,
+) -> Result<(Picture, BinStats), RasterError> {
+    view.validate()?;
+    strands.validate(true)?;
+    options.validate()?;
+    let pixels = view.width as usize * view.height as usize;
+    if let Some(d) = surface_depth
+        && d.len() != pixels
+    {
+        return Err(RasterError::Surface(format!(
+            "{} depths for a {}×{} picture: give one depth a pixel",
+            d.len(),
+            view.width,
+            view.height
+        )));
+    }
+    // The depth buffer as nearness (greater is nearer), like the segments'.
+    let surface: Option<Vec<f32>> =
+        surface_depth.map(|d| d.iter().map(|&z| view.nearness(z)).collect());
+    let points = project(strands, view, true);
+    let grid = Grid::new(view.width, view.height);
+    let mut tiles = vec![[0.0, 0.0, 0.0, 1.0]; grid.tiles() * TILE_PIXELS];
+    let stats = if options.simd {
+        let kernel = kernel::<f32x8>(&points, &grid, options, strands, surface.as_deref());
+        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut tiles)
+    } else {
+        let kernel = kernel::<f32>(&points, &grid, options, strands, surface.as_deref());
+        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut tiles)
+    };
+    Ok((
+        Picture {
+            width: view.width,
+            height: view.height,
+            tiles,
+        },
+        stats,
+    ))
+}
+
+fn kernel<'a, L>(
+    points: &'a [super::segments::ScreenPoint],
+    grid: &Grid,
+    options: &RasterOptions,
+    strands: &Strands,
+    surface: Option<&'a [f32]>,
+) -> PictureKernel<'a, L> {
+    PictureKernel {
+        points,
+        across: grid.across,
+        width: grid.width,
+        height: grid.height,
+        exposure: options.exposure,
+        tip_fade: strands.style.tip_fade,
+        surface,
+        lanes: PhantomData,
+    }
+}

@@ -1,0 +1,319 @@
+//! The strands as the rasteriser draws them: its input (the solver's positions, six points
+//! a strand, the drawn order and strand LOD, the points' shaded colours), each drawn point
+//! projected once with the ribbons' width, taper, `min_pixels` floor and LOD weight
+//! (`strand_point` in `shaders/ribbon_geometry.wgsl`, line for line), and a segment between
+//! two projected points set up for the per-pixel coverage.
+
+use super::RasterError;
+use super::colors::{tone_map, unpack_point_color};
+use super::view::RasterView;
+use crate::sim::POINTS_PER_STRAND;
+use glam::{Vec3, Vec4};
+use rayon::prelude::*;
+
+/// Segments of a strand.
+pub const SEGMENTS: usize = POINTS_PER_STRAND - 1;
+
+/// Strand level of detail, as the renderer's `StrandLod` gives it: the first `drawn` strands
+/// of the drawn order, strand k weighted by `clamp((end − k) / fade, 0, 1)`, every width
+/// times `width_scale`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lod {
+    /// Strands drawn (a prefix of the order).
+    pub drawn: u32,
+    /// Where the fade ends.
+    pub end: f32,
+    /// Strands over which the weight falls from 1 to 0 (at least 1).
+    pub fade: f32,
+    /// Width multiplier.
+    pub width_scale: f32,
+}
+
+impl Lod {
+    /// Every one of `count` strands at its own width.
+    pub fn all(count: u32) -> Self {
+        Lod {
+            drawn: count,
+            end: count as f32 + 1.0,
+            fade: 1.0,
+            width_scale: 1.0,
+        }
+    }
+
+    /// The weight of the `k`th strand drawn. WGSL twin: `drawn_weight`.
+    pub fn weight(&self, k: u32) -> f32 {
+        ((self.end - k as f32) / self.fade.max(1.0)).clamp(0.0, 1.0)
+    }
+}
+
+/// The ribbons' shape: `RenderSettings`' `root_width`, `tip_width`, `tip_fade` and
+/// `min_pixels`, the numbers the renderer puts in its frame uniforms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrandStyle {
+    /// Width at the root, metres.
+    pub root_width: f32,
+    /// Width at the tip as a share of the root's.
+    pub tip_width: f32,
+    /// Share of the length, at the tip, over which a strand fades out.
+    pub tip_fade: f32,
+    /// Narrowest drawn width, pixels (thinner strands are drawn this wide and less opaque).
+    pub min_pixels: f32,
+}
+
+impl Default for StrandStyle {
+    /// The seed's ribbons: 3.4 mm at the root to 15% at the tip, the last 20% fading, at
+    /// least a pixel wide.
+    fn default() -> Self {
+        StrandStyle {
+            root_width: 0.0034,
+            tip_width: 0.15,
+            tip_fade: 0.2,
+            min_pixels: 1.0,
+        }
+    }
+}
+
+/// One frame's strands.
+#[derive(Clone, Copy, Debug)]
+pub struct Strands<'a> {
+    /// Six points a strand (xyz; w is ignored), the solver's layout.
+    pub positions: &'a [Vec4],
+    /// Each point's shaded colour packed as the shading pass writes it
+    /// ([`pack_point_color`](super::pack_point_color)), indexed like `positions`; only the
+    /// drawn strands' are read. Not read for light maps (an empty slice will do there).
+    pub colors: &'a [u32],
+    /// The drawn order (`strand_lod::drawn_order`): the k-th strand drawn is `order[k]`;
+    /// `None` draws strand k as the k-th.
+    pub order: Option<&'a [u32]>,
+    /// Which strands are drawn, how opaque and how wide.
+    pub lod: Lod,
+    /// The ribbons' widths and fade.
+    pub style: StrandStyle,
+}
+
+impl Strands<'_> {
+    /// Strands bound.
+    pub fn count(&self) -> usize {
+        self.positions.len() / POINTS_PER_STRAND
+    }
+
+    /// Strands drawn this frame.
+    pub fn drawn(&self) -> usize {
+        (self.lod.drawn as usize).min(self.count())
+    }
+
+    /// The strand drawn `k`th.
+    pub(crate) fn strand(&self, k: usize) -> usize {
+        self.order.map_or(k, |o| o[k] as usize)
+    }
+
+    /// Checks the buffers against each other and the numbers; `colors` only when `picture`.
+    pub fn validate(&self, picture: bool) -> Result<(), RasterError> {
+        let bad = |what: String| Err(RasterError::Strands(what));
+        if self.positions.len() % POINTS_PER_STRAND != 0 {
+            return bad(format!(
+                "{} positions are not a whole number of strands of {POINTS_PER_STRAND} points",
+                self.positions.len()
+            ));
+        }
+        if picture && self.colors.len() < self.positions.len() {
+            return bad(format!(
+                "{} shaded colours for {} points: give one colour a point",
+                self.colors.len(),
+                self.positions.len()
+            ));
+        }
+        if let Some(order) = self.order {
+            if order.len() < self.drawn() {
+                return bad(format!(
+                    "the drawn order names {} strands but {} are drawn",
+                    order.len(),
+                    self.drawn()
+                ));
+            }
+            if let Some(s) = order[..self.drawn()]
+                .iter()
+                .find(|&&s| s as usize >= self.count())
+            {
+                return bad(format!(
+                    "the drawn order names strand {s}, but there are {} strands",
+                    self.count()
+                ));
+            }
+        }
+        let s = &self.style;
+        let numbers = [
+            s.root_width,
+            s.tip_width,
+            s.tip_fade,
+            s.min_pixels,
+            self.lod.end,
+            self.lod.fade,
+            self.lod.width_scale,
+        ];
+        if numbers.iter().any(|x| !x.is_finite()) || s.root_width <= 0.0 || s.min_pixels < 0.0 {
+            return bad(
+                "a width, fade or LOD number is not finite, or the root width is not positive"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A drawn strand point on screen: centre (pixels), nearness (greater is nearer), half the
+/// drawn width (pixels; negative when the point is behind the viewer), true over drawn
+/// width times the LOD weight, and the shaded colour word.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ScreenPoint {
+    pub x: f32,
+    pub y: f32,
+    pub near: f32,
+    pub half: f32,
+    pub coverage: f32,
+    pub color: u32,
+}
+
+/// Bytes of one projected point.
+pub const SCREEN_POINT_BYTES: u64 = std::mem::size_of::<ScreenPoint>() as u64;
+
+/// Every drawn strand's points projected, in drawn order (`k * 6 + i`).
+pub(crate) fn project(strands: &Strands, view: &RasterView, colors: bool) -> Vec<ScreenPoint> {
+    let mut out = vec![ScreenPoint::default(); strands.drawn() * POINTS_PER_STRAND];
+    out.par_chunks_mut(POINTS_PER_STRAND)
+        .enumerate()
+        .for_each(|(k, points)| {
+            let s = strands.strand(k);
+            let base = s * POINTS_PER_STRAND;
+            let p = &strands.positions[base..base + POINTS_PER_STRAND];
+            let weight = strands.lod.weight(k as u32);
+            for (i, out) in points.iter_mut().enumerate() {
+                *out = project_point(strands, view, p, i, weight);
+                out.color = if colors { strands.colors[base + i] } else { 0 };
+            }
+        });
+    out
+}
+
+/// Point `i` of a strand (`p`, its six points) drawn with LOD `weight`.
+/// WGSL twin: `strand_point`, then the ribbon's two edge vertices projected.
+fn project_point(
+    strands: &Strands,
+    view: &RasterView,
+    p: &[Vec4],
+    i: usize,
+    weight: f32,
+) -> ScreenPoint {
+    let s = &strands.style;
+    let at = p[i].truncate();
+    let prev = p[i.max(1) - 1].truncate();
+    let next = p[(i + 1).min(POINTS_PER_STRAND - 1)].truncate();
+    let mut tangent = next - prev;
+    let len = tangent.length();
+    tangent = if len > 1e-9 { tangent / len } else { Vec3::Y };
+    let side = tangent.cross(view.toward_viewer(at));
+    let side_len = side.length();
+    let across = if side_len > 1e-3 {
+        side / side_len
+    } else {
+        let helper = if tangent.x.abs() > 0.9 {
+            Vec3::Y
+        } else {
+            Vec3::X
+        };
+        tangent.cross(helper).normalize()
+    };
+    let along = i as f32 / (POINTS_PER_STRAND - 1) as f32;
+    let width = s.root_width * strands.lod.width_scale * (1.0 + (s.tip_width - 1.0) * along);
+    let drawn = width.max(s.min_pixels * view.pixel_size(at));
+    let coverage = width / drawn * weight;
+    let centre = view.project(at);
+    let a = view.project(at + across * (0.5 * drawn));
+    let b = view.project(at - across * (0.5 * drawn));
+    let in_front = centre.w > 0.0 && a.w > 0.0 && b.w > 0.0;
+    ScreenPoint {
+        x: centre.x,
+        y: centre.y,
+        near: centre.z,
+        half: if in_front {
+            0.5 * ((a.x - b.x).hypot(a.y - b.y))
+        } else {
+            -1.0
+        },
+        coverage,
+        color: 0,
+    }
+}
+
+/// A segment set up for its pixels: the centre line from `a` along `d` (pixels), and each
+/// value at its start and its change to the end. A pixel at parameter t ∈ [0, 1) along the
+/// line (the ends are cut square, so neighbouring segments share no pixel twice) gets the
+/// values at t.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Segment {
+    pub ax: f32,
+    pub ay: f32,
+    pub dx: f32,
+    pub dy: f32,
+    pub inv_len2: f32,
+    pub near: f32,
+    pub d_near: f32,
+    pub half: f32,
+    pub d_half: f32,
+    pub coverage: f32,
+    pub d_coverage: f32,
+    pub along: f32,
+    pub d_along: f32,
+    pub color: Vec3,
+    pub d_color: Vec3,
+    /// The nearness of its nearer end: the key tiles sort their segments by.
+    pub nearest: f32,
+    /// Rows (pixels, inclusive) the segment's pixels can lie on.
+    pub y_min: f32,
+    pub y_max: f32,
+}
+
+/// The exposure the colours are tone-mapped with before blending, or none (they are
+/// blended as given, linear).
+pub(crate) type Exposure = Option<f32>;
+
+impl Segment {
+    /// Segment `j` of the strand drawn `k`th, from its projected points; `None` when it
+    /// covers nothing (behind the viewer, or of no length on screen).
+    pub fn new(points: &[ScreenPoint], k: usize, j: usize, exposure: Exposure) -> Option<Self> {
+        let p0 = points[k * POINTS_PER_STRAND + j];
+        let p1 = points[k * POINTS_PER_STRAND + j + 1];
+        let (dx, dy) = (p1.x - p0.x, p1.y - p0.y);
+        let len2 = dx * dx + dy * dy;
+        if p0.half < 0.0 || p1.half < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
+            return None;
+        }
+        let color = |w: u32| {
+            let c = unpack_point_color(w);
+            exposure.map_or(c, |e| tone_map(c, e))
+        };
+        let (c0, c1) = (color(p0.color), color(p1.color));
+        let along = j as f32 / SEGMENTS as f32;
+        let reach = p0.half.max(p1.half) + 1.0;
+        Some(Segment {
+            ax: p0.x,
+            ay: p0.y,
+            dx,
+            dy,
+            inv_len2: 1.0 / len2,
+            near: p0.near,
+            d_near: p1.near - p0.near,
+            half: p0.half,
+            d_half: p1.half - p0.half,
+            coverage: p0.coverage,
+            d_coverage: p1.coverage - p0.coverage,
+            along,
+            d_along: 1.0 / SEGMENTS as f32,
+            color: c0,
+            d_color: c1 - c0,
+            nearest: p0.near.max(p1.near),
+            y_min: p0.y.min(p1.y) - reach,
+            y_max: p0.y.max(p1.y) + reach,
+        })
+    }
+}
