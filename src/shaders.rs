@@ -287,6 +287,9 @@ pub enum ShaderModule {
     HairResolve,
     /// The hair's shadow maps by compute (`render::shadow_raster`).
     ShadowRaster,
+    /// The native hair path's GPU side: the surfaces' depth read (sample 0) and the host's
+    /// picture composited over the surfaces (`render::hair::native`).
+    HairNative,
     /// The compute shadow written into the shadow maps (`render::shadow_raster`).
     ShadowResolve,
     /// The demo's scene, drawn smaller, upscaled into its window (the binary's
@@ -298,7 +301,7 @@ pub enum ShaderModule {
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 14] = [
+    pub const ALL: [ShaderModule; 15] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -311,6 +314,7 @@ impl ShaderModule {
         ShaderModule::HairResolve,
         ShaderModule::ShadowRaster,
         ShaderModule::ShadowResolve,
+        ShaderModule::HairNative,
         ShaderModule::Upscale,
         ShaderModule::PanelCache,
     ];
@@ -330,6 +334,7 @@ impl ShaderModule {
             ShaderModule::HairResolve => "hair_resolve",
             ShaderModule::ShadowRaster => "shadow_raster",
             ShaderModule::ShadowResolve => "shadow_resolve",
+            ShaderModule::HairNative => "hair_native",
             ShaderModule::Upscale => "upscale",
             ShaderModule::PanelCache => "panel_cache",
         }
@@ -350,6 +355,7 @@ impl ShaderModule {
             ShaderModule::HairResolve => include_str!("../shaders/hair_resolve.wgsl"),
             ShaderModule::ShadowRaster => include_str!("../shaders/shadow_raster.wgsl"),
             ShaderModule::ShadowResolve => include_str!("../shaders/shadow_resolve.wgsl"),
+            ShaderModule::HairNative => include_str!("../shaders/hair_native.wgsl"),
             ShaderModule::Upscale => include_str!("../shaders/upscale.wgsl"),
             ShaderModule::PanelCache => include_str!("../shaders/panel_cache.wgsl"),
         }
@@ -361,6 +367,7 @@ impl ShaderModule {
             ShaderModule::StrandStep => &[CREATURE_POSE_WGSL, VOLUME_GRID_WGSL],
             ShaderModule::StrandCull
             | ShaderModule::Ids
+            | ShaderModule::HairNative
             | ShaderModule::Upscale
             | ShaderModule::PanelCache => &[],
             ShaderModule::Shadow => &[CREATURE_POSE_WGSL, FRAME_WGSL, RIBBON_GEOMETRY_WGSL],

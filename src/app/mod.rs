@@ -283,7 +283,7 @@ impl App {
             panel,
             tiers: if replay.is_some() { None } else { tiers },
             raster_probe: (self.options.raster == pelt::render::Raster::Auto && budget.is_some())
-                .then(|| RasterProbe::new(LEVELS.len())),
+                .then(|| RasterProbe::new(LEVELS.len(), &raster_probe::CANDIDATES)),
             budget,
             replay,
             frames: 0,
@@ -616,7 +616,7 @@ impl Running {
         self.fur = self.gpu.build_fur(strands, seed, self.fur.solver())?;
         // Another coat costs differently: measure the levels again.
         if let Some(probe) = &mut self.raster_probe {
-            *probe = RasterProbe::new(LEVELS.len());
+            *probe = RasterProbe::new(LEVELS.len(), &raster_probe::CANDIDATES);
         }
         self.fur.renderer_mut().set_raster(raster);
         // The volume grid's settings carry over to the new coat.
