@@ -7,7 +7,7 @@
 @group(0) @binding(0) var surface_depth: texture_depth_multisampled_2d;
 @group(0) @binding(1) var<storage, read_write> depth_out: array<f32>;
 
-@compute @workgroup_size(8, 8)
+@compute @workgroup_size(DEPTH_READ_TILE, DEPTH_READ_TILE)
 fn cs_depth_sample0(@builtin(global_invocation_id) id: vec3<u32>) {
     let size = textureDimensions(surface_depth);
     if (id.x >= size.x || id.y >= size.y) {

@@ -49,6 +49,9 @@ pub const RASTER_WORKGROUP: u32 = 64;
 pub const RASTER_THREAD_PIXELS: u32 = 64;
 /// Pixels a side of the tiles the compute rasteriser's resolves draw.
 pub const RESOLVE_TILE: u32 = 8;
+/// Pixels a side of a workgroup of the native hair path's depth read
+/// (`render::hair::native_gpu`).
+pub const DEPTH_READ_TILE: u32 = 8;
 /// The fewest bits of the compute rasteriser's sample code that hold where along its
 /// segment the winning hair is at the pixel centre (0 at point j, all ones at point j + 1),
 /// below the segment and triangle: the resolve blends the two points' colours by it rather
@@ -172,7 +175,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 33] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -191,6 +194,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 32] = [
     shared("RASTER_WORKGROUP", RASTER_WORKGROUP),
     shared("RASTER_THREAD_PIXELS", RASTER_THREAD_PIXELS),
     shared("RESOLVE_TILE", RESOLVE_TILE),
+    shared("DEPTH_READ_TILE", DEPTH_READ_TILE),
     shared("MATERIAL_COAT", MATERIAL_COAT),
     shared("MATERIAL_EYE", MATERIAL_EYE),
     shared("MATERIAL_NOSE", MATERIAL_NOSE),

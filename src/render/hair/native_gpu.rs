@@ -311,7 +311,8 @@ impl NativeGpu {
             });
             pass.set_pipeline(&self.depth_pipeline);
             pass.set_bind_group(0, &group, &[]);
-            pass.dispatch_workgroups(width.div_ceil(8), height.div_ceil(8), 1);
+            let tile = crate::shaders::DEPTH_READ_TILE;
+            pass.dispatch_workgroups(width.div_ceil(tile), height.div_ceil(tile), 1);
         }
         let s = staging(bytes);
         encoder.copy_buffer_to_buffer(&out, 0, &s, 0, bytes);
