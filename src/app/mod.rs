@@ -389,15 +389,21 @@ impl ApplicationHandler for App {
 }
 
 /// Draws the scene at `level`'s render scale and strand density, the strands widened to
-/// look like the full coat whatever the tier.
+/// look like the full coat whatever the tier, but never more than a pixel past their own
+/// width (wider, a few strands read as spikes).
 fn apply_level(gpu: &mut WindowGpu, fur: &mut SimulatedFur, level: Level) {
     gpu.set_scale(level.scale);
     fur.renderer_mut().set_lod_policy(LodPolicy {
         strands_per_pixel: level.strands_per_pixel,
+        min_drawn: level.min_drawn,
         reference_strands: Some(FULL_COAT_STRANDS),
+        max_extra_pixels: Some(MAX_EXTRA_PIXELS),
         ..LodPolicy::default()
     });
 }
+
+/// The most pixels the demo widens a drawn strand past its own width on screen.
+pub const MAX_EXTRA_PIXELS: f32 = 1.0;
 
 impl Running {
     /// One frame: replayed events, the creature's update, the tier search, drawing and the
