@@ -590,7 +590,7 @@ fn render_names_the_rasteriser_that_drew_a_frame_too_large_for_compute() {
     let (drawn, too_large) = render(width, fits + 1);
     if drawn {
         assert!(
-            too_large.contains("hardware raster (not compute: the frame is too large"),
+            too_large.contains("ribbons raster (not compute: the frame is too large"),
             "{too_large}"
         );
     } else {

@@ -101,7 +101,7 @@ pub fn widening(reference: f32, drawn: f32, exponent: f32) -> f32 {
 /// narrower than `min_pixels` are drawn that wide: scale · w ≤ max(w, min_pixels) + extra.
 /// At least 1 (never narrower than its own width).
 pub fn width_cap(root_pixels: f32, min_pixels: f32, extra: f32) -> f32 {
-    if !(root_pixels > 0.0) {
+    if root_pixels.is_nan() || root_pixels <= 0.0 {
         return 1.0;
     }
     ((root_pixels.max(min_pixels) + extra.max(0.0)) / root_pixels).max(1.0)
