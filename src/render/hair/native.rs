@@ -21,6 +21,7 @@ use crate::render::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
 use crate::render::target::TargetLayout;
 use crate::render::timing::{Pass, Span};
 use glam::Vec4;
+use rayon::prelude::*;
 
 /// The native path: its GPU side (made the first time a frame needs it), the strands'
 /// positions read this frame, and the drawn order of the strands bound.
@@ -307,10 +308,11 @@ impl NativePath {
             &light.first_hair_rgba8(),
             4,
         );
-        let deep: Vec<u16> = light
+        // A million texels and more: converted over every core.
+        let deep: Vec<[u16; 4]> = light
             .deep_opacity
-            .iter()
-            .flat_map(|o| o.map(f16_bits))
+            .par_iter()
+            .map(|o| o.map(f16_bits))
             .collect();
         write_texture(
             gpu.queue,
