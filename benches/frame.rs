@@ -8,7 +8,7 @@
 //! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
 //! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
 //! (default `1280x720,1920x1080`) choose the rows; `PELT_BENCH_RASTERS` (default
-//! `hardware,compute`; `auto` is not one: it picks one of them) which hair rasterisers
+//! `ribbons,native,compute`; `auto` is not one: it picks one of them) which hair paths
 //! each row is drawn with. A value that does not parse is named and skipped.
 //!
 //! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
@@ -396,7 +396,7 @@ fn main() {
         let (w, h) = s.split_once('x')?;
         Some((w.parse().ok()?, h.parse().ok()?))
     });
-    let rasters = env_list("PELT_BENCH_RASTERS", "hardware,compute", |s| {
+    let rasters = env_list("PELT_BENCH_RASTERS", "ribbons,native,compute", |s| {
         s.parse::<Raster>().ok().filter(|r| *r != Raster::Auto)
     });
     let instance =
@@ -447,7 +447,7 @@ fn main() {
         println!("load average when the run began: {}", load.join(" "));
     }
     println!(
-        "| adapter | strands | size | hair raster | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | hair (cull, ribbons or compute) ms | solver step ms | render memory MB |"
+        "| adapter | strands | size | hair raster | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | hair (cull, shading and the path) ms | solver step ms | render memory MB |"
     );
     println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in &rows {

@@ -117,7 +117,7 @@ fn main() {
             lod: StrandLod::all(strands),
         },
     );
-    let frame_binding = FrameBinding::new(device);
+    let mut frame_binding = FrameBinding::new(device);
     frame_binding
         .write(&ctx.queue, &frame, &view, &light)
         .expect("frame uniforms");

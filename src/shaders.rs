@@ -51,6 +51,9 @@ pub const RASTER_WORKGROUP: u32 = 64;
 pub const RASTER_THREAD_PIXELS: u32 = 64;
 /// Pixels a side of the tiles the compute rasteriser's resolves draw.
 pub const RESOLVE_TILE: u32 = 8;
+/// Pixels a side of a workgroup of the native hair path's depth read
+/// (`render::hair::native_gpu`).
+pub const DEPTH_READ_TILE: u32 = 8;
 /// The fewest bits of the compute rasteriser's sample code that hold where along its
 /// segment the winning hair is at the pixel centre (0 at point j, all ones at point j + 1),
 /// below the segment and triangle: the resolve blends the two points' colours by it rather
@@ -191,7 +194,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 37] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 38] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -214,6 +217,7 @@ pub const SHARED_CONSTANTS: [SharedConstant; 37] = [
     shared("STRAND_RASTER_TILE", STRAND_RASTER_TILE),
     shared("STRAND_RASTER_LAYERS", STRAND_RASTER_LAYERS),
     shared("STRAND_RASTER_MAX_CAPACITY", STRAND_RASTER_MAX_CAPACITY),
+    shared("DEPTH_READ_TILE", DEPTH_READ_TILE),
     shared("MATERIAL_COAT", MATERIAL_COAT),
     shared("MATERIAL_EYE", MATERIAL_EYE),
     shared("MATERIAL_NOSE", MATERIAL_NOSE),
@@ -313,6 +317,9 @@ pub enum ShaderModule {
     HairResolve,
     /// The hair's shadow maps by compute (`render::shadow_raster`).
     ShadowRaster,
+    /// The native hair path's GPU side: the surfaces' depth read (sample 0) and the host's
+    /// picture composited over the surfaces (`render::hair::native`).
+    HairNative,
     /// The compute shadow written into the shadow maps (`render::shadow_raster`).
     ShadowResolve,
     /// The demo's scene, drawn smaller, upscaled into its window (the binary's
@@ -332,7 +339,7 @@ pub enum ShaderModule {
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 17] = [
+    pub const ALL: [ShaderModule; 18] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -345,6 +352,7 @@ impl ShaderModule {
         ShaderModule::HairResolve,
         ShaderModule::ShadowRaster,
         ShaderModule::ShadowResolve,
+        ShaderModule::HairNative,
         ShaderModule::Upscale,
         ShaderModule::PanelCache,
         ShaderModule::StrandRasterBin,
@@ -367,6 +375,7 @@ impl ShaderModule {
             ShaderModule::HairResolve => "hair_resolve",
             ShaderModule::ShadowRaster => "shadow_raster",
             ShaderModule::ShadowResolve => "shadow_resolve",
+            ShaderModule::HairNative => "hair_native",
             ShaderModule::Upscale => "upscale",
             ShaderModule::PanelCache => "panel_cache",
             ShaderModule::StrandRasterBin => "strand_raster_bin",
@@ -390,6 +399,7 @@ impl ShaderModule {
             ShaderModule::HairResolve => include_str!("../shaders/hair_resolve.wgsl"),
             ShaderModule::ShadowRaster => include_str!("../shaders/shadow_raster.wgsl"),
             ShaderModule::ShadowResolve => include_str!("../shaders/shadow_resolve.wgsl"),
+            ShaderModule::HairNative => include_str!("../shaders/hair_native.wgsl"),
             ShaderModule::Upscale => include_str!("../shaders/upscale.wgsl"),
             ShaderModule::PanelCache => include_str!("../shaders/panel_cache.wgsl"),
             ShaderModule::StrandRasterBin => include_str!("../shaders/strand_raster_bin.wgsl"),
@@ -406,6 +416,7 @@ impl ShaderModule {
             ShaderModule::StrandStep => &[CREATURE_POSE_WGSL, VOLUME_GRID_WGSL],
             ShaderModule::StrandCull
             | ShaderModule::Ids
+            | ShaderModule::HairNative
             | ShaderModule::Upscale
             | ShaderModule::PanelCache => &[],
             ShaderModule::Shadow => &[CREATURE_POSE_WGSL, FRAME_WGSL, RIBBON_GEOMETRY_WGSL],

@@ -140,7 +140,7 @@ fn rig() -> Rig {
             lod: StrandLod::all(STRANDS),
         },
     );
-    let frame_binding = FrameBinding::new(device);
+    let mut frame_binding = FrameBinding::new(device);
     frame_binding
         .write(&ctx.queue, &frame, &view, &light)
         .unwrap();

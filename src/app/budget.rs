@@ -9,65 +9,82 @@
 //! it), and a level that had to be left again is not retried for a while, twice as long
 //! each time, so an overloaded level is not visited over and over.
 
-/// One level: the share of the window's size the scene is drawn at, and strands drawn per
-/// pixel of the coat on screen (`LodPolicy::strands_per_pixel`).
+/// One level: the share of the window's size the scene is drawn at, strands drawn per
+/// pixel of the coat on screen (`LodPolicy::strands_per_pixel`) and the fewest drawn
+/// (`LodPolicy::min_drawn`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {
     /// Render scale, 0 … 1 of the window's width and height.
     pub scale: f32,
     /// Strands drawn per pixel of the coat.
     pub strands_per_pixel: f32,
+    /// Fewest strands drawn (all of a smaller coat).
+    pub min_drawn: u32,
     /// Estimated cost relative to level 0 (only for how far to jump down).
     pub cost: f64,
 }
 
+/// Fewest strands the levels drawn at half the window's size or more hold: the coat keeps
+/// looking like a coat there (fewer read as a porcupine, even widened).
+pub const RICH_MIN_DRAWN: u32 = 16_384;
+
 /// The levels, richest first. Costs: a frame is roughly a fixed part (the solver, the
 /// panel), a part per pixel, and a part per drawn strand, which falls with both the scale
-/// and the density.
+/// and the density. Every level drawn at a render scale of 0.5 or more draws at least
+/// [`RICH_MIN_DRAWN`] strands; only the cheaper ones below draw fewer.
 pub const LEVELS: [Level; 9] = [
     Level {
         scale: 1.0,
         strands_per_pixel: 1.0,
+        min_drawn: RICH_MIN_DRAWN,
         cost: 1.0,
     },
     Level {
         scale: 0.85,
         strands_per_pixel: 0.7,
+        min_drawn: RICH_MIN_DRAWN,
         cost: 0.72,
     },
     Level {
         scale: 0.71,
         strands_per_pixel: 0.5,
+        min_drawn: RICH_MIN_DRAWN,
         cost: 0.5,
     },
     Level {
         scale: 0.6,
         strands_per_pixel: 0.35,
+        min_drawn: RICH_MIN_DRAWN,
         cost: 0.36,
     },
     Level {
         scale: 0.5,
         strands_per_pixel: 0.25,
+        min_drawn: RICH_MIN_DRAWN,
         cost: 0.26,
     },
     Level {
         scale: 0.42,
         strands_per_pixel: 0.18,
+        min_drawn: 1024,
         cost: 0.19,
     },
     Level {
         scale: 0.35,
         strands_per_pixel: 0.13,
+        min_drawn: 1024,
         cost: 0.145,
     },
     Level {
         scale: 0.3,
         strands_per_pixel: 0.1,
+        min_drawn: 1024,
         cost: 0.115,
     },
     Level {
         scale: 0.25,
         strands_per_pixel: 0.08,
+        min_drawn: 1024,
         cost: 0.095,
     },
 ];
@@ -190,6 +207,48 @@ impl FrameBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn levels_at_half_scale_or_more_draw_every_strand_of_the_16384_tier_no_wider_than_a_pixel_more()
+    {
+        use pelt::render::camera::CREATURE_CENTER;
+        use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy, StrandLod};
+        use pelt::render::{Camera, CameraPreset, RenderSettings};
+        // The demo's window and the shipped script's camera.
+        let camera = Camera::preset(CameraPreset::Front);
+        let settings = RenderSettings::default();
+        for level in LEVELS {
+            let height = (720.0 * level.scale).round() as u32;
+            let policy = LodPolicy {
+                strands_per_pixel: level.strands_per_pixel,
+                min_drawn: level.min_drawn,
+                reference_strands: Some(FULL_COAT_STRANDS),
+                max_extra_pixels: Some(crate::app::MAX_EXTRA_PIXELS),
+                ..LodPolicy::default()
+            };
+            let lod = StrandLod::for_view(
+                16_384,
+                &camera,
+                height,
+                settings.root_width,
+                settings.min_pixels,
+                &policy,
+            );
+            if level.scale >= 0.5 {
+                assert_eq!(lod.drawn, 16_384, "scale {}", level.scale);
+            }
+            // The nearest strand's root, on screen, at full density and as drawn.
+            let distance = (CREATURE_CENTER - camera.eye).length() - 0.55;
+            let root = settings.root_width / (distance * camera.pixel_scale(height));
+            let full = root.max(settings.min_pixels);
+            let drawn = (root * lod.width_scale).max(settings.min_pixels);
+            assert!(
+                drawn <= full + 1.0 + 1e-3,
+                "scale {}: a strand {drawn:.2} px wide, {full:.2} at full density",
+                level.scale
+            );
+        }
+    }
 
     /// A frame-time model: a fixed part plus parts that scale with pixels and strands,
     /// with ±15% deterministic noise. Its costs differ from the levels' estimates.

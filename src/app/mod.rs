@@ -290,7 +290,7 @@ impl App {
             panel,
             tiers: if replay.is_some() { None } else { tiers },
             raster_probe: (self.options.raster == pelt::render::Raster::Auto && budget.is_some())
-                .then(|| RasterProbe::new(LEVELS.len())),
+                .then(|| RasterProbe::new(LEVELS.len(), &raster_probe::CANDIDATES)),
             budget,
             replay,
             frames: 0,
@@ -396,15 +396,21 @@ impl ApplicationHandler for App {
 }
 
 /// Draws the scene at `level`'s render scale and strand density, the strands widened to
-/// look like the full coat whatever the tier.
+/// look like the full coat whatever the tier, but never more than a pixel past their own
+/// width (wider, a few strands read as spikes).
 fn apply_level(gpu: &mut WindowGpu, fur: &mut SimulatedFur, level: Level) {
     gpu.set_scale(level.scale);
     fur.renderer_mut().set_lod_policy(LodPolicy {
         strands_per_pixel: level.strands_per_pixel,
+        min_drawn: level.min_drawn,
         reference_strands: Some(FULL_COAT_STRANDS),
+        max_extra_pixels: Some(MAX_EXTRA_PIXELS),
         ..LodPolicy::default()
     });
 }
+
+/// The most pixels the demo widens a drawn strand past its own width on screen.
+pub const MAX_EXTRA_PIXELS: f32 = 1.0;
 
 impl Running {
     /// One frame: replayed events, the creature's update, the tier search, drawing and the
@@ -628,7 +634,7 @@ impl Running {
         )?;
         // Another coat costs differently: measure the levels again.
         if let Some(probe) = &mut self.raster_probe {
-            *probe = RasterProbe::new(LEVELS.len());
+            *probe = RasterProbe::new(LEVELS.len(), &raster_probe::CANDIDATES);
         }
         self.fur.renderer_mut().set_raster(raster);
         // The volume grid's settings carry over to the new coat.

@@ -260,11 +260,18 @@ impl Panel {
                     if mode != fur.debug_mode() {
                         self.pending.push(PanelAction::Mode(mode));
                     }
-                    // The hair by the compute rasteriser or the hardware ribbons.
-                    let mut compute = fur.raster() == pelt::render::Raster::Compute;
-                    if ui.checkbox(&mut compute, "compute raster").changed() {
-                        use pelt::render::Raster::{Compute, Hardware};
-                        let raster = if compute { Compute } else { Hardware };
+                    // Which path draws the hair; `auto` asks for the adapter's choice.
+                    let current = fur.raster();
+                    let mut raster = current;
+                    egui::ComboBox::from_label("raster")
+                        .selected_text(current.name())
+                        .show_ui(ui, |ui| {
+                            use pelt::render::Raster::{Auto, Compute, Hardware, Native};
+                            for r in [Hardware, Native, Compute, Auto] {
+                                ui.selectable_value(&mut raster, r, r.name());
+                            }
+                        });
+                    if raster != current {
                         self.pending.push(PanelAction::Raster(raster));
                     }
                     let mut strands = stats.strands;

@@ -1,14 +1,13 @@
-//! `--raster auto` in the demo with the budget on: which of the two rasterisers draws each
-//! budget level faster, measured on this machine rather than guessed from the adapter's
-//! kind. Which path is faster depends on the target's size and the strands drawn (on
-//! lavapipe compute wins large targets and loses the budget's smallest level; the numbers
-//! are in `docs/architecture.md`, "Measured"), so no one choice is right for every level.
+//! `--raster auto` in the demo with the budget on: which hair path draws each budget level
+//! faster, measured on this machine rather than guessed from the adapter's kind. Which
+//! path is faster depends on the target's size and the strands drawn (the numbers are in
+//! `docs/architecture.md`, "Measured"), so no one choice is right for every level.
 //!
 //! Pure logic (no GPU): the first time a level is drawn, three frames are drawn by each
-//! path in turn (after one that settles: the first compute frame builds its pipelines),
-//! and the path with the lower median is kept for that level from then on. The budget does
-//! not count the frames measured here. With the budget off the demo never probes: the
-//! adapter's kind decides, so the same arguments draw the same pictures.
+//! candidate path in turn (after one that settles: a path's first frame builds its
+//! pipelines), and the path with the lowest median is kept for that level from then on.
+//! The budget does not count the frames measured here. With the budget off the demo never
+//! probes: the adapter's kind decides, so the same arguments draw the same pictures.
 
 use pelt::render::Raster;
 
@@ -17,29 +16,43 @@ const FRAMES: usize = 3;
 /// Frames not measured after a path is switched in.
 const SETTLE: u32 = 1;
 
+/// The paths the demo's probe measures: the ribbons and the native rasteriser (the compute
+/// rasteriser that emulates the ribbons' MSAA is slower than the native one wherever both
+/// were measured, and is on its way out).
+pub const CANDIDATES: [Raster; 2] = [Raster::Hardware, Raster::Native];
+
 /// Which path each level draws faster, as far as measured.
 #[derive(Clone, Debug)]
 pub struct RasterProbe {
-    /// Per level: the faster path, once both were measured.
+    /// The paths measured, in the order they are tried (at least one).
+    candidates: Vec<Raster>,
+    /// Per level: the faster path, once every candidate was measured.
     chosen: Vec<Option<Raster>>,
-    /// The level being measured, the path being measured, its frames, the ribbons' median
-    /// once measured, and frames still to settle.
+    /// The level being measured, the candidate being measured (its index), its frames, the
+    /// fastest median so far, and frames still to settle.
     level: usize,
-    trying: Raster,
+    trying: usize,
     frames: Vec<f64>,
-    hardware_ms: Option<f64>,
+    best: Option<(Raster, f64)>,
     settle: u32,
 }
 
 impl RasterProbe {
-    /// A probe for `levels` budget levels, none measured yet.
-    pub fn new(levels: usize) -> Self {
+    /// A probe for `levels` budget levels choosing among `candidates` (the first when
+    /// none are given, and on ties), none measured yet.
+    pub fn new(levels: usize, candidates: &[Raster]) -> Self {
+        let candidates = if candidates.is_empty() {
+            vec![Raster::Hardware]
+        } else {
+            candidates.to_vec()
+        };
         RasterProbe {
+            candidates,
             chosen: vec![None; levels],
             level: usize::MAX,
-            trying: Raster::Hardware,
+            trying: 0,
             frames: Vec::with_capacity(FRAMES),
-            hardware_ms: None,
+            best: None,
             settle: SETTLE,
         }
     }
@@ -51,12 +64,12 @@ impl RasterProbe {
         }
         if level != self.level {
             self.level = level;
-            self.trying = Raster::Hardware;
+            self.trying = 0;
             self.frames.clear();
-            self.hardware_ms = None;
+            self.best = None;
             self.settle = SETTLE;
         }
-        self.trying
+        self.candidates[self.trying]
     }
 
     /// Whether `level`'s faster path is known.
@@ -85,19 +98,14 @@ impl RasterProbe {
         let mut sorted = std::mem::take(&mut self.frames);
         sorted.sort_by(f64::total_cmp);
         let median = sorted[FRAMES / 2];
-        match self.hardware_ms {
-            None => {
-                self.hardware_ms = Some(median);
-                self.trying = Raster::Compute;
-                self.settle = SETTLE;
-            }
-            Some(hardware) => {
-                self.chosen[level] = Some(if median < hardware {
-                    Raster::Compute
-                } else {
-                    Raster::Hardware
-                });
-            }
+        let raster = self.candidates[self.trying];
+        if self.best.is_none_or(|(_, best)| median < best) {
+            self.best = Some((raster, median));
+        }
+        self.trying += 1;
+        self.settle = SETTLE;
+        if self.trying == self.candidates.len() {
+            self.chosen[level] = self.best.map(|(r, _)| r);
         }
         true
     }
@@ -122,28 +130,28 @@ mod tests {
 
     #[test]
     fn each_level_keeps_the_path_measured_faster_there() {
-        let mut p = RasterProbe::new(3);
-        // Level 0: compute faster; level 2: the ribbons.
+        let mut p = RasterProbe::new(3, &CANDIDATES);
+        // Level 0: native faster; level 2: the ribbons.
         let (chosen, frames) = probe(&mut p, 0, |r| match r {
-            Raster::Compute => 40.0,
+            Raster::Native => 40.0,
             _ => 60.0,
         });
-        assert_eq!(chosen, Raster::Compute);
+        assert_eq!(chosen, Raster::Native);
         assert_eq!(frames, 2 * (SETTLE as usize + FRAMES));
         let (chosen, _) = probe(&mut p, 2, |r| match r {
-            Raster::Compute => 92.0,
+            Raster::Native => 92.0,
             _ => 86.0,
         });
         assert_eq!(chosen, Raster::Hardware);
         // Back at level 0, the earlier measurement stands and nothing is measured again.
-        assert_eq!(p.raster(0), Raster::Compute);
+        assert_eq!(p.raster(0), Raster::Native);
         assert!(!p.record(0, 1000.0));
-        assert_eq!(p.raster(0), Raster::Compute);
+        assert_eq!(p.raster(0), Raster::Native);
     }
 
     #[test]
     fn settling_frames_and_outliers_do_not_decide() {
-        let mut p = RasterProbe::new(1);
+        let mut p = RasterProbe::new(1, &CANDIDATES);
         // The first frames of each path are slow (pipelines built): they settle unseen.
         // One outlier among the measured frames does not move the median either.
         let mut seen = std::collections::HashMap::new();
@@ -153,8 +161,8 @@ mod tests {
             *n += 1;
             let ms = match (raster, *n) {
                 (_, n) if n <= SETTLE => 5000.0,
-                (Raster::Compute, n) if n == SETTLE + 1 => 900.0,
-                (Raster::Compute, _) => 50.0,
+                (Raster::Native, n) if n == SETTLE + 1 => 900.0,
+                (Raster::Native, _) => 50.0,
                 _ => 70.0,
             };
             p.record(0, ms);
@@ -162,12 +170,12 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(p.raster(0), Raster::Compute);
+        assert_eq!(p.raster(0), Raster::Native);
     }
 
     #[test]
     fn a_level_left_halfway_is_measured_again_from_the_start() {
-        let mut p = RasterProbe::new(2);
+        let mut p = RasterProbe::new(2, &CANDIDATES);
         for _ in 0..SETTLE as usize + 2 {
             let r = p.raster(0);
             p.record(0, if r == Raster::Hardware { 10.0 } else { 20.0 });
@@ -177,10 +185,22 @@ mod tests {
         assert!(!p.measured(0));
         assert_eq!(p.raster(0), Raster::Hardware, "level 0 starts over");
         let (chosen, frames) = probe(&mut p, 0, |r| match r {
-            Raster::Compute => 20.0,
+            Raster::Native => 20.0,
             _ => 10.0,
         });
         assert_eq!(chosen, Raster::Hardware);
         assert_eq!(frames, 2 * (SETTLE as usize + FRAMES));
+    }
+
+    #[test]
+    fn three_candidates_are_each_measured_and_the_fastest_kept() {
+        let mut p = RasterProbe::new(1, &[Raster::Hardware, Raster::Compute, Raster::Native]);
+        let (chosen, frames) = probe(&mut p, 0, |r| match r {
+            Raster::Compute => 30.0,
+            Raster::Native => 35.0,
+            _ => 60.0,
+        });
+        assert_eq!(chosen, Raster::Compute);
+        assert_eq!(frames, 3 * (SETTLE as usize + FRAMES));
     }
 }

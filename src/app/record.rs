@@ -97,7 +97,7 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         && let Some(reason) = fur.renderer().compute_raster_refusal((width, height))
     {
         anyhow::bail!(
-            "--raster compute: {reason}; choose a smaller --record-size or fewer --strands, or --raster hardware or auto"
+            "--raster compute: {reason}; choose a smaller --record-size or fewer --strands, or --raster ribbons, native or auto"
         );
     }
     let params = pelt::sim::FurParams {

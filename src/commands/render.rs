@@ -62,9 +62,9 @@ pub struct RenderArgs {
     /// capsules drawn.
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
-    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
-    /// (the one measured faster on this kind of adapter: compute on lavapipe's Vulkan,
-    /// hardware elsewhere so far).
+    /// How the hair is drawn: ribbons (the hardware ribbons, the reference), native (the
+    /// strand rasteriser on the CPU's cores), compute (the compute rasteriser) or auto
+    /// (native on CPU adapters such as lavapipe, the ribbons elsewhere).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
     /// The coat's density and velocity grid.
@@ -219,7 +219,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         && let Some(reason) = renderer.compute_raster_refusal((args.width, args.height))
     {
         bail!(
-            "--raster compute: {reason}; choose a smaller --width/--height or fewer --strands, or --raster hardware or auto"
+            "--raster compute: {reason}; choose a smaller --width/--height or fewer --strands, or --raster ribbons, native or auto"
         );
     }
     renderer.set_environment(environment.as_ref());

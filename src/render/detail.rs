@@ -25,10 +25,12 @@ impl FurRenderer {
     /// `drawn` is how many strands every strand pass draws (the prefix of the drawn order
     /// that `drawn_count()` in `ribbon_geometry.wgsl` bounds).
     pub fn strand_lod(&self, camera: &Camera, size: (u32, u32)) -> StrandLod {
-        let bound = self.strands.as_ref().map_or(0, |s| s.count);
-        StrandLod::choose(
-            bound,
-            coat_pixels(camera, CREATURE_CENTER, size.1),
+        StrandLod::for_view(
+            self.strands.as_ref().map_or(0, |s| s.count),
+            camera,
+            size.1,
+            self.settings.root_width,
+            self.settings.min_pixels,
             &self.lod_policy,
         )
     }

@@ -242,6 +242,19 @@ pub struct FrameBinding {
     views: wgpu::Buffer,
     view_stride: u64,
     group: wgpu::BindGroup,
+    /// What [`FrameBinding::write`] last wrote, for a hair path that draws on the host.
+    written: Option<Box<WrittenFrame>>,
+}
+
+/// A frame's uniforms and its two views as written, kept on the host.
+#[derive(Clone, Copy, Debug)]
+pub struct WrittenFrame {
+    /// The frame's uniforms.
+    pub frame: FrameUniforms,
+    /// The camera's view.
+    pub camera: PassView,
+    /// The key light's view.
+    pub light: PassView,
 }
 
 impl FrameBinding {
@@ -294,12 +307,13 @@ impl FrameBinding {
             views,
             view_stride,
             group,
+            written: None,
         }
     }
 
     /// Writes the frame's uniforms and both views (they land at the next submission).
     pub fn write(
-        &self,
+        &mut self,
         queue: &wgpu::Queue,
         frame: &FrameUniforms,
         camera: &PassView,
@@ -308,7 +322,17 @@ impl FrameBinding {
         queue.write_buffer(&self.uniforms, 0, &uniform_bytes(frame)?);
         queue.write_buffer(&self.views, 0, &uniform_bytes(camera)?);
         queue.write_buffer(&self.views, self.view_stride, &uniform_bytes(light)?);
+        self.written = Some(Box::new(WrittenFrame {
+            frame: *frame,
+            camera: *camera,
+            light: *light,
+        }));
         Ok(())
+    }
+
+    /// The uniforms and views last written (`None` before the first frame).
+    pub fn written(&self) -> Option<&WrittenFrame> {
+        self.written.as_deref()
     }
 
     /// Binds the frame as group 0 of `pass`, seen from `view`.

@@ -15,12 +15,14 @@ impl FurRenderer {
         self.settings.raster = self.hair.chosen();
     }
 
-    /// How the camera's hair is drawn: [`Raster::Hardware`] or [`Raster::Compute`].
+    /// How the camera's hair is drawn: [`Raster::Hardware`], [`Raster::Native`] or
+    /// [`Raster::Compute`].
     pub fn raster(&self) -> Raster {
         self.hair.chosen()
     }
 
-    /// How the last frame's hair was drawn: [`Raster::Hardware`] or [`Raster::Compute`]
+    /// How the last frame's hair was drawn: [`Raster::Hardware`], [`Raster::Native`] or
+    /// [`Raster::Compute`]
     /// (the setting, or the ribbons where the frame was too large for the compute
     /// rasteriser; see [`FurRenderer::raster`]).
     pub fn last_raster(&self) -> Raster {

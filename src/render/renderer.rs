@@ -16,8 +16,8 @@ use super::capture::{Image, read_image};
 use super::debug::HairView;
 use super::frame::FrameBinding;
 use super::hair::{
-    CameraHair, ComputePath, HairDraw, HairFrame, HairLook, HairPaths, HairStrands, RibbonsPass,
-    StrandBinding,
+    CameraHair, ComputePath, HairDraw, HairFrame, HairLook, HairPaths, HairStrands, NativePath,
+    RibbonsPass, StrandBinding,
 };
 use super::ids::IdsPass;
 use super::overlay::OverlayPass;
@@ -130,7 +130,7 @@ impl FurRenderer {
             shadow,
             surfaces,
             cull,
-            hair: HairPaths::new(ribbons, compute, settings.raster),
+            hair: HairPaths::new(ribbons, compute, NativePath::new(layout), settings.raster),
             hair_strands,
             overlay,
             ids,

@@ -12,6 +12,10 @@ pub enum Raster {
     Hardware,
     /// Segments through the compute rasteriser (`render::hair::compute`).
     Compute,
+    /// The strand rasteriser on the host's cores (`render::hair::native`, drawing with
+    /// [`crate::raster`]): one sample a pixel with analytic coverage, composited over the
+    /// surfaces.
+    Native,
     /// Whichever is faster on the adapter ([`Raster::for_adapter`], in
     /// `render/hair/choice.rs` with every other choice between the paths).
     Auto,
@@ -21,8 +25,9 @@ impl Raster {
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
-            Raster::Hardware => "hardware",
+            Raster::Hardware => "ribbons",
             Raster::Compute => "compute",
+            Raster::Native => "native",
             Raster::Auto => "auto",
         }
     }
@@ -37,10 +42,19 @@ impl std::fmt::Display for Raster {
 impl std::str::FromStr for Raster {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        [Raster::Hardware, Raster::Compute, Raster::Auto]
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a raster path; use hardware, compute or auto"))
+        // "hardware" is the ribbons' earlier name, kept so older scripts still run.
+        if s == "hardware" {
+            return Ok(Raster::Hardware);
+        }
+        [
+            Raster::Hardware,
+            Raster::Native,
+            Raster::Compute,
+            Raster::Auto,
+        ]
+        .into_iter()
+        .find(|r| r.name() == s)
+        .ok_or_else(|| format!("{s:?} is not a raster path; use ribbons, native, compute or auto"))
     }
 }
 

@@ -53,8 +53,10 @@ impl ShadowMaps {
                     sample_count: 1,
                     dimension: wgpu::TextureDimension::D2,
                     format,
+                    // COPY_DST: a hair path drawing on the host writes its maps.
                     usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                        | wgpu::TextureUsages::TEXTURE_BINDING,
+                        | wgpu::TextureUsages::TEXTURE_BINDING
+                        | wgpu::TextureUsages::COPY_DST,
                     view_formats: &[],
                 })
                 .create_view(&Default::default())

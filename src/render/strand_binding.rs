@@ -62,7 +62,9 @@ impl FurRenderer {
         let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("render: host-stepped positions"),
             size: bytes,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
         self.set_strands([&buffer, &buffer], &strands)?;

@@ -22,10 +22,14 @@
 //! λ ∝ (n·w)^0.97 and a width scale of the ratio to the power 0.9 ([`WIDENING_EXPONENT`]),
 //! which [`widening`] uses. The same scale makes a reduced tier look like the full coat:
 //! its reference density is the full coat's ([`FULL_COAT_STRANDS`]). The scale is capped at
-//! [`MAX_WIDENING`], beyond which a ribbon would be a leaf.
+//! [`MAX_WIDENING`], beyond which a ribbon would be a leaf, and, where a policy asks
+//! ([`LodPolicy::max_extra_pixels`]), at the scale that leaves the nearest strand no more
+//! than that many pixels wider on screen than at its own width ([`width_cap`]): widened
+//! past that, a few strands read as spikes, not as a denser coat.
 //! The solver still steps every strand; only drawing is reduced.
 
 use crate::render::Camera;
+use crate::render::camera::CREATURE_CENTER;
 use glam::Vec3;
 
 /// Strands in the full coat: the density a reduced tier is widened to look like.
@@ -92,6 +96,17 @@ pub fn widening(reference: f32, drawn: f32, exponent: f32) -> f32 {
     (reference / drawn).powf(exponent).min(MAX_WIDENING)
 }
 
+/// The largest width scale that draws a strand `root_pixels` wide on screen (its root,
+/// the widest point) at most `extra` pixels wider than at full density, where strands
+/// narrower than `min_pixels` are drawn that wide: scale · w ≤ max(w, min_pixels) + extra.
+/// At least 1 (never narrower than its own width).
+pub fn width_cap(root_pixels: f32, min_pixels: f32, extra: f32) -> f32 {
+    if root_pixels.is_nan() || root_pixels <= 0.0 {
+        return 1.0;
+    }
+    ((root_pixels.max(min_pixels) + extra.max(0.0)) / root_pixels).max(1.0)
+}
+
 /// How the renderer chooses a frame's strands.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LodPolicy {
@@ -107,6 +122,9 @@ pub struct LodPolicy {
     pub reference_strands: Option<u32>,
     /// The width scale's exponent in the density ratio ([`widening`]).
     pub widening_exponent: f32,
+    /// The most pixels a drawn strand may be widened past its own width on screen
+    /// ([`width_cap`]); `None` for no bound but [`MAX_WIDENING`].
+    pub max_extra_pixels: Option<f32>,
 }
 
 impl Default for LodPolicy {
@@ -117,6 +135,7 @@ impl Default for LodPolicy {
             min_drawn: 1024,
             reference_strands: None,
             widening_exponent: WIDENING_EXPONENT,
+            max_extra_pixels: None,
         }
     }
 }
@@ -203,6 +222,28 @@ impl StrandLod {
         StrandLod::for_count(bound, wanted, reference, exponent)
     }
 
+    /// The level for a coat of `bound` strands seen by `camera` in a target `height` pixels
+    /// tall ([`StrandLod::choose`] by its size on screen), its strands `root_width` metres
+    /// wide at the root and drawn at least `min_pixels` wide; where the policy asks
+    /// ([`LodPolicy::max_extra_pixels`]), the width scale is capped by [`width_cap`] at the
+    /// coat's nearest point, so no strand is widened further than that on screen.
+    pub fn for_view(
+        bound: u32,
+        camera: &Camera,
+        height: u32,
+        root_width: f32,
+        min_pixels: f32,
+        policy: &LodPolicy,
+    ) -> Self {
+        let mut lod =
+            StrandLod::choose(bound, coat_pixels(camera, CREATURE_CENTER, height), policy);
+        if let Some(extra) = policy.max_extra_pixels {
+            let root = nearest_strand_pixels(camera, CREATURE_CENTER, height, root_width);
+            lod.width_scale = lod.width_scale.min(width_cap(root, min_pixels, extra));
+        }
+        lod
+    }
+
     /// The sum of the drawn strands' weights.
     pub fn effective(&self, bound: u32) -> f32 {
         effective_count(self.end, self.fade, bound as f32)
@@ -226,6 +267,14 @@ fn effective_count(end: f32, fade: f32, n: f32) -> f32 {
     ramp(n)
 }
 
+/// The pixels a strand `width` metres wide spans at the coat's nearest point to `camera`
+/// (the sphere around `center`) in a target `height` pixels tall: the widest any strand of
+/// the coat is drawn.
+pub fn nearest_strand_pixels(camera: &Camera, center: Vec3, height: u32, width: f32) -> f32 {
+    let distance = ((center - camera.eye).length() - COAT_RADIUS).max(0.05);
+    width / (distance * camera.pixel_scale(height))
+}
+
 /// Pixels the coat fills on screen: the disc of a sphere around the creature (centred at
 /// `center`) seen by `camera` in a target `height` pixels tall.
 pub fn coat_pixels(camera: &Camera, center: Vec3, height: u32) -> f32 {
@@ -237,6 +286,21 @@ pub fn coat_pixels(camera: &Camera, center: Vec3, height: u32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_width_cap_leaves_a_strand_at_most_the_extra_pixels_wider() {
+        for root in [0.1f32, 0.4, 0.66, 1.0, 1.7, 3.0, 12.0] {
+            let cap = width_cap(root, 1.0, 1.0);
+            // Drawn as wide as the renderer draws it: at least `min_pixels`.
+            let full = root.max(1.0);
+            let widened = (cap * root).max(1.0);
+            assert!(widened <= full + 1.0 + 1e-4, "{root} px: {widened} px");
+            // And no narrower than that bound needs.
+            assert!(widened >= full + 1.0 - 1e-4, "{root} px: {widened} px");
+        }
+        assert_eq!(width_cap(2.0, 1.0, 0.0), 1.0);
+        assert_eq!(width_cap(0.0, 1.0, 1.0), 1.0);
+    }
 
     #[test]
     fn order_is_a_permutation_and_seeded() {

@@ -154,13 +154,17 @@ impl FrameTargets {
             .create_view(&Default::default())
         });
         bytes += pixels * u64::from(samples) * 4;
+        // Readable, so a hair path that draws on the host can read the surfaces' depth
+        // back: multisampled by a shader (sample 0), single-sampled by a copy.
         let depth = attachment(
             device,
             "frame depth",
             size,
             DEPTH_FORMAT,
             samples,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
         )
         .create_view(&Default::default());
         let (ids, ids_resolved) = if layout.ids {

@@ -6,6 +6,7 @@
 //! them.
 
 use super::compute::ComputePath;
+use super::native::NativePath;
 use super::path::{HairLook, HairPath};
 use super::ribbons::RibbonsPass;
 use crate::render::settings::Raster;
@@ -22,11 +23,11 @@ impl Raster {
     pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> Raster {
         match self {
             Raster::Auto => match info.device_type {
-                // Lavapipe's Vulkan has the 64-bit atomics that make the compute path one
-                // walk, and there it measured faster than the ribbons at the full coat;
-                // llvmpipe's GL lacks them and measured slower. No GPU measured yet: the
-                // ribbons until one is.
-                wgpu::DeviceType::Cpu if info.backend == wgpu::Backend::Vulkan => Raster::Compute,
+                // On a CPU adapter (lavapipe, llvmpipe, SwiftShader, WARP) the GPU's cores
+                // are the host's and its rasteriser is the slowest part of a frame: the
+                // native rasteriser draws the hair there. Elsewhere the ribbons, until a GPU
+                // is measured.
+                wgpu::DeviceType::Cpu => Raster::Native,
                 _ => Raster::Hardware,
             },
             chosen => chosen,
@@ -42,6 +43,8 @@ pub struct HairPaths {
     pub ribbons: RibbonsPass,
     /// The compute rasteriser.
     pub compute: ComputePath,
+    /// The strand rasteriser on the host's cores.
+    pub native: NativePath,
     /// The path asked for, resolved for the adapter (never [`Raster::Auto`]).
     chosen: Raster,
     /// The path that drew the last frame.
@@ -55,10 +58,16 @@ pub struct HairPaths {
 
 impl HairPaths {
     /// The paths, drawing by `chosen` (already resolved for the adapter).
-    pub fn new(ribbons: RibbonsPass, compute: ComputePath, chosen: Raster) -> Self {
+    pub fn new(
+        ribbons: RibbonsPass,
+        compute: ComputePath,
+        native: NativePath,
+        chosen: Raster,
+    ) -> Self {
         HairPaths {
             ribbons,
             compute,
+            native,
             chosen,
             last: chosen,
             warned_compute_too_large: false,
@@ -66,7 +75,7 @@ impl HairPaths {
         }
     }
 
-    /// The path asked for: [`Raster::Hardware`] or [`Raster::Compute`].
+    /// The path asked for: [`Raster::Hardware`], [`Raster::Native`] or [`Raster::Compute`].
     pub fn chosen(&self) -> Raster {
         self.chosen
     }
@@ -127,8 +136,11 @@ impl HairPaths {
     /// `raster`, with hair to draw (`has_hair`) or not (the ribbons' passes then only
     /// clear the maps).
     pub fn light_path(&mut self, raster: Raster, has_hair: bool) -> &mut dyn HairPath {
+        // Positions the native path read for an earlier frame's maps are not this one's.
+        self.native.forget_positions();
         match raster {
             Raster::Compute if has_hair => &mut self.compute,
+            Raster::Native if has_hair => &mut self.native,
             _ => &mut self.ribbons,
         }
     }
@@ -138,12 +150,13 @@ impl HairPaths {
     pub fn camera_path(&mut self, raster: Raster, look: HairLook) -> &mut dyn HairPath {
         match (raster, look) {
             (Raster::Compute, HairLook::Shaded) => &mut self.compute,
+            (Raster::Native, HairLook::Shaded) => &mut self.native,
             _ => &mut self.ribbons,
         }
     }
 
     /// Bytes of GPU memory every path holds now.
     pub fn memory_bytes(&self) -> u64 {
-        self.ribbons.memory_bytes() + self.compute.memory_bytes()
+        self.ribbons.memory_bytes() + self.compute.memory_bytes() + self.native.memory_bytes()
     }
 }

@@ -8,6 +8,8 @@
 //!   reference picture.
 //! - [`compute`]: the compute rasteriser that emulates the ribbons' MSAA exactly
 //!   ([`compute_raster`] for the camera, [`shadow_raster`] for the light's maps).
+//! - [`native`]: the strand rasteriser on the host's cores ([`crate::raster`]), its
+//!   picture composited over the surfaces ([`native_gpu`]).
 //! - [`choice`]: which path draws a frame.
 //!
 //! A path that draws on the host plugs in as the compute one does: its
@@ -18,6 +20,8 @@
 pub mod choice;
 pub mod compute;
 pub mod compute_raster;
+pub mod native;
+pub mod native_gpu;
 pub mod path;
 pub mod ribbons;
 pub mod shadow_raster;
@@ -25,6 +29,7 @@ pub mod strands;
 
 pub use self::choice::{HairPaths, RELEASE_COMPUTE_AFTER_FRAMES};
 pub use self::compute::ComputePath;
+pub use self::native::NativePath;
 pub use self::path::{CameraHair, HairDraw, HairFrame, HairLook, HairPath};
 pub use self::ribbons::RibbonsPass;
 pub use self::strands::{HairStrands, RibbonStrand, StrandBinding};

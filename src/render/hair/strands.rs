@@ -265,7 +265,8 @@ impl HairStrands {
         let shaded_points = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("ribbons: shaded points"),
             size: strands.len() as u64 * POINTS_PER_STRAND as u64 * POINT_COLOR_BYTES,
-            usage: wgpu::BufferUsages::STORAGE,
+            // COPY_SRC: the native path reads them back.
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
         let groups = positions.map(|p| {
