@@ -12,7 +12,8 @@ use glam::Vec3;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::render::frame::{FrameBinding, FrameInputs, frame_uniforms};
-use pelt::render::ribbons::RibbonsPass;
+use pelt::render::hair::HairStrands;
+use pelt::render::shadow::ShadowPass;
 use pelt::render::strand_lod::StrandLod;
 use pelt::render::strand_raster::{StrandRaster, StrandRasterInputs};
 use pelt::render::{
@@ -144,7 +145,9 @@ fn main() {
         ),
     ];
     let shaded = storage("shaded", bytemuck::cast_slice(&vec![color; n * 6]));
-    let strands_layout = RibbonsPass::strands_layout(device);
+    let shadow = ShadowPass::new(device, 256);
+    let strands_layout =
+        HairStrands::new(device, &frame_binding.layout, &shadow.inputs_layout).layout;
     let entries: Vec<wgpu::BindGroupEntry> = buffers
         .iter()
         .enumerate()

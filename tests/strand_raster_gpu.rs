@@ -11,7 +11,7 @@ use glam::{Vec2, Vec3, Vec4};
 use pelt::creature::{Creature, CreaturePose};
 use pelt::gpu::{GpuContext, read_buffer};
 use pelt::render::frame::{FrameBinding, FrameInputs, FrameUniforms, PassView, frame_uniforms};
-use pelt::render::ribbons::RibbonsPass;
+use pelt::render::hair::{HairStrands, RibbonsPass};
 use pelt::render::shadow::ShadowPass;
 use pelt::render::strand_cull::StrandCullPass;
 use pelt::render::strand_lod::StrandLod;
@@ -108,7 +108,10 @@ struct Rig {
     ctx: GpuContext,
     layout: TargetLayout,
     frame_binding: FrameBinding,
-    strands_layout: wgpu::BindGroupLayout,
+    /// The key light's maps (the shading pass and the ribbons read them).
+    shadow: ShadowPass,
+    /// The strands' layouts and shading pass, as the renderer builds them.
+    hair_strands: HairStrands,
     strands_group: wgpu::BindGroup,
     shaded: wgpu::Buffer,
     depth: wgpu::TextureView,
@@ -156,10 +159,11 @@ fn rig() -> Rig {
     let order: Vec<u32> = (0..STRANDS).collect();
     let order = storage("order", bytemuck::cast_slice(&order));
     let shaded = storage("shaded", bytemuck::cast_slice(&colors));
-    let strands_layout = RibbonsPass::strands_layout(device);
+    let shadow = ShadowPass::new(device, 256);
+    let hair_strands = HairStrands::new(device, &frame_binding.layout, &shadow.inputs_layout);
     let strands_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("strands"),
-        layout: &strands_layout,
+        layout: &hair_strands.layout,
         entries: &[
             positions.as_entire_binding(),
             records.as_entire_binding(),
@@ -211,7 +215,8 @@ fn rig() -> Rig {
         ctx,
         layout,
         frame_binding,
-        strands_layout,
+        shadow,
+        hair_strands,
         strands_group,
         shaded,
         depth,
@@ -227,7 +232,7 @@ impl Rig {
         StrandRaster::new(
             &self.ctx.device,
             &self.frame_binding.layout,
-            &self.strands_layout,
+            &self.hair_strands.layout,
             &self.layout,
         )
     }
@@ -668,12 +673,12 @@ fn the_picture_matches_the_ribbons() {
     let n = STRANDS;
     // The ribbons' own passes over the same strands: their binding, the shading pass that
     // fills the points' colours both paths read, and the camera's ribbons.
-    let shadow = ShadowPass::new(device, 256, &rig.frame_binding.layout, &rig.strands_layout);
+    let shadow = &rig.shadow;
     let ribbons = RibbonsPass::new(
         device,
-        RibbonsPass::strands_layout(device),
+        &rig.hair_strands,
         &rig.frame_binding.layout,
-        &shadow.inputs_layout,
+        shadow,
         &rig.layout,
     );
     let cull = StrandCullPass::new(device);
@@ -691,11 +696,12 @@ fn the_picture_matches_the_ribbons() {
         };
         n as usize
     ];
-    let binding = ribbons
+    let binding = rig
+        .hair_strands
         .bind(device, &cull, [&positions, &positions], &records)
         .unwrap();
     let mut encoder = device.create_command_encoder(&Default::default());
-    ribbons.shade(
+    rig.hair_strands.shade(
         &mut encoder,
         &rig.frame_binding,
         &shadow.inputs,
@@ -718,12 +724,7 @@ fn the_picture_matches_the_ribbons() {
     assert_eq!(rig.ctx.take_error(), None);
     // The ribbons wrote their depth: the surface's plane again for the rasteriser.
     let _ = picture(&rig, |_| {});
-    let mut raster = StrandRaster::new(
-        device,
-        &rig.frame_binding.layout,
-        &ribbons.strands_layout,
-        &rig.layout,
-    );
+    let mut raster = rig.raster();
     let mut encoder = device.create_command_encoder(&Default::default());
     raster
         .record(
