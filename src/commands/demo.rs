@@ -41,7 +41,8 @@ pub struct DemoArgs {
     /// The view to start in.
     #[arg(long, default_value = "final", value_parser = super::render::mode_parser())]
     pub mode: pelt::render::DebugMode,
-    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto:
+    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser), strands
+    /// (the strand rasteriser: one sample a pixel, analytic coverage) or auto:
     /// with the budget on, both are timed at each budget level and the faster kept; with
     /// --budget off, the adapter's kind decides (compute on lavapipe's Vulkan, hardware
     /// elsewhere so far). The panel switches it too.

@@ -62,9 +62,10 @@ pub struct RenderArgs {
     /// capsules drawn.
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
-    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser) or auto
-    /// (the one measured faster on this kind of adapter: compute on lavapipe's Vulkan,
-    /// hardware elsewhere so far).
+    /// How the hair is drawn: hardware (ribbons), compute (the compute rasteriser), strands
+    /// (the strand rasteriser: one sample a pixel, analytic coverage) or auto (the one
+    /// measured faster on this kind of adapter: compute on lavapipe's Vulkan, hardware
+    /// elsewhere so far).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
     /// The coat's density and velocity grid.

@@ -12,6 +12,9 @@ pub enum Raster {
     Hardware,
     /// Segments through the compute rasteriser (`render::hair::compute`).
     Compute,
+    /// The strand rasteriser: one sample a pixel, analytic coverage, the nearest layers
+    /// in depth order (`render::hair::strands_gpu`, over `render::strand_raster`).
+    Strands,
     /// Whichever is faster on the adapter ([`Raster::for_adapter`], in
     /// `render/hair/choice.rs` with every other choice between the paths).
     Auto,
@@ -23,6 +26,7 @@ impl Raster {
         match self {
             Raster::Hardware => "hardware",
             Raster::Compute => "compute",
+            Raster::Strands => "strands",
             Raster::Auto => "auto",
         }
     }
@@ -37,10 +41,17 @@ impl std::fmt::Display for Raster {
 impl std::str::FromStr for Raster {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        [Raster::Hardware, Raster::Compute, Raster::Auto]
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a raster path; use hardware, compute or auto"))
+        [
+            Raster::Hardware,
+            Raster::Compute,
+            Raster::Strands,
+            Raster::Auto,
+        ]
+        .into_iter()
+        .find(|r| r.name() == s)
+        .ok_or_else(|| {
+            format!("{s:?} is not a raster path; use hardware, compute, strands or auto")
+        })
     }
 }
 

@@ -94,7 +94,7 @@ pub struct FrameTargets {
     pub samples: u32,
     /// Multisampled colour (absent at one sample: passes draw straight into the output).
     pub color: Option<wgpu::TextureView>,
-    /// Depth.
+    /// Depth (sampled by the strand rasteriser, so `TEXTURE_BINDING` too).
     pub depth: wgpu::TextureView,
     /// IDs as drawn (multisampled when the layout is).
     pub ids: Option<wgpu::TextureView>,
@@ -154,13 +154,15 @@ impl FrameTargets {
             .create_view(&Default::default())
         });
         bytes += pixels * u64::from(samples) * 4;
+        // Sampled too: the strand rasteriser reads the surfaces' depth between the
+        // surfaces' pass and the camera's last pass.
         let depth = attachment(
             device,
             "frame depth",
             size,
             DEPTH_FORMAT,
             samples,
-            wgpu::TextureUsages::RENDER_ATTACHMENT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
         )
         .create_view(&Default::default());
         let (ids, ids_resolved) = if layout.ids {

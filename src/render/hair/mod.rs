@@ -8,6 +8,9 @@
 //!   reference picture.
 //! - [`compute`]: the compute rasteriser that emulates the ribbons' MSAA exactly
 //!   ([`compute_raster`] for the camera, [`shadow_raster`] for the light's maps).
+//! - [`strands_gpu`]: the strand rasteriser in WGSL (`render::strand_raster`): one sample
+//!   a pixel, analytic coverage, the nearest layers in depth order; the light's maps by
+//!   the ribbons for now.
 //! - [`choice`]: which path draws a frame.
 //!
 //! A path that draws on the host plugs in as the compute one does: its
@@ -22,9 +25,11 @@ pub mod path;
 pub mod ribbons;
 pub mod shadow_raster;
 pub mod strands;
+pub mod strands_gpu;
 
 pub use self::choice::{HairPaths, RELEASE_COMPUTE_AFTER_FRAMES};
 pub use self::compute::ComputePath;
 pub use self::path::{CameraHair, HairDraw, HairFrame, HairLook, HairPath};
 pub use self::ribbons::RibbonsPass;
 pub use self::strands::{HairStrands, RibbonStrand, StrandBinding};
+pub use self::strands_gpu::StrandsGpuPath;
