@@ -1,4 +1,4 @@
-//! Drawing frame after frame keeps the process's memory flat, on both rasterisers and in
+//! Drawing frame after frame keeps the process's memory flat, on each rasteriser and in
 //! every debug mode. Lavapipe (Mesa 22.3, the CI's driver) "inlines" a uniform that a
 //! large shader branches on alone: it compiles the shader again at every draw that
 //! binds the uniform buffer and keeps ~300 kB each time, so the demo grew by ~25 MB a
@@ -54,7 +54,7 @@ fn drawing_many_frames_keeps_memory_flat() {
             .poll(wgpu::PollType::wait_indefinitely())
             .unwrap();
     };
-    for raster in [Raster::Hardware, Raster::Compute] {
+    for raster in [Raster::Hardware, Raster::Compute, Raster::Strands] {
         renderer.set_raster(raster);
         // Warm up: pipelines, lazily made buffers, the allocator's pools.
         for frame in 0..20 {
