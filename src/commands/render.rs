@@ -63,8 +63,9 @@ pub struct RenderArgs {
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
     /// How the hair is drawn: ribbons (the hardware ribbons, the reference), native (the
-    /// strand rasteriser on the CPU's cores), compute (the compute rasteriser) or auto
-    /// (native on CPU adapters such as lavapipe, the ribbons elsewhere).
+    /// strand rasteriser on the CPU's cores), strands (the same rasteriser in WGSL),
+    /// compute (the compute rasteriser) or auto (native on CPU adapters such as lavapipe,
+    /// the ribbons elsewhere).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
     /// The coat's density and velocity grid.

@@ -3,7 +3,8 @@
 //! the caller's world by a model transform and lit by its lights. No background, no floor
 //! unless asked for, no ID target; the hair is drawn by the hardware ribbons (the compute
 //! rasteriser keeps its own buffers at Pelt's sample layout, so it cannot draw into a
-//! caller's depth).
+//! caller's depth; the strand rasteriser would sample the caller's depth as a texture,
+//! which an [`EmbedTarget`] does not promise).
 
 use super::RenderError;
 use super::camera::Camera;

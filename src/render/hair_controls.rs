@@ -6,6 +6,7 @@ use super::RenderError;
 use super::hair::compute_raster::RasterWalks;
 use super::renderer::FurRenderer;
 use super::settings::Raster;
+use super::strand_raster::Overflow;
 
 impl FurRenderer {
     /// Chooses how the camera's hair is drawn from the next frame on (`Auto` picks by the
@@ -15,13 +16,13 @@ impl FurRenderer {
         self.settings.raster = self.hair.chosen();
     }
 
-    /// How the camera's hair is drawn: [`Raster::Hardware`], [`Raster::Native`] or
+    /// How the camera's hair is drawn: [`Raster::Hardware`], [`Raster::Native`], [`Raster::Strands`] or
     /// [`Raster::Compute`].
     pub fn raster(&self) -> Raster {
         self.hair.chosen()
     }
 
-    /// How the last frame's hair was drawn: [`Raster::Hardware`], [`Raster::Native`] or
+    /// How the last frame's hair was drawn: [`Raster::Hardware`], [`Raster::Native`], [`Raster::Strands`] or
     /// [`Raster::Compute`]
     /// (the setting, or the ribbons where the frame was too large for the compute
     /// rasteriser; see [`FurRenderer::raster`]).
@@ -80,5 +81,15 @@ impl FurRenderer {
     /// before its first): which of its paths drew, for tests that compare two paths.
     pub fn last_raster_walks(&self) -> Option<RasterWalks> {
         self.hair.compute.last_walks()
+    }
+
+    /// The work of the last frame the strand rasteriser drew past its tiles' capacity
+    /// (drawn by its slow path), or `None` before its first frame or after its buffers were
+    /// freed (waits for the GPU).
+    pub fn strand_raster_overflow(&self) -> Result<Option<Overflow>, RenderError> {
+        match self.hair.strands.raster() {
+            Some(raster) => raster.overflow(&self.device, &self.queue),
+            None => Ok(None),
+        }
     }
 }

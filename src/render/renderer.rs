@@ -6,8 +6,8 @@
 //! 2. [`SurfacesPass`]: skin, face, hand and floor, into the camera's targets (cleared);
 //! 3. [`StrandCullPass`]: which strands the camera cannot see;
 //! 4. the strands' shading ([`HairStrands::shade`]), then the frame's hair path
-//!    ([`HairPaths`]: the ribbons, or the compute rasteriser), then [`OverlayPass`] in the
-//!    `contact` view, resolved into the output;
+//!    ([`HairPaths`]: the ribbons, the compute or the strand rasteriser), then
+//!    [`OverlayPass`] in the `contact` view, resolved into the output;
 //! 5. [`IdsPass`]: sample 0 of the ID target, when the layout has one.
 
 use super::RenderError;
@@ -17,7 +17,7 @@ use super::debug::HairView;
 use super::frame::FrameBinding;
 use super::hair::{
     CameraHair, ComputePath, HairDraw, HairFrame, HairLook, HairPaths, HairStrands, NativePath,
-    RibbonsPass, StrandBinding,
+    RibbonsPass, StrandBinding, StrandsGpuPath,
 };
 use super::ids::IdsPass;
 use super::overlay::OverlayPass;
@@ -105,6 +105,7 @@ impl FurRenderer {
         let hair_strands = HairStrands::new(device, &frame.layout, &shadow.inputs_layout);
         let ribbons = RibbonsPass::new(device, &hair_strands, &frame.layout, &shadow, &layout);
         let compute = ComputePath::new(&frame.layout, &hair_strands.layout, layout);
+        let strand_raster = StrandsGpuPath::new(&frame.layout, &hair_strands.layout, layout);
         let surfaces = SurfacesPass::new(
             device,
             queue,
@@ -130,7 +131,13 @@ impl FurRenderer {
             shadow,
             surfaces,
             cull,
-            hair: HairPaths::new(ribbons, compute, NativePath::new(layout), settings.raster),
+            hair: HairPaths::new(
+                ribbons,
+                compute,
+                NativePath::new(layout),
+                strand_raster,
+                settings.raster,
+            ),
             hair_strands,
             overlay,
             ids,

@@ -16,6 +16,9 @@ pub enum Raster {
     /// [`crate::raster`]): one sample a pixel with analytic coverage, composited over the
     /// surfaces.
     Native,
+    /// The strand rasteriser: one sample a pixel, analytic coverage, the nearest layers
+    /// in depth order (`render::hair::strands_gpu`, over `render::strand_raster`).
+    Strands,
     /// Whichever is faster on the adapter ([`Raster::for_adapter`], in
     /// `render/hair/choice.rs` with every other choice between the paths).
     Auto,
@@ -28,6 +31,7 @@ impl Raster {
             Raster::Hardware => "ribbons",
             Raster::Compute => "compute",
             Raster::Native => "native",
+            Raster::Strands => "strands",
             Raster::Auto => "auto",
         }
     }
@@ -50,11 +54,14 @@ impl std::str::FromStr for Raster {
             Raster::Hardware,
             Raster::Native,
             Raster::Compute,
+            Raster::Strands,
             Raster::Auto,
         ]
         .into_iter()
         .find(|r| r.name() == s)
-        .ok_or_else(|| format!("{s:?} is not a raster path; use ribbons, native, compute or auto"))
+        .ok_or_else(|| {
+            format!("{s:?} is not a raster path; use ribbons, native, strands, compute or auto")
+        })
     }
 }
 

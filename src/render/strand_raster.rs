@@ -126,7 +126,7 @@ fn depth_binding(multisampled: bool) -> u32 {
 
 impl StrandRaster {
     /// Compiles the passes for `target`, reading the frame (`frame`, group 0) and the
-    /// strands (`strands`, group 1: `RibbonsPass::strands_layout`).
+    /// strands (`strands`, group 1: `HairStrands::layout`).
     pub fn new(
         device: &wgpu::Device,
         frame: &wgpu::BindGroupLayout,

@@ -94,7 +94,7 @@ pub struct FrameTargets {
     pub samples: u32,
     /// Multisampled colour (absent at one sample: passes draw straight into the output).
     pub color: Option<wgpu::TextureView>,
-    /// Depth.
+    /// Depth (sampled by the strand rasteriser, so `TEXTURE_BINDING` too).
     pub depth: wgpu::TextureView,
     /// IDs as drawn (multisampled when the layout is).
     pub ids: Option<wgpu::TextureView>,
@@ -154,8 +154,9 @@ impl FrameTargets {
             .create_view(&Default::default())
         });
         bytes += pixels * u64::from(samples) * 4;
-        // Readable, so a hair path that draws on the host can read the surfaces' depth
-        // back: multisampled by a shader (sample 0), single-sampled by a copy.
+        // Readable: a hair path that draws on the host reads the surfaces' depth back
+        // (multisampled by a shader, sample 0; single-sampled by a copy), and the WGSL strand
+        // rasteriser samples it between the surfaces' pass and the camera's last pass.
         let depth = attachment(
             device,
             "frame depth",

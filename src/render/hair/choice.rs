@@ -2,13 +2,14 @@
 //! choice between them is made here: the setting resolved per adapter
 //! ([`Raster::for_adapter`]), a frame too large for the compute path drawn by the ribbons
 //! (said once in the log), the `contact` colouring and frames without hair left to the
-//! ribbons, and the compute path's buffers freed after a run of frames that did not use
-//! them.
+//! ribbons, the light's maps of a strand rasteriser's frame drawn by the ribbons, and a
+//! path's buffers freed after a run of frames that did not use them.
 
 use super::compute::ComputePath;
 use super::native::NativePath;
 use super::path::{HairLook, HairPath};
 use super::ribbons::RibbonsPass;
+use super::strands_gpu::StrandsGpuPath;
 use crate::render::settings::Raster;
 
 /// Frames drawn in a row by the hardware ribbons after which the renderer frees the compute
@@ -45,6 +46,8 @@ pub struct HairPaths {
     pub compute: ComputePath,
     /// The strand rasteriser on the host's cores.
     pub native: NativePath,
+    /// The strand rasteriser in WGSL.
+    pub strands: StrandsGpuPath,
     /// The path asked for, resolved for the adapter (never [`Raster::Auto`]).
     chosen: Raster,
     /// The path that drew the last frame.
@@ -54,6 +57,9 @@ pub struct HairPaths {
     /// Frames drawn in a row without the compute path (its buffers are released at
     /// [`RELEASE_COMPUTE_AFTER_FRAMES`]).
     frames_without_compute: u32,
+    /// Frames drawn in a row without the strand rasteriser (its buffers are released at
+    /// [`RELEASE_COMPUTE_AFTER_FRAMES`] too).
+    frames_without_strands: u32,
 }
 
 impl HairPaths {
@@ -62,20 +68,24 @@ impl HairPaths {
         ribbons: RibbonsPass,
         compute: ComputePath,
         native: NativePath,
+        strands: StrandsGpuPath,
         chosen: Raster,
     ) -> Self {
         HairPaths {
             ribbons,
             compute,
             native,
+            strands,
             chosen,
             last: chosen,
             warned_compute_too_large: false,
             frames_without_compute: 0,
+            frames_without_strands: 0,
         }
     }
 
-    /// The path asked for: [`Raster::Hardware`], [`Raster::Native`] or [`Raster::Compute`].
+    /// The path asked for: [`Raster::Hardware`], [`Raster::Native`], [`Raster::Strands`] or
+    /// [`Raster::Compute`] (never [`Raster::Auto`]).
     pub fn chosen(&self) -> Raster {
         self.chosen
     }
@@ -122,6 +132,14 @@ impl HairPaths {
     /// use.
     pub fn note_frame(&mut self, raster: Raster) {
         self.last = raster;
+        self.frames_without_strands = if raster == Raster::Strands {
+            0
+        } else {
+            self.frames_without_strands.saturating_add(1)
+        };
+        if self.frames_without_strands >= RELEASE_COMPUTE_AFTER_FRAMES {
+            self.strands.release_buffers();
+        }
         if raster == Raster::Compute {
             self.frames_without_compute = 0;
             return;
@@ -134,7 +152,8 @@ impl HairPaths {
 
     /// The path that draws the hair's share of the light's maps in a frame drawn by
     /// `raster`, with hair to draw (`has_hair`) or not (the ribbons' passes then only
-    /// clear the maps).
+    /// clear the maps). The strand rasteriser draws no maps yet: its frames' are the
+    /// ribbons'.
     pub fn light_path(&mut self, raster: Raster, has_hair: bool) -> &mut dyn HairPath {
         // Positions the native path read for an earlier frame's maps are not this one's.
         self.native.forget_positions();
@@ -151,12 +170,16 @@ impl HairPaths {
         match (raster, look) {
             (Raster::Compute, HairLook::Shaded) => &mut self.compute,
             (Raster::Native, HairLook::Shaded) => &mut self.native,
+            (Raster::Strands, HairLook::Shaded) => &mut self.strands,
             _ => &mut self.ribbons,
         }
     }
 
     /// Bytes of GPU memory every path holds now.
     pub fn memory_bytes(&self) -> u64 {
-        self.ribbons.memory_bytes() + self.compute.memory_bytes() + self.native.memory_bytes()
+        self.ribbons.memory_bytes()
+            + self.compute.memory_bytes()
+            + self.native.memory_bytes()
+            + self.strands.memory_bytes()
     }
 }

@@ -10,6 +10,9 @@
 //!   ([`compute_raster`] for the camera, [`shadow_raster`] for the light's maps).
 //! - [`native`]: the strand rasteriser on the host's cores ([`crate::raster`]), its
 //!   picture composited over the surfaces ([`native_gpu`]).
+//! - [`strands_gpu`]: the strand rasteriser in WGSL (`render::strand_raster`): one sample
+//!   a pixel, analytic coverage, the nearest layers in depth order; the light's maps by
+//!   the ribbons for now.
 //! - [`choice`]: which path draws a frame.
 //!
 //! A path that draws on the host plugs in as the compute one does: its
@@ -26,6 +29,7 @@ pub mod path;
 pub mod ribbons;
 pub mod shadow_raster;
 pub mod strands;
+pub mod strands_gpu;
 
 pub use self::choice::{HairPaths, RELEASE_COMPUTE_AFTER_FRAMES};
 pub use self::compute::ComputePath;
@@ -33,3 +37,4 @@ pub use self::native::NativePath;
 pub use self::path::{CameraHair, HairDraw, HairFrame, HairLook, HairPath};
 pub use self::ribbons::RibbonsPass;
 pub use self::strands::{HairStrands, RibbonStrand, StrandBinding};
+pub use self::strands_gpu::StrandsGpuPath;
