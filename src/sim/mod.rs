@@ -2,6 +2,7 @@
 //! its CPU mirror behind one step API, the fixed-step clock, strand-count tiers, and
 //! [`FurSim`], which ties the creature, the groom and a solver together.
 
+mod body_field;
 mod clock;
 mod contact;
 mod cpu;
@@ -16,6 +17,9 @@ mod stats;
 mod tier;
 pub mod volume;
 
+pub use body_field::{
+    CANDIDATES, FieldSteps, GpuGridFrame, NO_GRID, candidate_grids, field_sample, grid_frames,
+};
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub(crate) use contact::within_reach;
 pub use contact::{Capsule, ContactMode, HandContact, MAX_CAPSULE_REACH};
@@ -145,6 +149,9 @@ pub enum SimError {
     /// A frame time that is NaN or infinite.
     #[error("frame time {0} s is not a finite number")]
     FrameTime(f64),
+    /// The body's distance field could not be built.
+    #[error(transparent)]
+    BodyField(#[from] crate::body::DistanceError),
     /// The groom could not be built.
     #[error(transparent)]
     Groom(#[from] crate::groom::GroomError),
