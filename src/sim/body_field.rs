@@ -308,7 +308,9 @@ pub fn turn_min_dot(
     clearance: f32,
 ) -> Option<(Vec3, Vec3, f32)> {
     let (d, n) = field_sample(field, j, candidates, x)?;
-    if !(d < clearance) || n == Vec3::ZERO {
+    // NaN is never below: such a sample turns nothing.
+    let below = d < clearance;
+    if !below || n == Vec3::ZERO {
         return None;
     }
     let dir = Vec3::new(
