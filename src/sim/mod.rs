@@ -13,6 +13,7 @@ mod params;
 mod reference;
 mod simd;
 mod skinned;
+mod solver_kind;
 mod stats;
 mod tier;
 pub mod volume;
@@ -24,7 +25,7 @@ pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub(crate) use contact::within_reach;
 pub use contact::{Capsule, ContactMode, HandContact, MAX_CAPSULE_REACH};
 pub use cpu::{CpuPath, CpuSolver};
-pub use fur::{FurBody, FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
+pub use fur::{FurBody, FurConfig, FurSim, SETTLE_STEPS, StepInput};
 pub use gpu_solver::{
     GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, WORKGROUP_SIZE, max_strands,
 };
@@ -41,6 +42,7 @@ pub use skinned::{
     GpuRootBinding, SPACE_SKINNED, SkinnedSteps, StrandSkin, is_skinned, skin_vertices,
     skinned_root, skinned_roots, triangle_frame,
 };
+pub use solver_kind::SolverKind;
 pub use stats::StrandStats;
 pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};
 pub use volume::{VolumeSettings, VolumeUniforms};
