@@ -119,6 +119,26 @@ fn step_transform(j: u32, space: u32, t: f32) -> mat4x4<f32> {
 struct RootBinding {
     vertices: vec4<u32>,
     barycentric: vec4<f32>,
+    // The body's distance grids the root's points ask, in order (NO_GRID: unused).
+    grids: array<u32, FIELD_CANDIDATES>,
+}
+
+// Rust twin: `body::GpuBoneGrid`: one bone's distance grid in its bind frame.
+struct BoneGrid {
+    // xyz: the lowest node, w: the cell size (metres).
+    origin_cell: vec4<f32>,
+    // xyz: nodes along x, y, z; w: the joint.
+    dims_joint: vec4<u32>,
+    // x: the first node's index in `field_values`.
+    offset: vec4<u32>,
+}
+
+// Rust twin: `sim::GpuGridFrame`: one grid's joint in one step's pose.
+struct GridFrame {
+    // World → bind frame.
+    to_bind: mat4x4<f32>,
+    // Columns 0..2: bind → world for gradients; column 3: x the scale, y 1 where usable.
+    normal_scale: mat4x4<f32>,
 }
 
 // Per root, its body triangle (a placeholder of one entry for the creature's coat).
@@ -126,6 +146,119 @@ struct RootBinding {
 // The body's vertices posed for each step of the dispatch (xyz): MAX_STEPS equal slots,
 // step j's vertex i at j · (length / MAX_STEPS) + i.
 @group(0) @binding(10) var<storage, read> skinned_vertices: array<vec4<f32>>;
+// The body's distance grids (a placeholder of one for a body without a field, which no
+// root names), every grid's node values, and per step of the dispatch one frame per grid
+// (step j's grid g at j · arrayLength(&field_grids) + g).
+@group(0) @binding(11) var<storage, read> field_grids: array<BoneGrid>;
+@group(0) @binding(12) var<storage, read> field_values: array<f32>;
+@group(0) @binding(13) var<storage, read> field_frames: array<GridFrame>;
+
+// One grid's sample at `p` in step `j` (Rust twin `sim::body_field::grid_sample`,
+// operation for operation): xyz the outward unit normal (world), w the signed distance
+// (world metres); `ok` false outside its box or where its frame has no opinion.
+struct FieldSample {
+    n: vec3<f32>,
+    d: f32,
+    ok: bool,
+}
+
+fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
+    var none = FieldSample(vec3<f32>(0.0), 0.0, false);
+    let grid_count = arrayLength(&field_grids);
+    if (g >= grid_count) {
+        return none;
+    }
+    let grid = field_grids[g];
+    let frame = field_frames[j * grid_count + g];
+    let ns = frame.normal_scale;
+    if (ns[3].y < 0.5) {
+        return none;
+    }
+    let m = frame.to_bind;
+    let q = vec3<f32>(
+        m[0].x * p.x + m[1].x * p.y + m[2].x * p.z + m[3].x,
+        m[0].y * p.x + m[1].y * p.y + m[2].y * p.z + m[3].y,
+        m[0].z * p.x + m[1].z * p.y + m[2].z * p.z + m[3].z,
+    );
+    let cell = grid.origin_cell.w;
+    if (any(grid.dims_joint.xyz < vec3<u32>(2u))) {
+        return none;
+    }
+    let last = vec3<f32>(grid.dims_joint.xyz - vec3<u32>(1u));
+    let u = (q - grid.origin_cell.xyz) / cell;
+    if (!(all(u >= vec3<f32>(0.0)) && all(u <= last))) {
+        return none;
+    }
+    let b = min(floor(u), last - vec3<f32>(1.0));
+    let f = u - b;
+    let base = vec3<u32>(b);
+    let nx = grid.dims_joint.x;
+    let ny = grid.dims_joint.y;
+    let o = grid.offset.x;
+    let i000 = o + (base.z * ny + base.y) * nx + base.x;
+    let i010 = i000 + nx;
+    let i001 = i000 + ny * nx;
+    let i011 = i001 + nx;
+    let v000 = field_values[i000];
+    let v100 = field_values[i000 + 1u];
+    let v010 = field_values[i010];
+    let v110 = field_values[i010 + 1u];
+    let v001 = field_values[i001];
+    let v101 = field_values[i001 + 1u];
+    let v011 = field_values[i011];
+    let v111 = field_values[i011 + 1u];
+    let gx0 = 1.0 - f.x;
+    let gy0 = 1.0 - f.y;
+    let gz0 = 1.0 - f.z;
+    let x00 = v000 * gx0 + v100 * f.x;
+    let x10 = v010 * gx0 + v110 * f.x;
+    let x01 = v001 * gx0 + v101 * f.x;
+    let x11 = v011 * gx0 + v111 * f.x;
+    let y0 = x00 * gy0 + x10 * f.y;
+    let y1 = x01 * gy0 + x11 * f.y;
+    let value = y0 * gz0 + y1 * f.z;
+    let ddx = ((v100 - v000) * gy0 + (v110 - v010) * f.y) * gz0
+        + ((v101 - v001) * gy0 + (v111 - v011) * f.y) * f.z;
+    let ddy = (x10 - x00) * gz0 + (x11 - x01) * f.z;
+    let ddz = y1 - y0;
+    let w = vec3<f32>(
+        ns[0].x * ddx + ns[1].x * ddy + ns[2].x * ddz,
+        ns[0].y * ddx + ns[1].y * ddy + ns[2].y * ddz,
+        ns[0].z * ddx + ns[1].z * ddy + ns[2].z * ddz,
+    );
+    let len = sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
+    var n = vec3<f32>(0.0);
+    if (len > 1e-20) {
+        n = w / len;
+    }
+    return FieldSample(n, value * ns[3].x, true);
+}
+
+// Whether sample `d` beats `best`: inside beats outside, then the nearer surface.
+fn field_nearer(d: f32, best: f32) -> bool {
+    let inside = d < 0.0;
+    if (inside != (best < 0.0)) {
+        return inside;
+    }
+    return abs(d) < abs(best);
+}
+
+// The field at `p` in step `j` through the grids strand `s`'s binding names, in order
+// (Rust twin `sim::field_sample`).
+fn field_sample(j: u32, s: u32, p: vec3<f32>) -> FieldSample {
+    var best = FieldSample(vec3<f32>(0.0), 0.0, false);
+    for (var k = 0u; k < FIELD_CANDIDATES; k = k + 1u) {
+        let g = root_bindings[s].grids[k];
+        if (g == NO_GRID) {
+            continue;
+        }
+        let s = grid_sample(j, g, p);
+        if (s.ok && (!best.ok || field_nearer(s.d, best.d))) {
+            best = s;
+        }
+    }
+    return best;
+}
 
 // The frame of triangle p0 p1 p2 at barycentrics `bary` (Rust twin
 // `sim::triangle_frame`): columns e1 = the first edge's direction, e2 = n × e1, n the unit
@@ -295,6 +428,10 @@ struct Frame {
     gust: vec3<f32>,
     // Rest length of one segment.
     seg: f32,
+    // The strand, whose binding names the body's distance grids its points ask, and
+    // whether it names any.
+    strand: u32,
+    field: bool,
 }
 
 // A point after one step, with the running sums of the capsule motion it and the points
@@ -350,6 +487,17 @@ fn advance_point(
     if (height < clearance) {
         x = x + n_w * (clearance - height);
     }
+    // The body's distance field: out along its normal to the skin clearance.
+    let field_clearance = batch.steps[j].skin_clearance;
+    if (fr.field) {
+        for (var round = 0u; round < FIELD_PUSH_ROUNDS; round = round + 1u) {
+            let fs = field_sample(j, fr.strand, x);
+            if (!(fs.ok && fs.d < field_clearance)) {
+                break;
+            }
+            x = x + fs.n * (field_clearance - fs.d);
+        }
+    }
     x.y = max(x.y, floor_y);
 
     // The hand: out of each capsule, carried along by its motion.
@@ -390,6 +538,19 @@ fn advance_point(
     let skin_min = (clearance - dot(parent - root_w, n_w)) / seg;
     let floor_min = (floor_y - parent.y) / seg;
     x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
+    // A projected end still below the field's clearance: the segment turned about its
+    // parent toward the field's normal, to first order just clear (Rust twin
+    // `turn_out_of_field`), then above the floor again.
+    if (fr.field) {
+        let fs = field_sample(j, fr.strand, x);
+        if (fs.ok && fs.d < field_clearance && any(fs.n != vec3<f32>(0.0))) {
+            let dir0 = (x - parent) / seg;
+            let along = dir0.x * fs.n.x + dir0.y * fs.n.y + dir0.z * fs.n.z;
+            var turned = lift_direction(dir0, fs.n, along + (field_clearance - fs.d) / seg);
+            turned = lift_direction(turned, vec3<f32>(0.0, 1.0, 0.0), floor_min);
+            x = parent + turned * seg;
+        }
+    }
     // The projection can swing a point back into a capsule: turn the segment about its
     // parent (length kept) until its end clears every capsule. The hand wins over the skin
     // plane (a flat stand-in for curved skin that a pressing hand may squeeze fur below);
@@ -472,6 +633,12 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
     var good = finite_shape(c0, c1, c2, c3, c4) && finite_shape(o0, o1, o2, o3, o4)
         && finite3(comb_v);
     var root_w = vec3<f32>(0.0);
+    var has_field = false;
+    if (space == SPACE_SKINNED) {
+        for (var k = 0u; k < FIELD_CANDIDATES; k = k + 1u) {
+            has_field = has_field || root_bindings[s].grids[k] != NO_GRID;
+        }
+    }
 
     for (var j = 0u; j < step_count; j = j + 1u) {
         let m = strand_transform(j, s, space, tail_t);
@@ -522,7 +689,7 @@ fn step(@builtin(global_invocation_id) id: vec3<u32>) {
             gt1.z * gs1.z - gt1.w * gs1.w,
         ) * (batch.steps[j].gust_strength * sway);
 
-        let fr = Frame(j, root_w, n_w, f_w, gust, seg);
+        let fr = Frame(j, root_w, n_w, f_w, gust, seg, s, has_field);
         let zero = vec3<f32>(0.0);
         let a0 = advance_point(fr, 0u, c0.xyz, o0.xyz, root_w, root.rest_01.xy, zero, 0.0);
         let a1 = advance_point(fr, 1u, c1.xyz, o1.xyz, a0.x, root.rest_01.zw, a0.pushed, a0.touches);

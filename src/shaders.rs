@@ -36,6 +36,12 @@ pub const SPACE_TAIL: u32 = 2;
 pub const SPACE_WORLD: u32 = 3;
 /// A root bound to a triangle of a skinned body (`sim::SPACE_SKINNED`).
 pub const SPACE_SKINNED: u32 = 4;
+/// A body root's candidate slot that names no distance grid (`sim::NO_GRID`).
+pub const NO_GRID: u32 = u32::MAX;
+/// Distance grids one body root asks at most (`sim::CANDIDATES`).
+pub const FIELD_CANDIDATES: u32 = 4;
+/// Rounds of the push out of a body's distance field (`sim::body_field::PUSH_ROUNDS`).
+pub const FIELD_PUSH_ROUNDS: u32 = 2;
 /// The most hand capsules the shading's soft occlusion considers.
 pub const MAX_HAND_CAPSULES: u32 = 24;
 /// Strands one workgroup of the camera's cull pass handles.
@@ -194,7 +200,7 @@ pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
 pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 38] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 41] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -207,6 +213,9 @@ pub const SHARED_CONSTANTS: [SharedConstant; 38] = [
     shared("SPACE_TAIL", SPACE_TAIL),
     shared("SPACE_WORLD", SPACE_WORLD),
     shared("SPACE_SKINNED", SPACE_SKINNED),
+    shared("NO_GRID", NO_GRID),
+    shared("FIELD_CANDIDATES", FIELD_CANDIDATES),
+    shared("FIELD_PUSH_ROUNDS", FIELD_PUSH_ROUNDS),
     shared("MAX_HAND_CAPSULES", MAX_HAND_CAPSULES),
     shared("CULL_WORKGROUP", CULL_WORKGROUP),
     shared("STRANDS_PER_BATCH", STRANDS_PER_BATCH),

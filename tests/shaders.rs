@@ -2,6 +2,7 @@
 //! struct shared with WGSL has the size and field offsets naga gives its twin; and every
 //! constant the two sides share comes from Rust once, so none of them can drift apart.
 
+use pelt::body::GpuBoneGrid;
 use pelt::creature::GpuCreaturePose;
 use pelt::render::frame::{FrameUniforms, HandCapsuleUniform, PassView, uniform_bytes};
 use pelt::render::mesh::SurfaceVertex;
@@ -10,7 +11,7 @@ use pelt::render::strand_cull::CullUniforms;
 use pelt::shaders::{
     CREATURE_POSE_WGSL, PIPELINE_OVERRIDES, SHARED_CONSTANTS, SHARED_FLOATS, ShaderModule, prelude,
 };
-use pelt::sim::{GpuCapsule, GpuRoot, GpuRootBinding, StepBatch, StepUniforms};
+use pelt::sim::{GpuCapsule, GpuGridFrame, GpuRoot, GpuRootBinding, StepBatch, StepUniforms};
 use std::mem::{offset_of, size_of};
 
 fn parse_and_validate(name: &str, source: &str) -> naga::Module {
@@ -231,6 +232,26 @@ fn strand_step_structs_match_their_rust_twins() {
         &[
             ("vertices", offset_of!(GpuRootBinding, vertices)),
             ("barycentric", offset_of!(GpuRootBinding, barycentric)),
+            ("grids", offset_of!(GpuRootBinding, grids)),
+        ],
+    );
+    check(
+        &module,
+        "BoneGrid",
+        size_of::<GpuBoneGrid>(),
+        &[
+            ("origin_cell", offset_of!(GpuBoneGrid, origin_cell)),
+            ("dims_joint", offset_of!(GpuBoneGrid, dims_joint)),
+            ("offset", offset_of!(GpuBoneGrid, offset)),
+        ],
+    );
+    check(
+        &module,
+        "GridFrame",
+        size_of::<GpuGridFrame>(),
+        &[
+            ("to_bind", offset_of!(GpuGridFrame, to_bind)),
+            ("normal_scale", offset_of!(GpuGridFrame, normal_scale)),
         ],
     );
     check(

@@ -354,23 +354,27 @@ fn nearer(d: f32, best: f32) -> bool {
     }
 }
 
+/// The joint that dominates vertex `v` of `mesh`: the first of largest weight, so ties
+/// resolve the same on every run (joint 0 for a vertex with no skin). Its grid is the one
+/// that holds the vertex's triangles.
+pub fn dominant_joint(mesh: &BodyMesh, v: u32) -> u32 {
+    let v = v as usize;
+    let (Some(joints), Some(weights)) = (mesh.joints.get(v), mesh.weights.get(v)) else {
+        return 0;
+    };
+    let mut best = 0;
+    for k in 1..joints.len() {
+        if weights[k] > weights[best] {
+            best = k;
+        }
+    }
+    u32::from(joints[best])
+}
+
 /// For each joint that dominates at least one vertex, the triangles with a corner it
 /// dominates, in joint order.
 fn bone_triangles(mesh: &BodyMesh) -> Vec<(u32, Vec<usize>)> {
-    let dominant = |v: u32| -> u32 {
-        let v = v as usize;
-        let (Some(joints), Some(weights)) = (mesh.joints.get(v), mesh.weights.get(v)) else {
-            return 0;
-        };
-        // The first joint of largest weight, so ties resolve the same on every run.
-        let mut best = 0;
-        for k in 1..joints.len() {
-            if weights[k] > weights[best] {
-                best = k;
-            }
-        }
-        u32::from(joints[best])
-    };
+    let dominant = |v: u32| dominant_joint(mesh, v);
     let mut by_joint: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
     for (t, tri) in mesh.triangles.iter().enumerate() {
         let mut owners = tri.map(dominant);

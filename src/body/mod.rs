@@ -24,7 +24,7 @@ mod triangle_tree;
 pub use cylinder::{CYLINDER_COLORS, CylinderBend, CylinderSpec, skinned_cylinder};
 pub use distance_grid::{
     BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_FIELD_NODES, MAX_NODES_PER_AXIS,
-    PosedField,
+    PosedField, dominant_joint,
 };
 pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use fit::BodyFit;

@@ -3,6 +3,7 @@
 //! ([`super::reference`]) that defines the step. It is the reference the GPU is tested
 //! against and a real fallback where the only adapter is a software one.
 
+use super::body_field::FieldSteps;
 use super::layout::{GpuRoot, POINTS_PER_STRAND, StepUniforms};
 use super::reference::{GridView, step_strand_skinned};
 use super::simd::{LANES, StepCapsules, step_lanes_skinned};
@@ -87,17 +88,23 @@ impl CpuSolver {
     }
 
     /// Advances one step per entry of `steps` with the body's vertices posed for each
-    /// (`skin`: `steps.len()` poses of `vertex_count` vertices, step by step).
+    /// (`skin`: `steps.len()` poses of `vertex_count` vertices, step by step) and, when
+    /// `field` is given, its distance field posed for each (one frame per grid and step).
     pub fn step_skinned(
         &mut self,
         steps: &[StepUniforms],
         skin: &[Vec4],
         vertex_count: usize,
+        field: Option<FieldSteps<'_>>,
     ) -> Result<(), SimError> {
         check_skin(steps.len(), skin.len(), vertex_count)?;
+        if let Some(f) = &field {
+            check_skin(steps.len(), f.frames.len(), f.grids.len())?;
+        }
         let skin = SkinnedSteps {
             positions: skin,
             vertex_count,
+            field,
         };
         match self.volume.clone() {
             Some(settings) => self.step_in_volume(steps, &settings, Some(skin)),

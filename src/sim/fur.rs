@@ -1,6 +1,7 @@
 //! `FurSim`: the creature, its groom and a strand solver stepped on the fixed clock, with
 //! the hand's capsules and the tail's swing passed in from outside.
 
+use super::body_field::{FieldSteps, candidate_grids, grid_frames};
 use super::clock::{StepClock, TimeMode};
 use super::contact::HandContact;
 use super::cpu::CpuSolver;
@@ -11,7 +12,7 @@ use super::reference::{rest_positions, rest_positions_on};
 use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, skin_vertices, skinned_roots};
 use super::volume::VolumeSettings;
 use super::{SimError, StrandSolver};
-use crate::body::{BodyMesh, BodyMotion};
+use crate::body::{BodyField, BodyMesh, BodyMotion, FieldOptions};
 use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
 use crate::groom::{BodyGroom, Groom, StrandRoot};
@@ -22,59 +23,6 @@ use std::sync::Arc;
 /// (one second): the groomed shape sags under gravity first, and the grid must find the
 /// coat as it then stands at rest, or the untouched coat would feel pressure.
 pub const SETTLE_STEPS: u64 = 60;
-
-/// Which solver steps the strands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SolverKind {
-    /// WGSL compute on a wgpu device.
-    Gpu,
-    /// The CPU mirror on rayon.
-    Cpu,
-    /// Whichever is faster with the adapter ([`SolverKind::for_adapter`]); the default,
-    /// as in [`crate::SimulatedFurOptions`] and `pelt demo`.
-    #[default]
-    Auto,
-}
-
-impl SolverKind {
-    /// The solver `self` means beside an adapter described by `info`: `Auto` is the CPU
-    /// solver when the adapter is itself a CPU (lavapipe, llvmpipe: both would share the
-    /// same cores, and the SIMD solver stepped 16,384 strands in 0.4 ms where lavapipe
-    /// took 9.5 ms, one run each), the GPU solver otherwise. Deterministic: the same
-    /// adapter always gets the same solver, so a seed gives the same coat every run.
-    pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> SolverKind {
-        match self {
-            SolverKind::Auto if info.device_type == wgpu::DeviceType::Cpu => SolverKind::Cpu,
-            SolverKind::Auto => SolverKind::Gpu,
-            chosen => chosen,
-        }
-    }
-
-    /// The name the command line uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            SolverKind::Gpu => "gpu",
-            SolverKind::Cpu => "cpu",
-            SolverKind::Auto => "auto",
-        }
-    }
-}
-
-impl std::fmt::Display for SolverKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for SolverKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        [SolverKind::Gpu, SolverKind::Cpu, SolverKind::Auto]
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| format!("{s:?} is not a solver; use gpu, cpu or auto"))
-    }
-}
 
 /// How to build a [`FurSim`].
 #[derive(Clone, Debug, PartialEq)]
@@ -91,6 +39,10 @@ pub struct FurConfig {
     pub idle_motion: bool,
     /// Simulation time at the start, seconds (0 for a new run).
     pub start_time: f64,
+    /// On a body: its distance field's grids, which keep every strand point out of the
+    /// skinned mesh on both solvers (`None`: the roots' skin planes alone). Unused on the
+    /// creature.
+    pub body_field: Option<FieldOptions>,
 }
 
 impl FurConfig {
@@ -103,6 +55,7 @@ impl FurConfig {
             time_mode: TimeMode::Fixed,
             idle_motion: true,
             start_time: 0.0,
+            body_field: Some(FieldOptions::default()),
         }
     }
 }
@@ -166,6 +119,8 @@ struct BodyCoat {
     body: FurBody,
     groom: BodyGroom,
     bindings: Vec<GpuRootBinding>,
+    /// The body's distance field, when the coat keeps out of it.
+    field: Option<BodyField>,
     /// When the coat was laid out on the body, seconds.
     start: f64,
 }
@@ -227,7 +182,7 @@ impl FurSim {
             |roots, bindings, initial| {
                 Ok(Backend::Cpu(CpuSolver::new_skinned(
                     roots.to_vec(),
-                    bindings.map(|(b, _)| b.to_vec()).unwrap_or_default(),
+                    bindings.map(|(b, _, _)| b.to_vec()).unwrap_or_default(),
                     initial,
                 )?))
             },
@@ -252,9 +207,9 @@ impl FurSim {
             Creature::default(),
             Some(body),
             |roots, bindings, initial| {
-                let (bindings, vertices) = bindings.unwrap_or((&[], 0));
+                let (bindings, vertices, field) = bindings.unwrap_or((&[], 0, None));
                 Ok(Backend::Gpu(Box::new(GpuSolver::new_skinned(
-                    gpu, roots, bindings, vertices, &initial,
+                    gpu, roots, bindings, vertices, field, &initial,
                 )?)))
             },
         )
@@ -288,7 +243,7 @@ impl FurSim {
         body: Option<FurBody>,
         make: impl FnOnce(
             &[GpuRoot],
-            Option<(&[GpuRootBinding], usize)>,
+            Option<(&[GpuRootBinding], usize, Option<&BodyField>)>,
             Vec<Vec4>,
         ) -> Result<Backend, SimError>,
     ) -> Result<Self, SimError> {
@@ -314,13 +269,34 @@ impl FurSim {
             }
             Some(body) => {
                 let body_groom = BodyGroom::generate(&body.mesh, config.strands, config.seed)?;
-                let (roots, bindings) =
+                let (roots, mut bindings) =
                     skinned_roots(&body.mesh, &body_groom.roots, &config.params);
+                // A body whose grids would not fit the field's memory cap keeps the fur out
+                // by each root's skin plane alone, as with the field turned off, rather than
+                // being refused: the coat still grows, with a warning saying why.
+                let field = match config.body_field {
+                    Some(options) => match BodyField::build(&body.mesh, options) {
+                        Ok(field) => Some(field),
+                        Err(e @ crate::body::DistanceError::TooLarge { .. }) => {
+                            log::warn!("{e}; the fur is kept out by each root's skin plane only");
+                            None
+                        }
+                        Err(e) => return Err(e.into()),
+                    },
+                    None => None,
+                };
+                if let Some(field) = &field {
+                    for (binding, root) in bindings.iter_mut().zip(&body_groom.roots) {
+                        binding.grids =
+                            candidate_grids(field, &body.mesh, root.triangle, root.barycentric);
+                    }
+                }
                 let mut skin = Vec::new();
                 body.skin_at(config.start_time, &mut skin);
                 let steps = SkinnedSteps {
                     positions: &skin,
                     vertex_count: body.mesh.positions.len(),
+                    field: None,
                 };
                 let initial = rest_positions_on(&u, &roots, Some((steps, &bindings)));
                 let groom = Groom {
@@ -332,6 +308,7 @@ impl FurSim {
                     body,
                     groom: body_groom,
                     bindings,
+                    field,
                     start: config.start_time,
                 };
                 (groom, roots, Some(coat), initial)
@@ -339,8 +316,13 @@ impl FurSim {
         };
         let backend = make(
             &roots,
-            body.as_ref()
-                .map(|b| (&b.bindings[..], b.body.mesh.positions.len())),
+            body.as_ref().map(|b| {
+                (
+                    &b.bindings[..],
+                    b.body.mesh.positions.len(),
+                    b.field.as_ref(),
+                )
+            }),
             initial,
         )?;
         Ok(FurSim {
@@ -465,12 +447,19 @@ impl FurSim {
             let mut clock = self.clock;
             let mut uniforms = Vec::with_capacity(batch);
             let mut skin = Vec::new();
+            let mut frames = Vec::new();
             for _ in 0..batch {
                 clock.record_step(step_seconds);
                 let step_input = input(clock.steps())?;
                 uniforms.push(self.uniforms_for(&step_input, clock.time(), step_seconds as f32));
                 if let Some(coat) = &self.body {
-                    coat.body.skin_at(clock.time(), &mut skin);
+                    // One pose per step: the roots' triangles and the field's grids follow
+                    // the same joints.
+                    let pose = coat.body.motion.pose_at(clock.time());
+                    skin_vertices(&coat.body.mesh, &pose, &mut skin);
+                    if let Some(field) = &coat.field {
+                        grid_frames(field, &pose, &mut frames);
+                    }
                 }
             }
             let volume = if self.params.volume {
@@ -482,9 +471,14 @@ impl FurSim {
             match (&self.body, &mut self.backend) {
                 (None, backend) => backend.solver().step(&uniforms)?,
                 (Some(coat), Backend::Cpu(s)) => {
-                    s.step_skinned(&uniforms, &skin, coat.body.mesh.positions.len())?
+                    let field = coat.field.as_ref().map(|f| FieldSteps {
+                        grids: &f.grids,
+                        values: &f.values,
+                        frames: &frames,
+                    });
+                    s.step_skinned(&uniforms, &skin, coat.body.mesh.positions.len(), field)?
                 }
-                (Some(_), Backend::Gpu(s)) => s.step_skinned(&uniforms, &skin)?,
+                (Some(_), Backend::Gpu(s)) => s.step_skinned(&uniforms, &skin, &frames)?,
             }
             self.clock = clock;
             left -= batch;
@@ -588,6 +582,7 @@ impl FurSim {
                 let steps = SkinnedSteps {
                     positions: &skin,
                     vertex_count: coat.body.mesh.positions.len(),
+                    field: None,
                 };
                 super::StrandStats::measure_in_frames(
                     &self.roots,
@@ -698,10 +693,17 @@ impl FurSim {
                 let steps = SkinnedSteps {
                     positions: &skin,
                     vertex_count: coat.body.mesh.positions.len(),
+                    field: None,
                 };
                 rest_positions_on(&self.groomed_at, &self.roots, Some((steps, &coat.bindings)))
             }
         }
+    }
+
+    /// The body's distance field the steps keep the coat out of (`None` on the creature, or
+    /// with [`FurConfig::body_field`] off).
+    pub fn body_field(&self) -> Option<&BodyField> {
+        self.body.as_ref().and_then(|c| c.field.as_ref())
     }
 
     /// The body the coat grows on (`None`: the built-in creature).

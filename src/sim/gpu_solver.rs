@@ -2,10 +2,12 @@
 //! dispatch, over buffers the renderer can bind directly (see
 //! [`GpuSolver::positions_buffer`]).
 
+use super::body_field::GpuGridFrame;
 use super::layout::{GpuRoot, MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepBatch, StepUniforms};
 use super::skinned::GpuRootBinding;
 use super::volume::{SplatCadence, VolumeSettings, VolumeUniforms};
 use super::{SimError, StrandSolver};
+use crate::body::{BodyField, GpuBoneGrid};
 use crate::gpu::{GpuContext, read_buffer};
 use crate::shaders::ShaderModule;
 use encase::ShaderType;
@@ -57,6 +59,15 @@ pub struct GpuSolver {
     /// slots of `skin_vertex_count` (one placeholder slot of one vertex for a creature).
     skinned: wgpu::Buffer,
     skin_vertex_count: usize,
+    /// The body's distance grids (one placeholder for a body without a field).
+    field_grids: wgpu::Buffer,
+    /// Every grid's node values.
+    field_values: wgpu::Buffer,
+    /// Per step of a dispatch, one frame per grid: [`MAX_STEPS_PER_DISPATCH`] slots of
+    /// `field_grid_count` frames.
+    field_frames: wgpu::Buffer,
+    /// Grids of the body's field (0 without one).
+    field_grid_count: usize,
     positions: [wgpu::Buffer; 2],
     comb: wgpu::Buffer,
     recovered: wgpu::Buffer,
@@ -87,13 +98,14 @@ impl GpuSolver {
     }
 
     /// [`GpuSolver::new`] for roots bound to a body's triangles by `bindings` (one per
-    /// root) on a body of `vertex_count` vertices, stepped by
-    /// [`GpuSolver::record_skinned_steps`].
+    /// root) on a body of `vertex_count` vertices with its distance field `field` (if
+    /// any), stepped by [`GpuSolver::record_skinned_steps`].
     pub fn new_skinned(
         ctx: &GpuContext,
         roots: &[GpuRoot],
         bindings: &[GpuRootBinding],
         vertex_count: usize,
+        field: Option<&BodyField>,
         initial: &[Vec4],
     ) -> Result<Self, SimError> {
         if bindings.len() != roots.len() {
@@ -103,13 +115,13 @@ impl GpuSolver {
                 got: bindings.len(),
             });
         }
-        Self::build(ctx, roots, Some((bindings, vertex_count)), initial)
+        Self::build(ctx, roots, Some((bindings, vertex_count, field)), initial)
     }
 
     fn build(
         ctx: &GpuContext,
         roots: &[GpuRoot],
-        body: Option<(&[GpuRootBinding], usize)>,
+        body: Option<(&[GpuRootBinding], usize, Option<&BodyField>)>,
         initial: &[Vec4],
     ) -> Result<Self, SimError> {
         let device = &ctx.device;
@@ -172,6 +184,9 @@ impl GpuSolver {
                 storage(8, true),
                 storage(9, true),
                 storage(10, true),
+                storage(11, true),
+                storage(12, true),
+                storage(13, true),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -233,7 +248,7 @@ impl GpuSolver {
             mapped_at_creation: false,
         });
         let placeholder = [GpuRootBinding::default()];
-        let (bindings, skin_vertex_count) = body.unwrap_or((&placeholder, 1));
+        let (bindings, skin_vertex_count, field) = body.unwrap_or((&placeholder, 1, None));
         let skin_vertex_count = skin_vertex_count.max(1);
         let skin_bytes = (MAX_STEPS_PER_DISPATCH * skin_vertex_count * 16) as u64;
         let limits = device.limits();
@@ -259,6 +274,41 @@ impl GpuSolver {
             usage: storage_usage,
             mapped_at_creation: false,
         });
+        let placeholder_grid = [GpuBoneGrid::default()];
+        let (field_grids, field_values): (&[GpuBoneGrid], &[f32]) = match field {
+            Some(f) if !f.grids.is_empty() && !f.values.is_empty() => (&f.grids, &f.values),
+            _ => (&placeholder_grid, &[0.0; 4]),
+        };
+        let field_grid_count = field.map_or(0, |f| f.grids.len().min(field_grids.len()));
+        let frame_bytes = (MAX_STEPS_PER_DISPATCH
+            * field_grids.len()
+            * std::mem::size_of::<GpuGridFrame>()) as u64;
+        let largest = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        if std::mem::size_of_val(field_values) as u64 > largest || frame_bytes > largest {
+            return Err(SimError::BodySize {
+                what: "distance field (more than one storage buffer holds)",
+                expected: (largest / 4) as usize,
+                got: field_values.len(),
+            });
+        }
+        let field_grids_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("body distance grids"),
+            contents: bytemuck::cast_slice(field_grids),
+            usage: storage_usage,
+        });
+        let field_values_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("body distance values"),
+            contents: bytemuck::cast_slice(field_values),
+            usage: storage_usage,
+        });
+        let field_frames = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("body distance frames"),
+            size: frame_bytes,
+            usage: storage_usage,
+            mapped_at_creation: false,
+        });
         let grid = make_grid(device, 1);
         let volume_uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("volume grid uniforms"),
@@ -278,6 +328,9 @@ impl GpuSolver {
             rest: &rest_grid,
             bindings: &bindings_buffer,
             skinned: &skinned,
+            field_grids: &field_grids_buffer,
+            field_values: &field_values_buffer,
+            field_frames: &field_frames,
         };
         let bind_groups = buffers.bind_groups(device, &layout);
         let oom = pollster::block_on(oom_scope.pop());
@@ -302,6 +355,10 @@ impl GpuSolver {
             bindings: bindings_buffer,
             skinned,
             skin_vertex_count,
+            field_grids: field_grids_buffer,
+            field_values: field_values_buffer,
+            field_frames,
+            field_grid_count,
             positions,
             comb,
             recovered,
@@ -389,15 +446,18 @@ impl GpuSolver {
     }
 
     /// [`GpuSolver::record_steps`] with the body's vertices posed for each step (`skin`:
-    /// `steps.len()` poses of the vertex count the solver was made for, step by step),
-    /// written through the queue into the dispatch's slots.
+    /// `steps.len()` poses of the vertex count the solver was made for, step by step) and
+    /// its distance field's frames (`frames`: one per grid and step, empty for a body
+    /// without a field), written through the queue into the dispatch's slots.
     pub fn record_skinned_steps(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         steps: &[StepUniforms],
         skin: &[Vec4],
+        frames: &[GpuGridFrame],
     ) -> Result<(), SimError> {
         super::cpu::check_skin(steps.len(), skin.len(), self.skin_vertex_count)?;
+        super::cpu::check_skin(steps.len(), frames.len(), self.field_grid_count)?;
         if steps.len() > MAX_STEPS_PER_DISPATCH {
             return Err(SimError::TooManySteps {
                 count: steps.len(),
@@ -408,14 +468,25 @@ impl GpuSolver {
             self.queue
                 .write_buffer(&self.skinned, 0, bytemuck::cast_slice(skin));
         }
+        if !frames.is_empty() {
+            self.queue
+                .write_buffer(&self.field_frames, 0, bytemuck::cast_slice(frames));
+        }
         self.record_steps(encoder, steps)
     }
 
     /// Advances one step per entry of `steps` with the body posed for each (see
     /// [`GpuSolver::record_skinned_steps`]), submitting as [`StrandSolver::step`] does.
-    pub fn step_skinned(&mut self, steps: &[StepUniforms], skin: &[Vec4]) -> Result<(), SimError> {
+    pub fn step_skinned(
+        &mut self,
+        steps: &[StepUniforms],
+        skin: &[Vec4],
+        frames: &[GpuGridFrame],
+    ) -> Result<(), SimError> {
         let n = self.skin_vertex_count;
+        let g = self.field_grid_count;
         super::cpu::check_skin(steps.len(), skin.len(), n)?;
+        super::cpu::check_skin(steps.len(), frames.len(), g)?;
         let mut done = 0;
         while done < steps.len() {
             let take = self.steps_per_record(steps.len() - done);
@@ -428,6 +499,7 @@ impl GpuSolver {
                 &mut encoder,
                 &steps[done..done + take],
                 &skin[done * n..(done + take) * n],
+                &frames[done * g..(done + take) * g],
             )?;
             self.queue.submit(Some(encoder.finish()));
             done += take;
@@ -547,6 +619,9 @@ impl StrandSolver for GpuSolver {
                     rest: &self.rest_grid,
                     bindings: &self.bindings,
                     skinned: &self.skinned,
+                    field_grids: &self.field_grids,
+                    field_values: &self.field_values,
+                    field_frames: &self.field_frames,
                 };
                 self.bind_groups = buffers.bind_groups(&self.device, &self.layout);
             }
@@ -626,6 +701,9 @@ struct Buffers<'a> {
     rest: &'a wgpu::Buffer,
     bindings: &'a wgpu::Buffer,
     skinned: &'a wgpu::Buffer,
+    field_grids: &'a wgpu::Buffer,
+    field_values: &'a wgpu::Buffer,
+    field_frames: &'a wgpu::Buffer,
 }
 
 impl Buffers<'_> {
@@ -664,6 +742,9 @@ impl Buffers<'_> {
                     whole(8, self.rest),
                     whole(9, self.bindings),
                     whole(10, self.skinned),
+                    whole(11, self.field_grids),
+                    whole(12, self.field_values),
+                    whole(13, self.field_frames),
                 ],
             })
         };

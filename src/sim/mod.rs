@@ -2,6 +2,7 @@
 //! its CPU mirror behind one step API, the fixed-step clock, strand-count tiers, and
 //! [`FurSim`], which ties the creature, the groom and a solver together.
 
+mod body_field;
 mod clock;
 mod contact;
 mod cpu;
@@ -12,15 +13,19 @@ mod params;
 mod reference;
 mod simd;
 mod skinned;
+mod solver_kind;
 mod stats;
 mod tier;
 pub mod volume;
 
+pub use body_field::{
+    CANDIDATES, FieldSteps, GpuGridFrame, NO_GRID, candidate_grids, field_sample, grid_frames,
+};
 pub use clock::{FIXED_STEP_HZ, MAX_FRAME_SECONDS, StepClock, TimeMode};
 pub(crate) use contact::within_reach;
 pub use contact::{Capsule, ContactMode, HandContact, MAX_CAPSULE_REACH};
 pub use cpu::{CpuPath, CpuSolver};
-pub use fur::{FurBody, FurConfig, FurSim, SETTLE_STEPS, SolverKind, StepInput};
+pub use fur::{FurBody, FurConfig, FurSim, SETTLE_STEPS, StepInput};
 pub use gpu_solver::{
     GpuSolver, MAX_STEPS_PER_SUBMIT, POSITION_BYTES_PER_STRAND, WORKGROUP_SIZE, max_strands,
 };
@@ -37,6 +42,7 @@ pub use skinned::{
     GpuRootBinding, SPACE_SKINNED, SkinnedSteps, StrandSkin, is_skinned, skin_vertices,
     skinned_root, skinned_roots, triangle_frame,
 };
+pub use solver_kind::SolverKind;
 pub use stats::StrandStats;
 pub use tier::{StrandTier, bytes_per_strand, dispatch_traffic_per_strand};
 pub use volume::{VolumeSettings, VolumeUniforms};
@@ -145,6 +151,9 @@ pub enum SimError {
     /// A frame time that is NaN or infinite.
     #[error("frame time {0} s is not a finite number")]
     FrameTime(f64),
+    /// The body's distance field could not be built.
+    #[error(transparent)]
+    BodyField(#[from] crate::body::DistanceError),
     /// The groom could not be built.
     #[error(transparent)]
     Groom(#[from] crate::groom::GroomError),

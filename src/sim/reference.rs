@@ -2,6 +2,7 @@
 //! This is the one definition of the step: the WGSL kernel and the SIMD mirror
 //! (`simd.rs`) are both tested against it.
 
+use super::body_field::{self, CANDIDATES, FieldSteps, NO_GRID};
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
 use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, is_skinned};
 use crate::creature::{Space, place_direction, place_point, root_transform};
@@ -127,6 +128,44 @@ fn wedge_escape(dir: Vec3, parent: Vec3, seg: f32, capsules: &[GpuCapsule]) -> V
         escape / len
     } else {
         dir
+    }
+}
+
+/// The body's distance field and the grids a skinned root's points ask, where it has any.
+pub(crate) fn strand_field<'a>(
+    skin: Option<StrandSkin<'a>>,
+    root: &GpuRoot,
+) -> Option<(FieldSteps<'a>, [u32; CANDIDATES])> {
+    let skin = skin.filter(|_| is_skinned(root))?;
+    let grids = skin.binding.grids;
+    let field = skin.steps.field?;
+    grids
+        .iter()
+        .any(|&g| g != NO_GRID)
+        .then_some((field, grids))
+}
+
+/// `x`, one segment from `parent`, turned about the parent (length kept) until its end
+/// clears the body's field by `clearance` to first order, then lifted above the floor
+/// again; unchanged where the end already clears it (WGSL `turn_out_of_field`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn turn_out_of_field(
+    field: &FieldSteps<'_>,
+    j: usize,
+    grids: [u32; CANDIDATES],
+    x: Vec3,
+    parent: Vec3,
+    seg: f32,
+    clearance: f32,
+    floor_min: f32,
+) -> Vec3 {
+    match body_field::turn_min_dot(field, j, grids, x, parent, seg, clearance) {
+        Some((dir, n, min_dot)) => {
+            let dir = lift_direction(dir, n, min_dot);
+            let dir = lift_direction(dir, Vec3::Y, floor_min);
+            parent + dir * seg
+        }
+        None => x,
     }
 }
 
@@ -283,6 +322,7 @@ pub fn step_strand_skinned(
     good = good && finite3(comb_v);
     let mut root_w = Vec3::ZERO;
     let mut resets = 0;
+    let field = strand_field(skin, root);
 
     for (j, u) in steps.iter().enumerate() {
         let m = root_frame(u, j, root, skin);
@@ -348,6 +388,9 @@ pub fn step_strand_skinned(
             if height < clearance {
                 x += n_w * (clearance - height);
             }
+            if let Some((field, grids)) = field {
+                x = body_field::push_out(&field, j, grids, x, skin_offset);
+            }
             x.y = x.y.max(floor_y);
 
             let mut touched = 0.0f32;
@@ -377,6 +420,9 @@ pub fn step_strand_skinned(
             let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;
             let floor_min = (floor_y - parent.y) / seg;
             x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
+            if let Some((field, grids)) = field {
+                x = turn_out_of_field(&field, j, grids, x, parent, seg, skin_offset, floor_min);
+            }
             if hand && x.distance(u.bound_center) < u.bound_radius {
                 let mut dir = (x - parent) / seg;
                 for _ in 0..CONTACT_ITERATIONS {

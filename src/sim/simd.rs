@@ -8,8 +8,11 @@
 //! reference from its untouched input (the fast path writes only at the end), and the
 //! reference resets and counts the bad strands: the fast path never needs to know how.
 
+use super::body_field;
 use super::layout::{GpuCapsule, GpuRoot, POINTS_PER_STRAND, SEGMENTS, StepUniforms};
-use super::reference::{CONTACT_ITERATIONS, root_frame, step_strand_skinned};
+use super::reference::{
+    CONTACT_ITERATIONS, root_frame, step_strand_skinned, strand_field, turn_out_of_field,
+};
 use super::skinned::{GpuRootBinding, SkinnedSteps, StrandSkin, is_skinned};
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use wide::f32x8;
@@ -452,6 +455,8 @@ fn step_finite_lanes<'a>(
         } else {
             None
         };
+    let fields: [_; LANES] = std::array::from_fn(|l| strand_field(skins[l], &root[l]));
+    let any_field = fields.iter().any(Option::is_some);
     for (j, (u, StepCapsules(capsules))) in steps.iter().zip(step_capsules).enumerate() {
         // The per-strand frame. Each lane's transform is the reference's (a tail root's is
         // a blend of two bones, a skinned root's its triangle's frame); placing through it
@@ -494,6 +499,7 @@ fn step_finite_lanes<'a>(
         let bound_c = V3::splat(u.bound_center);
         let bound_r = F::splat(u.bound_radius);
         let hand = u.bound_radius > 0.0;
+        let clearance_c = u.skin_clearance;
         let reachable = if hand {
             reachable_capsules(capsules, root_w, seg, bound_c, bound_r)
         } else {
@@ -527,6 +533,16 @@ fn step_finite_lanes<'a>(
                 x.add(n_wv.mul(clearance - height)),
                 x,
             );
+            if any_field {
+                // The body's field, lane by lane through the reference's own function.
+                let mut lane_x: [Vec3; LANES] = std::array::from_fn(|l| x.lane(l));
+                for (l, f) in fields.iter().enumerate() {
+                    if let Some((field, grids)) = f {
+                        lane_x[l] = body_field::push_out(field, j, *grids, lane_x[l], clearance_c);
+                    }
+                }
+                x = V3::from_lanes(&lane_x);
+            }
             x.y = x.y.max(floor_y);
 
             let mut touched = zero();
@@ -556,6 +572,25 @@ fn step_finite_lanes<'a>(
             let skin_min = (clearance - parent.sub(root_w).dot(n_wv)) / seg;
             let floor_min = (floor_y - parent.y) / seg;
             x = project_segment(x, parent, rest_dir, seg, n_wv, skin_min, floor_min);
+            if any_field {
+                let (seg_l, floor_l) = (seg.to_array(), floor_min.to_array());
+                let mut lane_x: [Vec3; LANES] = std::array::from_fn(|l| x.lane(l));
+                for (l, f) in fields.iter().enumerate() {
+                    if let Some((field, grids)) = f {
+                        lane_x[l] = turn_out_of_field(
+                            field,
+                            j,
+                            *grids,
+                            lane_x[l],
+                            parent.lane(l),
+                            seg_l[l],
+                            clearance_c,
+                            floor_l[l],
+                        );
+                    }
+                }
+                x = V3::from_lanes(&lane_x);
+            }
             if hand {
                 let near = x.sub(bound_c).length().simd_lt(bound_r);
                 if near.any() {

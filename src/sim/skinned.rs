@@ -10,6 +10,7 @@
 //! SIMD lanes build each frame through [`triangle_frame`] (so their bits agree), the WGSL
 //! kernel through its twin `skinned_frame` in `shaders/strand_step.wgsl`.
 
+use super::body_field::FieldSteps;
 use super::layout::{GpuRoot, SEGMENTS, gust_spatial_phases};
 use super::params::FurParams;
 use crate::body::{BodyMesh, SkinPose};
@@ -28,6 +29,9 @@ pub struct GpuRootBinding {
     pub vertices: [u32; 4],
     /// The root's barycentric coordinates (xyz); w unused.
     pub barycentric: Vec4,
+    /// The body's distance grids this root's points ask, in order ([`super::NO_GRID`] in
+    /// unused slots; all unused: no field, the root's skin plane alone).
+    pub grids: [u32; super::CANDIDATES],
 }
 
 /// A body's vertices posed for each step of a batch: step `j`'s vertex `i` is
@@ -38,6 +42,8 @@ pub struct SkinnedSteps<'a> {
     pub positions: &'a [Vec4],
     /// Vertices per step.
     pub vertex_count: usize,
+    /// The body's distance field posed for the same steps (`None`: the skin plane alone).
+    pub field: Option<FieldSteps<'a>>,
 }
 
 impl<'a> SkinnedSteps<'a> {
@@ -47,6 +53,7 @@ impl<'a> SkinnedSteps<'a> {
         SkinnedSteps {
             positions: &self.positions[start..],
             vertex_count: self.vertex_count,
+            field: self.field.map(|f| f.from_step(first)),
         }
     }
 
@@ -168,6 +175,7 @@ pub fn skinned_root(mesh: &BodyMesh, root: &BodyRoot, kink: f32) -> (GpuRoot, Gp
     let binding = GpuRootBinding {
         vertices: [t[0], t[1], t[2], 0],
         barycentric: root.barycentric.extend(0.0),
+        grids: [super::NO_GRID; super::CANDIDATES],
     };
     (gpu, binding)
 }

@@ -1,0 +1,323 @@
+//! The body's distance field as the solvers read it: per step, each bone grid's joint frame
+//! (computed once on the host in f32, so every solver reads the same bits), per root up to
+//! [`CANDIDATES`] grids to ask, and the one scalar sample both CPU paths call (the SIMD
+//! lanes call it per lane, so they agree with the reference by construction). WGSL twin:
+//! `field_sample` in `shaders/strand_step.wgsl`, operation for operation.
+//!
+//! A point is pushed out along the field's normal to the clearance after the stiffness
+//! blend, and a segment whose projected end is still below it is turned about its parent
+//! (length kept), as the skin plane does for the root's own plane.
+
+use crate::body::{BodyField, BodyMesh, GpuBoneGrid, SkinPose};
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat3, Mat4, Vec3, Vec4};
+
+/// Grids one root asks at most (see [`candidate_grids`]).
+pub const CANDIDATES: usize = crate::shaders::FIELD_CANDIDATES as usize;
+
+/// A candidate slot that names no grid (WGSL `NO_GRID`).
+pub const NO_GRID: u32 = crate::shaders::NO_GRID;
+
+/// One grid's joint in one step's pose, as every solver reads it. WGSL twin: `GridFrame`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct GpuGridFrame {
+    /// World → bind frame for points (the joint's skinning matrix inverted).
+    pub to_bind: Mat4,
+    /// Columns 0..2: bind → world for gradients (the inverse transpose of the matrix's
+    /// linear part); column 3: x the matrix's mean scale (bind metres → world metres), y 1
+    /// where the matrix can be inverted and 0 where the grid has no opinion.
+    pub normal_scale: Mat4,
+}
+
+/// The frames of every grid of `field` in `pose`, appended to `out` (one per grid, in grid
+/// order): a step's slot.
+pub fn grid_frames(field: &BodyField, pose: &SkinPose, out: &mut Vec<GpuGridFrame>) {
+    out.extend(field.grids.iter().map(|g| {
+        let m = pose
+            .joints
+            .get(g.dims_joint[3] as usize)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY);
+        let linear = Mat3::from_mat4(m);
+        let det = linear.determinant();
+        let usable = det.is_finite() && det.abs() > 1e-12 && m.is_finite();
+        if !usable {
+            return GpuGridFrame {
+                to_bind: Mat4::IDENTITY,
+                normal_scale: Mat4::ZERO,
+            };
+        }
+        let normal = linear.inverse().transpose();
+        GpuGridFrame {
+            to_bind: m.inverse(),
+            normal_scale: Mat4::from_cols(
+                normal.x_axis.extend(0.0),
+                normal.y_axis.extend(0.0),
+                normal.z_axis.extend(0.0),
+                Vec4::new(det.abs().cbrt(), 1.0, 0.0, 0.0),
+            ),
+        }
+    }));
+}
+
+/// The grids a root on triangle `triangle` of `mesh` at `barycentric` asks, in order: the
+/// distinct grids of its corners' dominant joints, then the other grids whose box (the
+/// bone's part plus its margin, in the bind pose) holds the root, nearest box centre
+/// first, then the grids of the corners' parents; [`NO_GRID`] in the slots left. A joint
+/// with no grid (it owns no triangle) is skipped. The boxes bring in the neighbouring part
+/// a strand lies against (a leg's fur against the torso), which its own bone's grid does
+/// not see.
+pub fn candidate_grids(
+    field: &BodyField,
+    mesh: &BodyMesh,
+    triangle: u32,
+    barycentric: Vec3,
+) -> [u32; CANDIDATES] {
+    let mut out = [NO_GRID; CANDIDATES];
+    let Some(t) = mesh.triangles.get(triangle as usize) else {
+        return out;
+    };
+    let grid_of = |joint: u32| {
+        field
+            .grids
+            .iter()
+            .position(|g| g.dims_joint[3] == joint)
+            .map(|i| i as u32)
+    };
+    let corner = |k: usize| {
+        mesh.positions
+            .get(t[k] as usize)
+            .copied()
+            .unwrap_or(Vec3::ZERO)
+    };
+    let root = corner(0) * barycentric.x + corner(1) * barycentric.y + corner(2) * barycentric.z;
+    let owners = t.map(|v| crate::body::dominant_joint(mesh, v));
+    let parents = owners.map(|j| {
+        mesh.joint_parents
+            .get(j as usize)
+            .copied()
+            .flatten()
+            .map(u32::from)
+    });
+    // Grids whose box holds the root, by the distance from the root to the box's centre.
+    let mut holding: Vec<(f32, u32)> = field
+        .grids
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| {
+            let lo = Vec3::new(g.origin_cell[0], g.origin_cell[1], g.origin_cell[2]);
+            let span = Vec3::new(
+                g.dims_joint[0].saturating_sub(1) as f32,
+                g.dims_joint[1].saturating_sub(1) as f32,
+                g.dims_joint[2].saturating_sub(1) as f32,
+            ) * g.origin_cell[3];
+            let hi = lo + span;
+            let inside = root.cmpge(lo).all() && root.cmple(hi).all();
+            inside.then(|| (root.distance((lo + hi) * 0.5), i as u32))
+        })
+        .collect();
+    holding.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut k = 0;
+    let ordered = owners
+        .into_iter()
+        .filter_map(grid_of)
+        .chain(holding.into_iter().map(|(_, g)| g))
+        .chain(parents.into_iter().flatten().filter_map(grid_of));
+    for g in ordered {
+        if k < CANDIDATES && !out[..k].contains(&g) {
+            out[k] = g;
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The field for a batch of steps: every grid, its values, and per step one frame per grid
+/// (step `j`'s grid `g` at `frames[j · grids.len() + g]`).
+#[derive(Clone, Copy, Debug)]
+pub struct FieldSteps<'a> {
+    /// The grids' headers.
+    pub grids: &'a [GpuBoneGrid],
+    /// Every grid's node values.
+    pub values: &'a [f32],
+    /// The frames, step by step.
+    pub frames: &'a [GpuGridFrame],
+}
+
+impl<'a> FieldSteps<'a> {
+    /// The frames from step `first` on.
+    pub fn from_step(&self, first: usize) -> FieldSteps<'a> {
+        let start = (first * self.grids.len()).min(self.frames.len());
+        FieldSteps {
+            frames: &self.frames[start..],
+            ..*self
+        }
+    }
+}
+
+/// Whether sample `d` beats `best` (the field's rule, [`crate::body::PosedField::sample`]):
+/// inside beats outside, then the nearer surface.
+fn nearer(d: f32, best: f32) -> bool {
+    let (inside, best_inside) = (d < 0.0, best < 0.0);
+    if inside != best_inside {
+        return inside;
+    }
+    d.abs() < best.abs()
+}
+
+/// One grid's signed distance (world metres) and unit outward normal (world) at `p` in
+/// step `j`; `None` outside its box or where its frame has no opinion. Every product and
+/// sum is written out in a fixed order (no fused multiply-add) so the WGSL twin can follow.
+fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<(f32, Vec3)> {
+    let grid = field.grids.get(g)?;
+    let frame = field.frames.get(j * field.grids.len() + g)?;
+    let ns = &frame.normal_scale;
+    if ns.w_axis.y < 0.5 {
+        return None;
+    }
+    let m = &frame.to_bind;
+    let q = [
+        m.x_axis.x * p.x + m.y_axis.x * p.y + m.z_axis.x * p.z + m.w_axis.x,
+        m.x_axis.y * p.x + m.y_axis.y * p.y + m.z_axis.y * p.z + m.w_axis.y,
+        m.x_axis.z * p.x + m.y_axis.z * p.y + m.z_axis.z * p.z + m.w_axis.z,
+    ];
+    let cell = grid.origin_cell[3];
+    let mut base = [0u32; 3];
+    let mut f = [0.0f32; 3];
+    for a in 0..3 {
+        let dims = grid.dims_joint[a];
+        if dims < 2 {
+            return None;
+        }
+        let last = (dims - 1) as f32;
+        let u = (q[a] - grid.origin_cell[a]) / cell;
+        if !(u >= 0.0 && u <= last) {
+            return None;
+        }
+        let b = u.floor().min(last - 1.0);
+        base[a] = b as u32;
+        f[a] = u - b;
+    }
+    let (nx, ny) = (grid.dims_joint[0] as usize, grid.dims_joint[1] as usize);
+    let at = |x: u32, y: u32, z: u32| -> f32 {
+        let i = grid.offset[0] as usize + (z as usize * ny + y as usize) * nx + x as usize;
+        field.values.get(i).copied().unwrap_or(f32::INFINITY)
+    };
+    let (fx, fy, fz) = (f[0], f[1], f[2]);
+    let (gx0, gx1) = (1.0 - fx, fx);
+    let (gy0, gy1) = (1.0 - fy, fy);
+    let (gz0, gz1) = (1.0 - fz, fz);
+    let [bx, by, bz] = base;
+    let v000 = at(bx, by, bz);
+    let v100 = at(bx + 1, by, bz);
+    let v010 = at(bx, by + 1, bz);
+    let v110 = at(bx + 1, by + 1, bz);
+    let v001 = at(bx, by, bz + 1);
+    let v101 = at(bx + 1, by, bz + 1);
+    let v011 = at(bx, by + 1, bz + 1);
+    let v111 = at(bx + 1, by + 1, bz + 1);
+    // Trilinear: x, then y, then z; the gradient from the same edges.
+    let x00 = v000 * gx0 + v100 * gx1;
+    let x10 = v010 * gx0 + v110 * gx1;
+    let x01 = v001 * gx0 + v101 * gx1;
+    let x11 = v011 * gx0 + v111 * gx1;
+    let y0 = x00 * gy0 + x10 * gy1;
+    let y1 = x01 * gy0 + x11 * gy1;
+    let value = y0 * gz0 + y1 * gz1;
+    let dx00 = v100 - v000;
+    let dx10 = v110 - v010;
+    let dx01 = v101 - v001;
+    let dx11 = v111 - v011;
+    let ddx = (dx00 * gy0 + dx10 * gy1) * gz0 + (dx01 * gy0 + dx11 * gy1) * gz1;
+    let ddy = (x10 - x00) * gz0 + (x11 - x01) * gz1;
+    let ddz = y1 - y0;
+    // The gradient's direction only: the cell divides all three alike and the length is
+    // normalised away.
+    let wx = ns.x_axis.x * ddx + ns.y_axis.x * ddy + ns.z_axis.x * ddz;
+    let wy = ns.x_axis.y * ddx + ns.y_axis.y * ddy + ns.z_axis.y * ddz;
+    let wz = ns.x_axis.z * ddx + ns.y_axis.z * ddy + ns.z_axis.z * ddz;
+    let len = (wx * wx + wy * wy + wz * wz).sqrt();
+    let n = if len > 1e-20 {
+        Vec3::new(wx / len, wy / len, wz / len)
+    } else {
+        Vec3::ZERO
+    };
+    Some((value * ns.w_axis.x, n))
+}
+
+/// The field at `p` in step `j` through the grids `candidates` names, in order: the
+/// signed distance (world metres, negative inside) and unit outward normal of the sample
+/// that wins the field's rule; `None` where no candidate's grid reaches.
+pub fn field_sample(
+    field: &FieldSteps<'_>,
+    j: usize,
+    candidates: [u32; CANDIDATES],
+    p: Vec3,
+) -> Option<(f32, Vec3)> {
+    let mut best: Option<(f32, Vec3)> = None;
+    for g in candidates {
+        if g == NO_GRID {
+            continue;
+        }
+        if let Some((d, n)) = grid_sample(field, j, g as usize, p)
+            && best.is_none_or(|(b, _)| nearer(d, b))
+        {
+            best = Some((d, n));
+        }
+    }
+    best
+}
+
+/// `x` pushed out along the field's normal until it is `clearance` outside the body
+/// (unchanged where it already is, or where no grid answers).
+pub fn push_out(
+    field: &FieldSteps<'_>,
+    j: usize,
+    candidates: [u32; CANDIDATES],
+    x: Vec3,
+    clearance: f32,
+) -> Vec3 {
+    let mut x = x;
+    for _ in 0..PUSH_ROUNDS {
+        match field_sample(field, j, candidates, x) {
+            Some((d, n)) if d < clearance => {
+                let s = clearance - d;
+                x = Vec3::new(x.x + n.x * s, x.y + n.y * s, x.z + n.z * s);
+            }
+            _ => break,
+        }
+    }
+    x
+}
+
+/// Rounds of [`push_out`]: one step along the normal is exact for a flat surface; the
+/// second corrects for curvature and for a seam between two bones' grids.
+pub const PUSH_ROUNDS: usize = crate::shaders::FIELD_PUSH_ROUNDS as usize;
+
+/// The unit direction of the segment from `parent` to `x` (length `seg`), turned about the
+/// parent toward the field's normal at `x` just enough that, to first order, its end is
+/// `clearance` outside the body; `None` where the end already is, or no grid answers.
+pub fn turn_min_dot(
+    field: &FieldSteps<'_>,
+    j: usize,
+    candidates: [u32; CANDIDATES],
+    x: Vec3,
+    parent: Vec3,
+    seg: f32,
+    clearance: f32,
+) -> Option<(Vec3, Vec3, f32)> {
+    let (d, n) = field_sample(field, j, candidates, x)?;
+    // NaN is never below: such a sample turns nothing.
+    let below = d < clearance;
+    if !below || n == Vec3::ZERO {
+        return None;
+    }
+    let dir = Vec3::new(
+        (x.x - parent.x) / seg,
+        (x.y - parent.y) / seg,
+        (x.z - parent.z) / seg,
+    );
+    let along = dir.x * n.x + dir.y * n.y + dir.z * n.z;
+    Some((dir, n, along + (clearance - d) / seg))
+}

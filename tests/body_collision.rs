@@ -1,0 +1,215 @@
+//! The body's distance field in both solvers: strands kept out of a skinned body (the
+//! bending cylinder built in code and the Fox sample walking), measured by the exact
+//! `fraction_inside` (it never reads the grid); the SIMD lanes give the scalar reference's
+//! bits with the field on; the GPU agrees with the CPU as it does on the creature.
+
+mod solver_common;
+
+use glam::{Vec3, Vec4Swizzles};
+use pelt::body::{BodyOptions, CylinderSpec, LoadedBody, fraction_inside, skinned_cylinder};
+use pelt::sim::{CpuPath, FurBody, FurConfig, FurSim};
+use solver_common::{AGREE, bits, gpu, max_distance};
+use std::sync::Arc;
+
+/// The goal's depth (metres) and the share of points allowed deeper.
+const DEPTH: f32 = 0.001;
+const ALLOWED: f64 = 0.001;
+
+fn cylinder() -> FurBody {
+    // Bent far enough that the inner side of the bend folds over its fur.
+    let spec = CylinderSpec {
+        bend: 1.4,
+        ..CylinderSpec::default()
+    };
+    let (mesh, motion) = skinned_cylinder(&spec);
+    FurBody {
+        mesh: Arc::new(mesh),
+        motion: Arc::new(motion),
+    }
+}
+
+fn fox() -> FurBody {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bodies/Fox.glb");
+    let loaded = LoadedBody::read(&path, &BodyOptions { height: 0.6 }).unwrap();
+    let motion = loaded.motion(Some("Walk")).unwrap();
+    FurBody {
+        mesh: Arc::new(loaded.mesh),
+        motion: Arc::from(motion),
+    }
+}
+
+fn config(strands: usize, seed: u64, field: bool, body: &FurBody) -> FurConfig {
+    let mut c = FurConfig::new(strands, seed);
+    if !field {
+        c.body_field = None;
+    }
+    if let Some(y) = body.lowest_point() {
+        c.params.floor = y;
+    }
+    c
+}
+
+fn cpu_sim(body: &FurBody, strands: usize, seed: u64, field: bool, path: CpuPath) -> FurSim {
+    let mut sim =
+        FurSim::new_cpu_on_body(&config(strands, seed, field, body), body.clone()).unwrap();
+    sim.cpu_mut().unwrap().set_path(path);
+    sim
+}
+
+/// The share of simulated points (1..5 of every strand) more than [`DEPTH`] inside the
+/// body as its own skinning poses it at the sim's time.
+fn inside_now(sim: &mut FurSim) -> f64 {
+    let body = sim.body().unwrap().clone();
+    let pose = body.motion.pose_at(sim.time());
+    let positions = sim.positions().unwrap();
+    let points: Vec<Vec3> = positions
+        .chunks(6)
+        .flat_map(|s| s[1..].iter().map(|p| p.xyz()))
+        .collect();
+    fraction_inside(&body.mesh, &pose, &points, DEPTH)
+}
+
+/// The worst inside share over `samples` looks, `every` steps apart, after `settle` steps.
+fn worst_inside(sim: &mut FurSim, settle: u32, every: u32, samples: u32) -> f64 {
+    sim.step(settle).unwrap();
+    let mut worst = inside_now(sim);
+    for _ in 0..samples {
+        sim.step(every).unwrap();
+        worst = worst.max(inside_now(sim));
+    }
+    worst
+}
+
+#[test]
+fn the_field_keeps_the_bending_cylinders_coat_out_of_it() {
+    let body = cylinder();
+    // Settled, then a whole bend (two seconds) looked at every sixth of a second.
+    let with = worst_inside(
+        &mut cpu_sim(&body, 2_048, 7, true, CpuPath::Simd),
+        60,
+        10,
+        12,
+    );
+    let without = worst_inside(
+        &mut cpu_sim(&body, 2_048, 7, false, CpuPath::Simd),
+        60,
+        10,
+        12,
+    );
+    eprintln!("cylinder: inside with the field {with:.5}, without {without:.5}");
+    assert!(
+        with <= ALLOWED,
+        "{with} of the points are inside the cylinder"
+    );
+    assert!(
+        without >= 5.0 * ALLOWED,
+        "without the field only {without} are inside: the bend no longer tests the field"
+    );
+}
+
+#[test]
+fn the_field_keeps_the_walking_foxs_coat_out_of_it() {
+    let body = fox();
+    let mut sim = cpu_sim(&body, 4_096, 3, true, CpuPath::Simd);
+    let with = worst_inside(&mut sim, 60, 15, 6);
+    let without = worst_inside(
+        &mut cpu_sim(&body, 4_096, 3, false, CpuPath::Simd),
+        60,
+        15,
+        6,
+    );
+    eprintln!("fox: inside with the field {with:.5}, without {without:.5}");
+    // The field must at least halve what sinks; the goal's 0.1% is not reached on the
+    // walking fox yet (see docs/architecture.md).
+    assert!(
+        with <= 0.5 * without,
+        "with the field {with} of the points are inside the fox, without {without}"
+    );
+    assert_eq!(sim.stats().unwrap().non_finite, 0);
+}
+
+#[test]
+fn simd_lanes_give_the_scalar_references_bits_with_the_field() {
+    let body = cylinder();
+    // 1,003 strands: the last three step outside the lanes.
+    let mut simd = cpu_sim(&body, 1_003, 9, true, CpuPath::Simd);
+    let mut scalar = cpu_sim(&body, 1_003, 9, true, CpuPath::Reference);
+    let mut plain = cpu_sim(&body, 1_003, 9, false, CpuPath::Simd);
+    for _ in 0..6 {
+        simd.step(10).unwrap();
+        scalar.step(10).unwrap();
+        plain.step(10).unwrap();
+        assert_eq!(
+            bits(&simd.positions().unwrap()),
+            bits(&scalar.positions().unwrap()),
+            "step {}",
+            simd.steps()
+        );
+    }
+    // The field acted: the coat differs from the one the skin planes alone keep.
+    let moved = max_distance(&simd.positions().unwrap(), &plain.positions().unwrap());
+    assert!(moved > 1e-3, "the field moved no point ({moved} m)");
+}
+
+#[test]
+fn gpu_and_cpu_agree_with_the_field() {
+    let ctx = gpu();
+    let body = cylinder();
+    let c = config(2_048, 3, true, &body);
+    let mut on_gpu = FurSim::new_gpu_on_body(&c, body.clone(), &ctx).unwrap();
+    let mut on_cpu = cpu_sim(&body, 2_048, 3, true, CpuPath::Reference);
+    let mut plain = cpu_sim(&body, 2_048, 3, false, CpuPath::Reference);
+    let mut worst = 0.0f32;
+    for _ in 0..10 {
+        on_gpu.step(6).unwrap();
+        on_cpu.step(6).unwrap();
+        plain.step(6).unwrap();
+        worst = worst.max(max_distance(
+            &on_gpu.positions().unwrap(),
+            &on_cpu.positions().unwrap(),
+        ));
+    }
+    assert!(worst <= AGREE, "GPU and CPU differ by {worst} m");
+    let moved = max_distance(&on_cpu.positions().unwrap(), &plain.positions().unwrap());
+    assert!(moved > 1e-3, "the field moved no point ({moved} m)");
+    assert!(inside_now(&mut on_gpu) <= ALLOWED);
+}
+
+/// The time of `steps` steps of `sim` (after one untimed batch that warms it), seconds a
+/// step; the state read back so the GPU's work is in the time.
+fn seconds_per_step(sim: &mut FurSim, steps: u32) -> f64 {
+    sim.step(4).unwrap();
+    let _ = sim.positions().unwrap();
+    let start = std::time::Instant::now();
+    sim.step(steps).unwrap();
+    let _ = sim.positions().unwrap();
+    start.elapsed().as_secs_f64() / f64::from(steps)
+}
+
+#[test]
+fn the_field_costs_a_step_this_much_at_sixteen_thousand_strands() {
+    // Reported, never asserted (wall time depends on the machine); what is asserted is
+    // that the timed runs did the work: the field moved the coat and nothing went bad.
+    let body = fox();
+    let ctx = gpu();
+    let strands = 16_384;
+    let mut report = String::new();
+    let mut states = Vec::new();
+    for field in [false, true] {
+        let c = config(strands, 1, field, &body);
+        let mut cpu = cpu_sim(&body, strands, 1, field, CpuPath::Simd);
+        let mut on_gpu = FurSim::new_gpu_on_body(&c, body.clone(), &ctx).unwrap();
+        let cpu_s = seconds_per_step(&mut cpu, 24);
+        let gpu_s = seconds_per_step(&mut on_gpu, 24);
+        report += &format!(
+            "field {field}: cpu {:.2} ms, gpu {:.2} ms a step; ",
+            cpu_s * 1e3,
+            gpu_s * 1e3
+        );
+        assert_eq!(cpu.stats().unwrap().non_finite, 0);
+        states.push(cpu.positions().unwrap());
+    }
+    eprintln!("{strands} strands on the fox: {report}");
+    let moved = max_distance(&states[0], &states[1]);
+    assert!(moved > 1e-3, "the field moved no point ({moved} m)");
+}
