@@ -390,3 +390,47 @@ fn a_gltf_bodys_buffer_or_texture_as_the_output_is_refused() {
     assert_eq!(std::fs::read(dir.path().join("fur.png")).unwrap(), texture);
     assert_eq!(listing(dir.path()), before);
 }
+
+/// The same node with the same inverse bind matrix in several skins is one joint (found by
+/// a map: a file of hundreds of 4096-joint skins once took seconds of list walking).
+#[test]
+fn a_joint_listed_by_many_skins_is_one_joint() {
+    let mut p = tetrahedron();
+    p.json["nodes"] = json!([{"mesh": 0}, {}, {"translation": [0.0, 1.0, 0.0]}]);
+    p.json["scenes"][0]["nodes"] = json!([0, 1, 2]);
+    p.json["skins"] = json!([{"joints": [1, 2]}, {"joints": [2, 1]}, {"joints": [1]}]);
+    let body = read(&p.glb()).unwrap();
+    // Nodes 1 and 2, and the joint that carries the unskinned mesh of node 0.
+    assert_eq!(body.mesh.joint_count, 3);
+}
+
+/// A file of very many long-named animations: the summary and the error for an animation
+/// it lacks name the first few, each cut short, and count the rest, in one short line.
+#[test]
+fn thousands_of_animations_are_listed_in_one_short_line() {
+    let mut p = tetrahedron();
+    let times = p.accessor(&f32_bytes(&[0.0, 1.0]), 5126, 2, "SCALAR");
+    p.json["accessors"][times]["min"] = json!([0.0]);
+    p.json["accessors"][times]["max"] = json!([1.0]);
+    let moves = p.accessor(&f32_bytes(&[0.0; 6]), 5126, 2, "VEC3");
+    let clip = |i: usize| {
+        json!({"name": format!("{i}{}", "x".repeat(1000)),
+               "samplers": [{"input": times, "output": moves}],
+               "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]})
+    };
+    p.json["animations"] = Value::Array((0..3000).map(clip).collect());
+    let body = read(&p.glb()).unwrap();
+    assert_eq!(body.animation_names.len(), 3000);
+    assert!(
+        body.summary.len() < 2_000 && body.summary.contains("and 2988 more"),
+        "{} bytes: {}",
+        body.summary.len(),
+        &body.summary[..200]
+    );
+    let err = body.motion(Some("walk")).err().unwrap().to_string();
+    assert!(
+        err.len() < 2_000 && err.contains("and 2988 more"),
+        "{} bytes",
+        err.len()
+    );
+}

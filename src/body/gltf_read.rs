@@ -153,7 +153,8 @@ impl Source {
                 path.display(),
                 MAX_BODY_BYTES >> 20
             ),
-            other => format!("{what}: {other}"),
+            // The file's own error names the part and the path already.
+            other => other.to_string(),
         })?;
         self.spend(bytes.len() as u64, what)?;
         self.files.push(path);
