@@ -434,3 +434,39 @@ fn thousands_of_animations_are_listed_in_one_short_line() {
         err.len()
     );
 }
+
+/// The most memory this process has held so far, bytes.
+#[cfg(unix)]
+fn peak_resident_bytes() -> u64 {
+    // SAFETY: getrusage writes one plain struct that we own.
+    let usage = unsafe {
+        let mut u = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    usage.ru_maxrss as u64 * 1024
+}
+
+/// `--groom` curves named `.usda` that are a device (a link to `/dev/zero`) or a large file
+/// of something else: refused after their first bytes as not USD text, not read to the
+/// 1 GiB cap first.
+#[cfg(unix)]
+#[test]
+fn groom_curves_that_are_not_usd_text_are_refused_after_their_first_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("coat.usda");
+    std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+    let before = peak_resident_bytes();
+    let err = pelt::usd::read_groom(&link).unwrap_err().to_string();
+    let grown = peak_resident_bytes().saturating_sub(before);
+    assert!(
+        err.contains("coat.usda") && err.contains("does not start with `#usda 1.0`"),
+        "{err}"
+    );
+    assert!(grown < 64 << 20, "reading it took {} MiB", grown >> 20);
+    // Text that is USD still reads past its first bytes.
+    let usda = dir.path().join("real.usda");
+    std::fs::write(&usda, "#usda 1.0\n(\n    upAxis = \"Y\"\n)\n").unwrap();
+    let err = pelt::usd::read_groom(&usda).unwrap_err().to_string();
+    assert!(!err.contains("does not start"), "{err}");
+}
