@@ -255,12 +255,15 @@ fn grow_on(mesh: BodyMesh) -> Result<(), String> {
     Ok(())
 }
 
+/// One change to a body built in code.
+type Edit = Box<dyn Fn(&mut BodyMesh)>;
+
 /// A body built in code whose arrays disagree in length, or whose triangles and joints
 /// name what is not there: the library grows on what is usable or says why, never panics.
 #[test]
 fn a_library_body_whose_arrays_disagree_never_panics() {
     let good = read(&tetrahedron().glb()).unwrap().mesh;
-    let edits: Vec<(&str, Box<dyn Fn(&mut BodyMesh)>)> = vec![
+    let edits: Vec<(&str, Edit)> = vec![
         ("normals short", Box::new(|m| m.normals.truncate(1))),
         ("uvs empty", Box::new(|m| m.uvs.clear())),
         ("colors empty", Box::new(|m| m.colors.clear())),
