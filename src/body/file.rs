@@ -61,6 +61,9 @@ pub struct LoadedBody {
     pub rest_pose: SkinPose,
     /// How the file's units and axes were fitted to `height` metres.
     pub fit: BodyFit,
+    /// The files read besides the body's own (a `.gltf`'s buffers and images beside it),
+    /// so a command can refuse to write over one of them.
+    pub files: Vec<std::path::PathBuf>,
     /// The node tree, joints and animations that pose the body.
     rig: Option<Arc<Rig>>,
 }
@@ -135,6 +138,7 @@ impl LoadedBody {
                 translation: Vec3::ZERO,
                 file_height: 0.0,
             },
+            files: Vec::new(),
             rig: None,
         }
     }
@@ -200,6 +204,17 @@ impl LoadedBody {
                     .into(),
             );
         }
+        // The groom places roots by area: a body of collapsed triangles has nowhere to grow.
+        let area = |t: &[u32; 3]| {
+            let [a, b, c] = t.map(|i| mesh.positions.get(i as usize).copied().unwrap_or_default());
+            (b - a).cross(c - a).length()
+        };
+        if !mesh.triangles.iter().any(|t| area(t) > 0.0) {
+            return Err(format!(
+                "its {} triangles have no area (each is collapsed to a line or a point); a body needs a surface to grow fur on",
+                mesh.triangles.len()
+            ));
+        }
         let animation_names: Vec<String> = rig.clips.iter().map(|c| c.name.clone()).collect();
         let animation_durations = rig.clips.iter().map(|c| f64::from(c.duration)).collect();
         let summary = summary(
@@ -217,6 +232,7 @@ impl LoadedBody {
             animation_durations,
             rest_pose,
             fit,
+            files: std::mem::take(&mut source.files),
             rig: Some(Arc::new(rig)),
         })
     }
@@ -240,11 +256,13 @@ impl LoadedBody {
                 rest: self.rest_pose.clone(),
             })),
             _ => {
-                let known: Vec<String> = self.animation_names.iter().map(|n| quoted(n)).collect();
-                let listed = if known.is_empty() {
+                let listed = if self.animation_names.is_empty() {
                     "the body has no animations".to_string()
                 } else {
-                    format!("the body has {}", known.join(", "))
+                    format!(
+                        "the body has {}",
+                        listed_names(&self.animation_names, |_, n| quoted(n))
+                    )
                 };
                 Err(BodyError::Invalid(format!(
                     "no animation named {}: {listed}",
@@ -288,6 +306,22 @@ fn read_body_file(path: &Path, name: &str) -> Result<Vec<u8>, BodyError> {
     Ok(bytes)
 }
 
+/// Animations named in a summary or an error, each as `show` gives it: the first few, then
+/// how many more, so a file of thousands of animations gives one short line.
+fn listed_names(names: &[String], show: impl Fn(usize, &str) -> String) -> String {
+    const SHOWN: usize = 12;
+    let mut listed: Vec<String> = names
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, n)| show(i, n))
+        .collect();
+    if names.len() > SHOWN {
+        listed.push(format!("and {} more", names.len() - SHOWN));
+    }
+    listed.join(", ")
+}
+
 /// The summary line: what was read and how it was fitted.
 fn summary(
     mesh: &BodyMesh,
@@ -306,18 +340,14 @@ fn summary(
     if animations.is_empty() {
         s.push_str(", no animations");
     } else {
-        let names: Vec<String> = animations
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                if n.is_empty() {
-                    format!("#{i}")
-                } else {
-                    quoted(n)
-                }
-            })
-            .collect();
-        s.push_str(&format!(", animations {}", names.join(", ")));
+        let show = |i: usize, n: &str| {
+            if n.is_empty() {
+                format!("#{i}")
+            } else {
+                quoted(n)
+            }
+        };
+        s.push_str(&format!(", animations {}", listed_names(animations, show)));
     }
     if let Some(t) = &mesh.base_color_texture {
         s.push_str(&format!(

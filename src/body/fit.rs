@@ -64,9 +64,13 @@ impl BodyFit {
         )
     }
 
-    /// The inverse: fitted frame → file space.
+    /// The inverse: fitted frame → file space. Composed from the parts rather than
+    /// inverted through a determinant (the scale cubed), which overflows or vanishes in f32
+    /// for a body far from a metre in its file's units.
     pub fn inverse(&self) -> Mat4 {
-        self.matrix().inverse()
+        Mat4::from_scale(Vec3::splat(self.scale.recip()))
+            * Mat4::from_quat(turn(self.turned).inverse())
+            * Mat4::from_translation(-self.translation)
     }
 }
 

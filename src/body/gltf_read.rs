@@ -19,6 +19,8 @@ pub struct Source {
     dir: Option<PathBuf>,
     /// Bytes that reading external files and data URIs may still spend.
     budget: u64,
+    /// The files beside the `.gltf` read so far (buffers and images), in reading order.
+    pub files: Vec<PathBuf>,
 }
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
@@ -56,6 +58,7 @@ pub fn read_source(bytes: &[u8], dir: Option<&Path>, spent: u64) -> Result<Sourc
         buffers: Vec::new(),
         dir: dir.map(Path::to_path_buf),
         budget: MAX_BODY_BYTES.saturating_sub(spent),
+        files: Vec::new(),
     };
     let mut buffers = Vec::new();
     let listed: Vec<(usize, Option<String>)> = source
@@ -150,9 +153,11 @@ impl Source {
                 path.display(),
                 MAX_BODY_BYTES >> 20
             ),
-            other => format!("{what}: {other}"),
+            // The file's own error names the part and the path already.
+            other => other.to_string(),
         })?;
         self.spend(bytes.len() as u64, what)?;
+        self.files.push(path);
         Ok(bytes)
     }
 

@@ -3,6 +3,8 @@
 //! [`SkinPose`](super::SkinPose) moves the whole body. The same node with the same inverse
 //! bind matrix in two skins is one joint.
 
+use std::collections::HashMap;
+
 use glam::Mat4;
 
 use super::accessor;
@@ -26,6 +28,20 @@ pub struct Joints {
     pub list: Vec<Joint>,
     /// For each skin of the file, its joints (in the skin's order) as indices into `list`.
     pub skins: Vec<Vec<u16>>,
+    /// Each joint's index in `list` by its node and matrix, so finding one already added
+    /// takes one look-up, not a walk of the list (a file may list hundreds of skins of
+    /// thousands of joints each).
+    index: HashMap<JointKey, u16>,
+}
+
+/// A joint as a map key: its node and its matrix's bits (−0 counted as 0, as `==` does).
+type JointKey = (usize, [u32; 16]);
+
+fn key(node: usize, inverse_bind: &Mat4) -> JointKey {
+    (
+        node,
+        inverse_bind.to_cols_array().map(|x| (x + 0.0).to_bits()),
+    )
 }
 
 impl Joints {
@@ -81,12 +97,9 @@ impl Joints {
 
     /// The index of the joint (`node`, `inverse_bind`), added if new.
     pub fn add(&mut self, node: usize, inverse_bind: Mat4, what: &str) -> Result<u16, String> {
-        if let Some(i) = self
-            .list
-            .iter()
-            .position(|j| j.node == node && j.inverse_bind == inverse_bind)
-        {
-            return Ok(i as u16);
+        let k = key(node, &inverse_bind);
+        if let Some(&i) = self.index.get(&k) {
+            return Ok(i);
         }
         if self.list.len() >= MAX_JOINTS {
             return Err(format!(
@@ -94,7 +107,9 @@ impl Joints {
             ));
         }
         self.list.push(Joint { node, inverse_bind });
-        Ok((self.list.len() - 1) as u16)
+        let i = (self.list.len() - 1) as u16;
+        self.index.insert(k, i);
+        Ok(i)
     }
 
     /// Each joint's parent joint: the joint of its nearest ancestor node that is one.

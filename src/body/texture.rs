@@ -13,14 +13,26 @@ use super::limits::{MAX_TEXTURE_PIXELS, MAX_TEXTURE_SIDE};
 use super::mesh::BodyTexture;
 use super::primitives::Gathered;
 
-/// Decodes one image (PNG or JPEG only), refusing one whose stated size is too large.
-pub fn decode(bytes: &[u8], what: &str) -> Result<BodyTexture, String> {
-    let format = image::guess_format(bytes)
+/// The image's format, PNG or JPEG only.
+fn format_of(bytes: &[u8], what: &str) -> Result<image::ImageFormat, String> {
+    image::guess_format(bytes)
         .ok()
         .filter(|f| matches!(f, image::ImageFormat::Png | image::ImageFormat::Jpeg))
         .ok_or_else(|| {
             format!("{what} is neither PNG nor JPEG, the base colour formats Pelt reads")
-        })?;
+        })
+}
+
+/// The width and height an image's header states, read without decoding its texels.
+fn stated_size(bytes: &[u8], what: &str) -> Result<(u32, u32), String> {
+    image::ImageReader::with_format(Cursor::new(bytes), format_of(bytes, what)?)
+        .into_dimensions()
+        .map_err(|e| format!("{what} does not decode: {e}"))
+}
+
+/// Decodes one image (PNG or JPEG only), refusing one whose stated size is too large.
+pub fn decode(bytes: &[u8], what: &str) -> Result<BodyTexture, String> {
+    let format = format_of(bytes, what)?;
     let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_TEXTURE_SIDE);
@@ -76,19 +88,27 @@ pub fn pack(
     for (image, _) in images {
         let what = format!("image {image}");
         let bytes = source.image_bytes(image)?;
-        let texture = decode(&bytes, &what)?;
-        let size = u64::from(texture.width) * u64::from(texture.height);
-        let height = tiles
-            .iter()
-            .map(|t| t.1.height)
-            .max()
-            .unwrap_or(0)
-            .max(texture.height);
-        let width: u64 =
-            tiles.iter().map(|t| u64::from(t.1.width)).sum::<u64>() + u64::from(texture.width) + 1;
-        if texels + size > MAX_TEXTURE_PIXELS || width * u64::from(height) > MAX_TEXTURE_PIXELS {
+        // Whether it fits is decided from its header: an image left out is never decoded,
+        // so a file of many images (each a small file of many texels) costs one decode.
+        let (w, h) = stated_size(&bytes, &what)?;
+        let size = u64::from(w) * u64::from(h);
+        let height = tiles.iter().map(|t| t.1.height).max().unwrap_or(0).max(h);
+        let width: u64 = tiles.iter().map(|t| u64::from(t.1.width)).sum::<u64>() + u64::from(w) + 1;
+        let alone = size <= MAX_TEXTURE_PIXELS;
+        if alone
+            && (texels + size > MAX_TEXTURE_PIXELS
+                || width * u64::from(height) > MAX_TEXTURE_PIXELS)
+        {
             left_out += 1;
             continue;
+        }
+        // One too large on its own is decoded, so its error says why.
+        let texture = decode(&bytes, &what)?;
+        if (texture.width, texture.height) != (w, h) {
+            return Err(format!(
+                "{what} decodes to {}×{} but its header says {w}×{h}",
+                texture.width, texture.height
+            ));
         }
         texels += size;
         tiles.push((image, texture));

@@ -209,7 +209,7 @@ pub fn run(args: &DemoArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(pelt::render::EnvironmentMap::from_path)
         .transpose()?;
-    let body = args.body.load()?.map(|b| {
+    let body = args.body.load(args)?.map(|b| {
         eprintln!("body: {}", b.summary);
         b.body
     });

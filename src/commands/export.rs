@@ -189,7 +189,7 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(super::read_capsule_script)
         .transpose()?;
-    let body = args.body.load()?;
+    let body = args.body.load(args)?;
     if let Some(b) = &body {
         eprintln!("body: {}", b.summary);
     }

@@ -9,6 +9,7 @@ impl NamedFiles for super::render::RenderArgs {
         self.capsule_script
             .iter()
             .chain(&self.env)
+            .chain(&self.body.body)
             .map(|p| p.as_path())
             .collect()
     }
@@ -26,6 +27,7 @@ impl NamedFiles for super::demo::DemoArgs {
         self.script
             .iter()
             .chain(&self.env)
+            .chain(&self.body.body)
             .map(|p| p.as_path())
             .collect()
     }
@@ -46,7 +48,11 @@ impl NamedFiles for super::demo::DemoArgs {
 
 impl NamedFiles for super::simulate::SimulateArgs {
     fn inputs(&self) -> Vec<&Path> {
-        self.capsule_script.iter().map(|p| p.as_path()).collect()
+        self.capsule_script
+            .iter()
+            .chain(&self.body.body)
+            .map(|p| p.as_path())
+            .collect()
     }
     fn outputs(&self) -> Vec<Output<'_>> {
         vec![Output {
@@ -59,7 +65,11 @@ impl NamedFiles for super::simulate::SimulateArgs {
 
 impl NamedFiles for super::export::ExportArgs {
     fn inputs(&self) -> Vec<&Path> {
-        self.capsule_script.iter().map(|p| p.as_path()).collect()
+        self.capsule_script
+            .iter()
+            .chain(&self.body.body)
+            .map(|p| p.as_path())
+            .collect()
     }
     fn outputs(&self) -> Vec<Output<'_>> {
         let usda = self

@@ -171,7 +171,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(path) => Some(super::read_capsule_script(path)?),
         None => None,
     };
-    let body = args.body.load()?;
+    let body = args.body.load(args)?;
     let environment = args
         .env
         .as_deref()

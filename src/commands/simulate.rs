@@ -139,7 +139,7 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         .transpose()?;
     // Opened now, beside the output, so an unwritable folder fails before a long run; it
     // replaces the output only when complete, and vanishes if the run fails.
-    let body = args.body.load()?;
+    let body = args.body.load(args)?;
     let file = pelt::files::AtomicFile::create(&args.out, "the state")?;
     simulate(args, script.as_ref(), body, file, format)
 }

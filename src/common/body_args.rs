@@ -2,6 +2,7 @@
 //! the coat on in place of the built-in creature, as `render`, `simulate`, `export` and
 //! `demo` take it.
 
+use crate::common::output_path::NamedFiles;
 use anyhow::bail;
 use pelt::body::{BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 use pelt::sim::{FurBody, FurConfig};
@@ -70,12 +71,16 @@ pub fn on_floor(mut config: FurConfig, body: &FurBody) -> FurConfig {
 
 impl BodyArgs {
     /// The body asked for, read and fitted, with its motion; `None` for the creature.
-    pub fn load(&self) -> anyhow::Result<Option<RunBody>> {
+    /// `command`'s outputs are checked against the files the body read beside its own (a
+    /// `.gltf`'s buffers and images), which no check before the read can know.
+    pub fn load(&self, command: &impl NamedFiles) -> anyhow::Result<Option<RunBody>> {
         let Some(path) = &self.body else {
             return Ok(None);
         };
         let height = self.body_height.unwrap_or(DEFAULT_BODY_HEIGHT);
         let loaded = LoadedBody::read(path, &BodyOptions { height })?;
+        let beside: Vec<&std::path::Path> = loaded.files.iter().map(|p| p.as_path()).collect();
+        crate::common::output_path::check_with(command, &beside)?;
         if loaded.mesh.triangles.is_empty() {
             bail!(
                 "{}: the body has no triangles to grow fur on",
@@ -88,7 +93,13 @@ impl BodyArgs {
             "{}; {} (--body-height changes the size)",
             loaded.summary,
             match &self.animation {
-                Some(name) => format!("animation {name:?} looped"),
+                Some(name) => format!(
+                    "animation \"{}\" looped",
+                    crate::common::printable::shortened(
+                        name,
+                        crate::common::printable::MAX_SHOWN_CHARS
+                    )
+                ),
                 None => "rest pose".to_string(),
             }
         );

@@ -28,7 +28,14 @@ pub trait NamedFiles {
 /// links included) would destroy it, and two outputs that are one file would overwrite
 /// each other.
 pub fn check(args: &impl NamedFiles) -> anyhow::Result<()> {
-    let inputs = args.inputs();
+    check_with(args, &[])
+}
+
+/// [`check`] with `more` inputs besides those the arguments name: files known only once an
+/// input is read (a `.gltf` body's buffers and images beside it).
+pub fn check_with(args: &impl NamedFiles, more: &[&Path]) -> anyhow::Result<()> {
+    let mut inputs = args.inputs();
+    inputs.extend_from_slice(more);
     let outputs = args.outputs();
     for (i, output) in outputs.iter().enumerate() {
         let others: Vec<&Path> = inputs

@@ -72,11 +72,6 @@ impl BodyGroom {
                 max: MAX_STRANDS,
             });
         }
-        let degenerate = GroomError::Degenerate {
-            placed: 0,
-            wanted: count,
-            tries: 0,
-        };
         // Running total of triangle areas (f64, so a million small triangles add exactly
         // enough), skipping any triangle with an index past the vertices.
         let vertex = |i: u32| mesh.positions.get(i as usize).copied();
@@ -93,7 +88,9 @@ impl BodyGroom {
             cumulative.push(total);
         }
         if !(total.is_finite() && total > 0.0) {
-            return Err(degenerate);
+            return Err(GroomError::NoSurface {
+                triangles: mesh.triangles.len(),
+            });
         }
         let height = body_height(mesh);
         let comb = CombField::new(mesh);

@@ -60,6 +60,14 @@ pub enum GroomError {
         /// Candidate samples drawn.
         tries: u64,
     },
+    /// A body none of whose triangles has an area to grow fur on.
+    #[error(
+        "the body's {triangles} triangles have no area to grow fur on (each is collapsed to a line or a point, or names a vertex the body lacks); give a body with a surface"
+    )]
+    NoSurface {
+        /// The body's triangles.
+        triangles: usize,
+    },
     /// A root the solver cannot grow a strand from.
     #[error("root {index} is unusable: {reason}")]
     BadRoot {

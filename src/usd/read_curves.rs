@@ -124,10 +124,31 @@ pub fn binary_groom_kind(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// Reads `path` (at most [`MAX_USDA_BYTES`]) as USD text curves.
+/// Reads `path` (at most [`MAX_USDA_BYTES`]) as USD text curves. A file that does not start
+/// as USD text is refused after its first bytes, so a device or a large file of something
+/// else (a `.usda` link to `/dev/zero`) is not read to the cap first.
 pub fn read_curves(path: &Path) -> Result<ImportedCurves, CurvesError> {
-    let bytes = crate::files::read_capped(path, MAX_USDA_BYTES, "groom curves")?;
+    use std::io::Read;
     let name = path.display().to_string();
+    let mut head = Vec::new();
+    crate::files::open_input(path, "groom curves")?
+        .take(16)
+        .read_to_end(&mut head)
+        .map_err(|source| crate::files::FileError::Read {
+            what: "groom curves".into(),
+            path: path.into(),
+            source,
+        })?;
+    let text = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&head);
+    if let Some(kind) = binary_groom_kind(&head) {
+        return Err(CurvesError::Binary(format!("{name} is {kind}")));
+    }
+    if !text.starts_with(b"#usda ") {
+        return Err(CurvesError::Invalid(format!(
+            "{name} is not USD text: it does not start with `#usda 1.0`"
+        )));
+    }
+    let bytes = crate::files::read_capped(path, MAX_USDA_BYTES, "groom curves")?;
     parse_curves(&bytes, &name)
 }
 
