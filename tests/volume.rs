@@ -790,8 +790,12 @@ fn a_grid_interval_outside_one_to_eight_is_refused() {
 const TWIN: f32 = 64.0 * AGREE;
 
 /// How many times the GPU's mean distance from its twin must fit in the mean distance
-/// that dropping one of the grid's terms (the push or the friction) moves the twin.
-const TERMS_APART: f32 = 10.0;
+/// that dropping one of the grid's terms (the push or the friction) moves the twin. The
+/// GPU's rounding differs from its twin's whenever the step shader's code changes (its
+/// compiler contracts and orders differently), so the margin leaves room for that noise,
+/// while a kernel that drops the friction moves the mean about as far as the friction
+/// itself does and still fails by several times.
+const TERMS_APART: f32 = 5.0;
 
 #[test]
 fn the_same_seed_gives_the_same_bits_with_the_grid_on() {
