@@ -2,8 +2,8 @@
 //! window's size only where it changed since the last frame (the damage: the pixels of the
 //! primitives that differ), and that texture is laid over every frame by one plain load per
 //! pixel of the panel. egui's own fragment shader (four texture loads, dithering and a
-//! gamma conversion a pixel) drew the whole panel every frame, about 15 ms at 1280×720 on
-//! lavapipe, while most frames change one line of text.
+//! gamma conversion a pixel) would draw the whole panel every frame, while most frames
+//! change one line of text (its cost is in docs/performance.md).
 
 use egui::epaint::Primitive;
 use egui::{ClippedPrimitive, epaint::ClippedShape};

@@ -2,10 +2,10 @@
 //! size ([`ScaledTarget`]) and upscaled into the window by a Catmull-Rom bicubic filter
 //! ([`Upscaler`], `upscale.wgsl`) before the panel is drawn on top at full size. A scene
 //! under half the window's size is upscaled in two steps: bicubic to half the window, then
-//! one bilinear tap to the window (exactly 2×). On lavapipe the bicubic's five taps a
-//! pixel cost about 13 ms at 1280×720 and one tap next to nothing, so the bicubic is paid
-//! on a quarter of the pixels. The picture is a little softer than one bicubic step
-//! (a sharpness measure 16% lower at scale 0.25).
+//! one bilinear tap to the window (exactly 2×). The bicubic's five taps a pixel are the
+//! costly part on a CPU adapter and one tap next to nothing, so the bicubic is paid on a
+//! quarter of the pixels, at the price of a slightly softer picture than one bicubic step
+//! (both measured in docs/performance.md).
 
 use pelt::render::{FrameTargets, TargetLayout};
 use pelt::shaders::ShaderModule;

@@ -13,9 +13,9 @@ pub struct VolumeArgs {
     pub volume: Volume,
     /// Steps from one splat of the grid to the next, 1 to 8 [default: 8] (needs `--volume
     /// on`, but for `demo`'s window, whose panel can switch the grid on): the step after a
-    /// splat reads the grid, the others move each strand alone. At 8 the grid adds 8–9% to
-    /// a GPU solver step at the full tier on lavapipe; at 1, a splat every step, 144–150%
-    /// (both splatting every 7th strand of the full coat).
+    /// splat reads the grid, the others move each strand alone. The grid's cost falls with N:
+    /// at 8 it adds a small share to a step, at 1 (a splat every step) more than the step
+    /// itself costs (measured in docs/performance.md).
     #[arg(
         long,
         value_name = "N",

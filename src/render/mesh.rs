@@ -323,9 +323,9 @@ pub const FLOOR_FADE: (f32, f32) = (shaders::FLOOR_FADE_START, shaders::FLOOR_FA
 /// affine in the position, so interpolates exactly (the hand's soft occlusion, which
 /// would not, is not applied to the floor: `surface_occlusion` in `surfaces.wgsl`); and
 /// the floor has faded into the background (`fs_matte`, [`FLOOR_FADE`]) well
-/// inside the 16-gon's inscribed circle, so its edge is never seen. Each triangle costs a
-/// CPU rasteriser about as much as a skin triangle: 64 sides and 8 rings (2,048 triangles)
-/// cost ~1.2 ms a frame more on lavapipe for the same pixels.
+/// inside the 16-gon's inscribed circle, so its edge is never seen. Few triangles on
+/// purpose: each costs a CPU rasteriser about as much as a skin triangle, whatever pixels
+/// it covers.
 pub fn floor(y: f32, center: Vec2, radius: f32) -> Mesh {
     let mut mesh = Mesh::default();
     mesh.add_grid(16, 2, true, |u, v| {

@@ -15,9 +15,9 @@ pub enum SolverKind {
 
 impl SolverKind {
     /// The solver `self` means beside an adapter described by `info`: `Auto` is the CPU
-    /// solver when the adapter is itself a CPU (lavapipe, llvmpipe: both would share the
-    /// same cores, and the SIMD solver stepped 16,384 strands in 0.4 ms where lavapipe
-    /// took 9.5 ms, one run each), the GPU solver otherwise. Deterministic: the same
+    /// solver when the adapter is itself a CPU (llvmpipe and the like: both would share the
+    /// same cores, and the SIMD solver does the same work in far fewer instructions than a
+    /// shader run on a CPU), the GPU solver otherwise. Deterministic: the same
     /// adapter always gets the same solver, so a seed gives the same coat every run.
     pub fn for_adapter(self, info: &wgpu::AdapterInfo) -> SolverKind {
         match self {
