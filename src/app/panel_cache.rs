@@ -3,7 +3,7 @@
 //! primitives that differ), and that texture is laid over every frame by one plain load per
 //! pixel of the panel. egui's own fragment shader (four texture loads, dithering and a
 //! gamma conversion a pixel) would draw the whole panel every frame, while most frames
-//! change one line of text (its cost is in docs/performance.md).
+//! change one line of text (its cost is in docs/architecture.md (Measured)).
 
 use egui::epaint::Primitive;
 use egui::{ClippedPrimitive, epaint::ClippedShape};

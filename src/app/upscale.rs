@@ -5,7 +5,7 @@
 //! one bilinear tap to the window (exactly 2×). The bicubic's five taps a pixel are the
 //! costly part on a CPU adapter and one tap next to nothing, so the bicubic is paid on a
 //! quarter of the pixels, at the price of a slightly softer picture than one bicubic step
-//! (both measured in docs/performance.md).
+//! (both measured in docs/architecture.md (Measured)).
 
 use pelt::render::{FrameTargets, TargetLayout};
 use pelt::shaders::ShaderModule;

@@ -15,7 +15,7 @@ pub struct VolumeArgs {
     /// on`, but for `demo`'s window, whose panel can switch the grid on): the step after a
     /// splat reads the grid, the others move each strand alone. The grid's cost falls with N:
     /// at 8 it adds a small share to a step, at 1 (a splat every step) more than the step
-    /// itself costs (measured in docs/performance.md).
+    /// itself costs (measured in docs/architecture.md (Measured)).
     #[arg(
         long,
         value_name = "N",
