@@ -186,6 +186,87 @@ fn two_textures(first: &[u8], second: &[u8]) -> Parts {
     p
 }
 
+/// A PNG `width`×`height` whose left half is `left` and right half `right`.
+fn two_tone_png(width: u32, height: u32, left: [u8; 4], right: [u8; 4]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().unwrap();
+        let row: Vec<u8> = (0..width)
+            .flat_map(|x| if x < width / 2 { left } else { right })
+            .collect();
+        let texels: Vec<u8> = (0..height).flat_map(|_| row.iter().copied()).collect();
+        w.write_image_data(&texels).unwrap();
+    }
+    out
+}
+
+/// The CRC-32 PNG puts after each chunk (ISO 3309, reflected, polynomial 0xEDB88320).
+fn png_crc(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// An avatar's texture of more texels than the packed texture holds is shrunk to fit,
+/// keeping its pattern, rather than refusing the body or dropping its colours.
+#[test]
+fn a_texture_past_the_packed_size_is_shrunk_not_refused() {
+    let (red, blue) = ([220, 20, 20, 255], [20, 20, 220, 255]);
+    let big = two_tone_png(4200, 4100, red, blue);
+    // The second material's image would take the packed texture past its size once the
+    // big one has been shrunk to fill it, so it alone is left out.
+    let body = read(&two_textures(&big, &png(2, 2, [9; 4])).glb()).unwrap();
+    assert!(
+        body.summary.contains("1 textures left out"),
+        "{}",
+        body.summary
+    );
+    let texture = body.mesh.base_color_texture.as_ref().unwrap();
+    let (w, h) = (texture.width as usize, texture.height as usize);
+    assert!(
+        (w - 1) * h <= 4096 * 4096
+            && (w - 1) * h > 4090 * 4090
+            && ((w - 1) as f64 / h as f64 - 4200.0 / 4100.0).abs() < 1e-3,
+        "packed {w}×{h}: the big tile should be shrunk, its aspect kept, to fill 4096² texels"
+    );
+    // Each half keeps its colour (the white column sits at the right end).
+    let at = |x: usize, y: usize| texture.texels[y * w + x];
+    assert_eq!(at(10, h / 2), red);
+    assert_eq!(at(w - 20, h / 2), blue);
+}
+
+/// A header claiming more texels than Pelt decodes leaves that texture out (its material
+/// keeps its colour factor) before any decoding: the body still reads.
+#[test]
+fn a_texture_past_the_decode_cap_is_left_out_undecoded() {
+    let mut huge = png(2, 2, [9; 4]);
+    let ihdr = huge.windows(4).position(|w| w == b"IHDR").unwrap();
+    huge[ihdr + 4..ihdr + 8].copy_from_slice(&9000u32.to_be_bytes());
+    huge[ihdr + 8..ihdr + 12].copy_from_slice(&9000u32.to_be_bytes());
+    let crc = png_crc(&huge[ihdr..ihdr + 17]);
+    huge[ihdr + 17..ihdr + 21].copy_from_slice(&crc.to_be_bytes());
+    let body = read(&two_textures(&huge, &png(2, 2, [9; 4])).glb()).unwrap();
+    assert!(
+        body.summary.contains("1 textures left out"),
+        "{}",
+        body.summary
+    );
+    let texture = body.mesh.base_color_texture.as_ref().unwrap();
+    assert_eq!((texture.width, texture.height), (3, 2));
+}
+
 /// An image that cannot join the packed texture is left out on its header's word, never
 /// decoded: a file of thousands of images (each a small PNG of millions of texels, all
 /// one buffer view) would otherwise cost thousands of full decodes. The second image here

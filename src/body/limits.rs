@@ -26,5 +26,9 @@ pub const MAX_MATERIALS: usize = 4_096;
 pub const MAX_KEYFRAMES: usize = 2_000_000;
 /// Texels of the base colour texture Pelt keeps (all textures packed together): 4096².
 pub const MAX_TEXTURE_PIXELS: u64 = 4096 * 4096;
+/// Texels of one texture Pelt decodes (8192²): a larger one is shrunk to fit
+/// [`MAX_TEXTURE_PIXELS`] after decoding, and one past this is left out (its material keeps
+/// its colour factor), so decoding a hostile header costs at most this many texels.
+pub const MAX_DECODED_TEXELS: u64 = 8192 * 8192;
 /// Width or height of one texture before it is decoded.
 pub const MAX_TEXTURE_SIDE: u32 = 16_384;

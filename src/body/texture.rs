@@ -1,15 +1,17 @@
 //! The base colour textures: each material's embedded PNG or JPEG decoded (sizes checked
 //! before decoding), then all of them packed side by side into one [`BodyTexture`] with each
 //! vertex's UV moved into its material's tile, so one texture colours the whole body.
-//! Textures that would take the packed one past [`MAX_TEXTURE_PIXELS`] are left out,
-//! smallest share of the surface first (their materials keep their colour factor).
+//! A texture of more texels than the packed one holds ([`MAX_TEXTURE_PIXELS`]) is shrunk
+//! to fit after decoding (an 8K avatar's skin keeps its pattern at 4K); one past
+//! [`MAX_DECODED_TEXELS`], or one that would take the packed texture past its size, is left
+//! out, smallest share of the surface first (their materials keep their colour factor).
 
 use std::io::Cursor;
 
 use glam::Vec2;
 
 use super::gltf_read::Source;
-use super::limits::{MAX_TEXTURE_PIXELS, MAX_TEXTURE_SIDE};
+use super::limits::{MAX_DECODED_TEXELS, MAX_TEXTURE_PIXELS, MAX_TEXTURE_SIDE};
 use super::mesh::BodyTexture;
 use super::primitives::Gathered;
 
@@ -30,29 +32,60 @@ fn stated_size(bytes: &[u8], what: &str) -> Result<(u32, u32), String> {
         .map_err(|e| format!("{what} does not decode: {e}"))
 }
 
-/// Decodes one image (PNG or JPEG only), refusing one whose stated size is too large.
+/// The size an image of `width`×`height` texels is kept at: itself when it holds at most
+/// [`MAX_TEXTURE_PIXELS`], otherwise scaled down (aspect kept, each side at least 1) until
+/// it does.
+pub fn kept_size(width: u32, height: u32) -> (u32, u32) {
+    let texels = u64::from(width) * u64::from(height);
+    if texels <= MAX_TEXTURE_PIXELS {
+        return (width, height);
+    }
+    let scale = (MAX_TEXTURE_PIXELS as f64 / texels as f64).sqrt();
+    let mut w = ((f64::from(width) * scale).floor() as u32).clamp(1, width);
+    let mut h = ((f64::from(height) * scale).floor() as u32).clamp(1, height);
+    // Rounding may leave one row or column too many.
+    while u64::from(w) * u64::from(h) > MAX_TEXTURE_PIXELS {
+        if w >= h {
+            w -= 1;
+        } else {
+            h -= 1;
+        }
+    }
+    (w, h)
+}
+
+/// Decodes one image (PNG or JPEG only), refusing one whose stated size is past
+/// [`MAX_DECODED_TEXELS`] and shrinking one past [`MAX_TEXTURE_PIXELS`] to
+/// [`kept_size`] (a triangle filter, so each kept texel averages the texels it covers).
 pub fn decode(bytes: &[u8], what: &str) -> Result<BodyTexture, String> {
     let format = format_of(bytes, what)?;
     let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_TEXTURE_SIDE);
     limits.max_image_height = Some(MAX_TEXTURE_SIDE);
-    limits.max_alloc = Some(MAX_TEXTURE_PIXELS * 4 * 2);
+    // Up to 8 bytes a texel: 16-bit RGBA is the widest format PNG decodes to.
+    limits.max_alloc = Some(MAX_DECODED_TEXELS * 8);
     reader.limits(limits);
     let decoded = reader
         .decode()
         .map_err(|e| format!("{what} does not decode: {e}"))?;
     let (width, height) = (decoded.width(), decoded.height());
-    if u64::from(width) * u64::from(height) > MAX_TEXTURE_PIXELS {
+    if u64::from(width) * u64::from(height) > MAX_DECODED_TEXELS {
         return Err(format!(
-            "{what} is {width}×{height}, more texels than Pelt keeps ({MAX_TEXTURE_PIXELS})"
+            "{what} is {width}×{height}, more texels than Pelt decodes ({MAX_DECODED_TEXELS})"
         ));
     }
-    let rgba = decoded.into_rgba8();
+    let (kept_w, kept_h) = kept_size(width, height);
+    let kept = if (kept_w, kept_h) == (width, height) {
+        decoded
+    } else {
+        decoded.resize_exact(kept_w, kept_h, image::imageops::FilterType::Triangle)
+    };
+    let rgba = kept.into_rgba8();
     let texels = rgba.pixels().map(|p| p.0).collect();
     Ok(BodyTexture {
-        width,
-        height,
+        width: kept_w,
+        height: kept_h,
         texels,
     })
 }
@@ -90,23 +123,26 @@ pub fn pack(
         let bytes = source.image_bytes(image)?;
         // Whether it fits is decided from its header: an image left out is never decoded,
         // so a file of many images (each a small file of many texels) costs one decode.
-        let (w, h) = stated_size(&bytes, &what)?;
+        let (stated_w, stated_h) = stated_size(&bytes, &what)?;
+        if u64::from(stated_w) * u64::from(stated_h) > MAX_DECODED_TEXELS {
+            left_out += 1;
+            continue;
+        }
+        let (w, h) = kept_size(stated_w, stated_h);
         let size = u64::from(w) * u64::from(h);
         let height = tiles.iter().map(|t| t.1.height).max().unwrap_or(0).max(h);
         let width: u64 = tiles.iter().map(|t| u64::from(t.1.width)).sum::<u64>() + u64::from(w) + 1;
-        let alone = size <= MAX_TEXTURE_PIXELS;
-        if alone
-            && (texels + size > MAX_TEXTURE_PIXELS
-                || width * u64::from(height) > MAX_TEXTURE_PIXELS)
+        // The packed texture holds the tiles' texels plus its one white column.
+        if texels + size > MAX_TEXTURE_PIXELS
+            || (width - 1) * u64::from(height) > MAX_TEXTURE_PIXELS
         {
             left_out += 1;
             continue;
         }
-        // One too large on its own is decoded, so its error says why.
         let texture = decode(&bytes, &what)?;
         if (texture.width, texture.height) != (w, h) {
             return Err(format!(
-                "{what} decodes to {}×{} but its header says {w}×{h}",
+                "{what} decodes to {}×{} but its header says {stated_w}×{stated_h}",
                 texture.width, texture.height
             ));
         }
