@@ -5,6 +5,9 @@
 //! the same time gives the same bits however it is reached; bad spring data leaves the body
 //! usable, its springs at rest and the reason said; the bodies made by others have none.
 
+mod cli_common;
+
+use cli_common::{pelt, s, stderr};
 use glam::{Affine3A, Mat4, Vec3, Vec4Swizzles};
 use pelt::body::{BodyOptions, CylinderSpec, LoadedBody, SkinPose, skinned_cylinder};
 use pelt::creature::{
@@ -381,6 +384,40 @@ fn bad_spring_data_leaves_the_body_usable_and_says_why() {
             }),
             "VRMC_springBone",
         ),
+        (
+            "a spring of 80 joints against 4,000 colliders",
+            edited_creature(|json| {
+                let nodes = json["nodes"].as_array_mut().unwrap();
+                let first = nodes.len();
+                for k in 0..80 {
+                    let mut node =
+                        json!({"name": format!("strand_{k}"), "translation": [0.0, 0.01, 0.0]});
+                    if k + 1 < 80 {
+                        node["children"] = json!([first + k + 1]);
+                    }
+                    nodes.push(node);
+                }
+                let root = &mut json["nodes"][0];
+                let mut children = root["children"].as_array().cloned().unwrap_or_default();
+                children.push(json!(first));
+                root["children"] = json!(children);
+                let ext = &mut json["extensions"]["VRMC_springBone"];
+                let colliders = ext["colliders"].as_array_mut().unwrap();
+                let first_collider = colliders.len();
+                for _ in 0..4_000 {
+                    colliders.push(json!({"node": 0, "shape": {"sphere": {"offset": [0.0, 0.0, 0.0], "radius": 0.01}}}));
+                }
+                let groups = ext["colliderGroups"].as_array_mut().unwrap();
+                groups.push(json!({"colliders": (first_collider..first_collider + 4_000).collect::<Vec<_>>()}));
+                let group = groups.len() - 1;
+                let joints: Vec<Value> = (first..first + 80).map(|n| json!({"node": n})).collect();
+                ext["springs"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"joints": joints, "colliderGroups": [group]}));
+            }),
+            "joint-collider tests a step",
+        ),
     ];
     for (what, bytes, named) in cases {
         let body = LoadedBody::from_bytes(&bytes, "creature.vrm", &BodyOptions::default())
@@ -426,4 +463,37 @@ fn the_bodies_made_by_others_have_no_springs() {
     let springs = pelt::vrm::read_glb(&bytes).unwrap();
     assert_eq!(springs.source, pelt::vrm::SpringSource::Vrm0);
     assert_eq!(springs.springs.joint_count(), 0);
+}
+
+#[test]
+fn simulate_on_the_exported_creature_says_its_tail_springs_swing() {
+    let dir = tempfile::tempdir().unwrap();
+    let vrm = dir.path().join("creature.vrm");
+    let o = pelt()
+        .args(["export", "--vrm", "--out", s(&vrm)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.path().join("state.npy");
+    let o = pelt()
+        .args([
+            "simulate",
+            "--solver",
+            "cpu",
+            "--strands",
+            "256",
+            "--steps",
+            "3",
+        ])
+        .args(["--body", s(&vrm), "--out", s(&out)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{TAIL_BONES} spring joints (VRMC_springBone) swing on VRM's spring rule"
+        )),
+        "{err}"
+    );
 }

@@ -36,6 +36,11 @@ pub const MAX_CATCH_UP_STEPS: u64 = 60 * 60 * 60;
 /// [`MAX_CATCH_UP_STEPS`] (ten seconds: VRM springs settle within a few).
 pub const SETTLE_STEPS: u64 = 600;
 
+/// The most joint–collider tests one step of a body's springs may make: far above real
+/// avatars (a few hundred joints against a few dozen colliders), and low enough that a
+/// file within the spring reader's per-item limits cannot make each solver step crawl.
+pub const MAX_COLLIDER_TESTS_PER_STEP: u64 = 1 << 18;
+
 /// The springs read from a body's file, at rest, ready to run.
 #[derive(Debug, Clone)]
 pub struct BodySprings {
@@ -107,6 +112,14 @@ pub(super) fn read_springs(json: &[u8], has_extension: bool, node_count: usize) 
         }
     }
     match VrmSpring::new(rig, Affine3A::IDENTITY) {
+        Ok(spring) if spring.collider_tests_per_step() > MAX_COLLIDER_TESTS_PER_STEP => {
+            SpringsRead::Ignored(format!(
+                "they would make {} joint-collider tests a step, more than the {} a body's \
+                 springs may make; give the chains fewer joints or their groups fewer colliders",
+                spring.collider_tests_per_step(),
+                MAX_COLLIDER_TESTS_PER_STEP
+            ))
+        }
         Ok(spring) => SpringsRead::Springs(BodySprings {
             spring,
             is_joint,
