@@ -6,6 +6,7 @@
 //! usable, its springs at rest and the reason said; the bodies made by others have none.
 
 mod cli_common;
+mod solver_common;
 
 use cli_common::{pelt, s, stderr};
 use glam::{Affine3A, Mat4, Vec3, Vec4Swizzles};
@@ -495,5 +496,44 @@ fn simulate_on_the_exported_creature_says_its_tail_springs_swing() {
             "{TAIL_BONES} spring joints (VRMC_springBone) swing on VRM's spring rule"
         )),
         "{err}"
+    );
+}
+
+#[test]
+fn the_fur_on_the_exported_creatures_tail_rides_its_swing_on_the_gpu() {
+    let bytes = creature_bytes();
+    let body = read(&bytes, "creature.vrm");
+    let names = tail_joint_names();
+    let tail: Vec<usize> = names[..TAIL_BONES]
+        .iter()
+        .map(|n| node_joint(&bytes, n))
+        .collect();
+    let fur_body = FurBody {
+        mesh: Arc::new(body.mesh.clone()),
+        motion: Arc::from(body.motion(None).unwrap()),
+    };
+    let ctx = solver_common::gpu();
+    let mut sim = FurSim::new_gpu_on_body(&FurConfig::new(2_048, 3), fur_body, &ctx).unwrap();
+    let (_, _, before) = tail_roots_off_skin(&mut sim, &tail);
+    let (mut worst, mut count, mut after) = (0.0f32, 0, Vec::new());
+    // Batches of several steps per dispatch, each read back: the pose of every step in a
+    // batch comes from the host's springs.
+    for _ in 0..18 {
+        sim.step(5).unwrap();
+        let (w, c, roots) = tail_roots_off_skin(&mut sim, &tail);
+        worst = worst.max(w);
+        count = c;
+        after = roots;
+    }
+    assert!(count >= 10, "only {count} roots grow on the tail");
+    let moved = before
+        .iter()
+        .zip(&after)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    assert!(moved > 5e-3, "the tail's roots moved only {moved} m");
+    assert!(
+        worst <= 0.5e-3,
+        "a tail root strayed {worst} m from its skinned triangle on the GPU"
     );
 }
