@@ -9,12 +9,13 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use thiserror::Error;
 
-use super::animation::{Clip, read_clips};
+use super::animation::read_clips;
 use super::fit::BodyFit;
 use super::gltf_read::{quoted, read_source};
 use super::limits::{MAX_BODY_BYTES, MAX_JSON_BYTES};
-use super::nodes::{Local, NodeTree};
-use super::skin::{Joint, Joints};
+use super::nodes::NodeTree;
+use super::rig::Rig;
+use super::skin::Joints;
 use super::springs::{BodySprings, SpringMotion, SpringsRead, read_springs};
 use super::{BodyMesh, BodyMotion, SkinPose, primitives, texture};
 
@@ -76,54 +77,6 @@ pub struct LoadedBody {
     rig: Option<Arc<Rig>>,
     /// The body's springs at rest.
     springs: Option<Arc<BodySprings>>,
-}
-
-/// What poses a body read from a file.
-#[derive(Debug)]
-pub(super) struct Rig {
-    tree: NodeTree,
-    joints: Vec<Joint>,
-    clips: Vec<Clip>,
-    fit: Mat4,
-    fit_inverse: Mat4,
-}
-
-impl Rig {
-    /// Every node's local transform `seconds` into animation `clip` (looped), or at rest
-    /// for `None`.
-    pub(super) fn locals_at(&self, clip: Option<usize>, seconds: f64) -> Vec<Local> {
-        let mut locals = self.tree.rest.clone();
-        if let Some(clip) = clip.and_then(|c| self.clips.get(c)) {
-            clip.apply(seconds, &mut locals);
-        }
-        locals
-    }
-
-    /// [`Self::pose`], a joint whose matrix overflows (huge keyed scales) holding its
-    /// matrix in `rest`, so a pose is always finite.
-    pub(super) fn finite_pose(&self, locals: &[Local], rest: &SkinPose) -> SkinPose {
-        let mut pose = self.pose(locals);
-        for (m, rest) in pose.joints.iter_mut().zip(&rest.joints) {
-            if !m.is_finite() {
-                *m = *rest;
-            }
-        }
-        pose
-    }
-
-    /// The skinning matrices for the nodes' local transforms, in the fitted frame.
-    fn pose(&self, locals: &[Local]) -> SkinPose {
-        let world = self.tree.world(locals);
-        let joints = self
-            .joints
-            .iter()
-            .map(|j| {
-                let w = world.get(j.node).copied().unwrap_or(Mat4::IDENTITY);
-                self.fit * w * j.inverse_bind * self.fit_inverse
-            })
-            .collect();
-        SkinPose { joints }
-    }
 }
 
 impl LoadedBody {

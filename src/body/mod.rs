@@ -17,6 +17,7 @@ pub mod limits;
 mod mesh;
 mod nodes;
 mod primitives;
+mod rig;
 mod skin;
 mod springs;
 mod texture;

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 
 use glam::Affine3A;
 
-use super::file::Rig;
 use super::nodes::Local;
+use super::rig::Rig;
 use super::{BodyMotion, SkinPose};
 use crate::spring::{NodeTransform, VrmSpring};
 use crate::vrm::SpringSource;
