@@ -220,7 +220,7 @@ impl LoadedBody {
         );
         let (springs, springs_ignored) = match springs {
             SpringsRead::None => (None, None),
-            SpringsRead::Springs(s) => (Some(Arc::new(s)), None),
+            SpringsRead::Springs(s) => (Some(s), None),
             SpringsRead::Ignored(why) => (None, Some(why)),
         };
         let spring_joints = springs.as_ref().map_or(0, |s| s.joint_count());

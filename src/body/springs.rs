@@ -60,7 +60,7 @@ pub(super) enum SpringsRead {
     /// The file has no spring extension (or one with no joints).
     None,
     /// Springs that swing.
-    Springs(BodySprings),
+    Springs(Arc<BodySprings>),
     /// Springs that cannot run, and why (the body is still used, unswung).
     Ignored(String),
 }
@@ -120,12 +120,12 @@ pub(super) fn read_springs(json: &[u8], has_extension: bool, node_count: usize) 
                 MAX_COLLIDER_TESTS_PER_STEP
             ))
         }
-        Ok(spring) => SpringsRead::Springs(BodySprings {
+        Ok(spring) => SpringsRead::Springs(Arc::new(BodySprings {
             spring,
             is_joint,
             joint_count,
             source: imported.source,
-        }),
+        })),
         Err(e) => SpringsRead::Ignored(e.to_string()),
     }
 }
