@@ -273,21 +273,19 @@ fn matrix_gap(a: Mat4, b: Mat4) -> f32 {
         .fold(0.0f32, |m, d| m.max(d.abs()))
 }
 
-#[test]
-fn a_spring_cylinder_swings_as_its_spring_stepped_alone() {
-    let spec = CylinderSpec::default();
-    let bytes = spring_cylinder_glb(&spec);
-    let body = read(&bytes, "spring-cylinder.glb");
-    assert_eq!(body.spring_joints, 1, "{}", body.summary);
+/// The largest distance, over 150 steps of "sway", between the upper bone's end as `body`
+/// poses it and as `rig` stepped alone with the same root motion puts it (fitted frame),
+/// and the largest distance the spring swung that end from where the animation alone puts
+/// it; metres.
+fn swing_against_alone(body: &LoadedBody, rig: VrmSpringRig, spec: &CylinderSpec) -> (f32, f32) {
     let motion = body.motion(Some("sway")).unwrap();
-
     // The reference: the same rig run alone, the root set to the sway before each step.
-    let mut alone = VrmSpring::new(cylinder_rig(&spec), Affine3A::IDENTITY).unwrap();
+    let mut alone = VrmSpring::new(rig, Affine3A::IDENTITY).unwrap();
     let root_at =
         |seconds: f64| NodeTransform::from_translation(Vec3::new(sway_at(seconds), spec.base, 0.0));
     alone.set_local(LOWER, root_at(0.0)).unwrap();
     alone.reset();
-    let (fit, fit_inverse) = (body.fit.matrix(), body.fit.inverse());
+    let fit = body.fit.matrix();
     // The upper bone's end at bind, in the body's fitted frame.
     let tip_bind = fit.transform_point3(Vec3::new(0.0, spec.base + spec.height, 0.0));
     let (mut worst, mut swing) = (0.0f32, 0.0f32);
@@ -299,20 +297,74 @@ fn a_spring_cylinder_swings_as_its_spring_stepped_alone() {
         let tip = pose.joints[UPPER].transform_point3(tip_bind);
         let want = fit.transform_point3(alone.world()[TIP].translation.into());
         worst = worst.max(tip.distance(want));
-        // How far the spring has swung the tip from where the animation alone puts it.
         let unswung = tip_bind + fit.transform_vector3(Vec3::X * sway_at(seconds));
         swing = swing.max(tip.distance(unswung));
     }
+    (worst, swing)
+}
+
+#[test]
+fn a_spring_cylinder_swings_as_its_spring_stepped_alone() {
+    let spec = CylinderSpec::default();
+    let bytes = spring_cylinder_glb(&spec);
+    let body = read(&bytes, "spring-cylinder.glb");
+    assert_eq!(body.spring_joints, 1, "{}", body.summary);
+    let (worst, swing) = swing_against_alone(&body, cylinder_rig(&spec), &spec);
     assert!(swing > 0.05, "the spring swung the tip only {swing} m");
     assert!(
         worst < 1e-5,
         "the body's spring tip is {worst} m from the spring's stepped alone (swing {swing} m)"
     );
     // The animation moves the lower bone as it is keyed, untouched by the spring.
-    let pose = motion.pose_at(0.25);
+    let (fit, fit_inverse) = (body.fit.matrix(), body.fit.inverse());
+    let pose = body.motion(Some("sway")).unwrap().pose_at(0.25);
     let lower = Mat4::from_translation(Vec3::new(sway_at(0.25), 0.0, 0.0));
     let want = fit * lower * fit_inverse;
     assert!(matrix_gap(pose.joints[LOWER], want) < 1e-5);
+}
+
+/// The spring cylinder with its spring as a VRM 0.x bone group instead.
+fn as_vrm0(bytes: &[u8]) -> Vec<u8> {
+    let (json, bin) = pelt::vrm::glb::unpack(bytes).unwrap();
+    let mut json: Value = serde_json::from_slice(json).unwrap();
+    let bin = bin.unwrap().to_vec();
+    let extensions = json["extensions"].as_object_mut().unwrap();
+    extensions.remove("VRMC_springBone");
+    let joint = upper_joint();
+    extensions.insert(
+        "VRM".into(),
+        json!({"secondaryAnimation": {"boneGroups": [{
+            "comment": "upper", "stiffiness": joint.stiffness,
+            "gravityPower": joint.gravity_power, "gravityDir": {"x": 0.0, "y": -1.0, "z": 0.0},
+            "dragForce": joint.drag_force, "hitRadius": 0.0, "bones": [UPPER],
+            "colliderGroups": []}], "colliderGroups": []}}),
+    );
+    json["extensionsUsed"] = json!(["VRM"]);
+    pelt::vrm::glb::pack(&serde_json::to_vec(&json).unwrap(), &bin)
+}
+
+#[test]
+fn a_vrm0_bone_group_swings_as_the_vrm_reader_converts_it() {
+    let spec = CylinderSpec::default();
+    let bytes = as_vrm0(&spring_cylinder_glb(&spec));
+    let body = read(&bytes, "spring-cylinder.vrm");
+    // Every node below the group's bone swings (the upper bone and its end, which points
+    // at VRM 0.x's 7 cm tail), and the avatar is turned to face +Z.
+    assert_eq!(body.spring_joints, 2, "{}", body.summary);
+    assert!(
+        body.summary
+            .contains("2 spring joints (VRM 0.x secondaryAnimation) swing"),
+        "{}",
+        body.summary
+    );
+    assert!(body.fit.turned);
+    let converted = pelt::vrm::read_glb(&bytes).unwrap().springs;
+    let (worst, swing) = swing_against_alone(&body, converted, &spec);
+    assert!(swing > 0.05, "the spring swung the tip only {swing} m");
+    assert!(
+        worst < 1e-5,
+        "the body's spring tip is {worst} m from the spring's stepped alone (swing {swing} m)"
+    );
 }
 
 fn pose_bits(pose: &SkinPose) -> Vec<u32> {
