@@ -393,7 +393,8 @@ fn the_same_time_gives_the_same_bits_however_it_is_reached() {
     let at_40 = at_40.unwrap();
     assert_eq!(pose_bits(&again), pose_bits(&at_40));
     assert_eq!(pose_bits(&jumped), pose_bits(&at_40));
-    // And the springs did swing by then: the pose is not the unswung one at that time.
+    // The pose changes from one step to the next: the bits compared above are not a still
+    // body's.
     let later = stepped.pose_at(41.0 / 60.0);
     assert_ne!(pose_bits(&later), pose_bits(&at_40));
 }
