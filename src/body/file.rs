@@ -1,6 +1,7 @@
 //! Reading a body from a file: the entry point the command line and the library call. The
 //! parts live beside it: the document and buffers (`gltf_read`), accessors, the node tree,
-//! the joints (`skin`), the meshes (`primitives`), the texture, the animations and the fit.
+//! the joints (`skin`), the meshes (`primitives`), the texture, the animations, the springs
+//! and the fit.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -8,12 +9,14 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use thiserror::Error;
 
-use super::animation::{Clip, read_clips};
+use super::animation::read_clips;
 use super::fit::BodyFit;
 use super::gltf_read::{quoted, read_source};
 use super::limits::{MAX_BODY_BYTES, MAX_JSON_BYTES};
 use super::nodes::NodeTree;
-use super::skin::{Joint, Joints};
+use super::rig::Rig;
+use super::skin::Joints;
+use super::springs::{BodySprings, SpringMotion, SpringsRead, read_springs};
 use super::{BodyMesh, BodyMotion, SkinPose, primitives, texture};
 
 /// What to do with a body while reading it.
@@ -64,34 +67,16 @@ pub struct LoadedBody {
     /// The files read besides the body's own (a `.gltf`'s buffers and images beside it),
     /// so a command can refuse to write over one of them.
     pub files: Vec<std::path::PathBuf>,
+    /// How many joints of the body's own springs (`VRMC_springBone`, or VRM 0.x
+    /// `secondaryAnimation`) swing on VRM's rule in its motion (0 for none).
+    pub spring_joints: usize,
+    /// Why the file's springs are not used, when it has springs that cannot run (the body
+    /// is read all the same and holds them at rest). Also in `summary`.
+    pub springs_ignored: Option<String>,
     /// The node tree, joints and animations that pose the body.
     rig: Option<Arc<Rig>>,
-}
-
-/// What poses a body read from a file.
-#[derive(Debug)]
-struct Rig {
-    tree: NodeTree,
-    joints: Vec<Joint>,
-    clips: Vec<Clip>,
-    fit: Mat4,
-    fit_inverse: Mat4,
-}
-
-impl Rig {
-    /// The skinning matrices for the nodes' local transforms, in the fitted frame.
-    fn pose(&self, locals: &[super::nodes::Local]) -> SkinPose {
-        let world = self.tree.world(locals);
-        let joints = self
-            .joints
-            .iter()
-            .map(|j| {
-                let w = world.get(j.node).copied().unwrap_or(Mat4::IDENTITY);
-                self.fit * w * j.inverse_bind * self.fit_inverse
-            })
-            .collect();
-        SkinPose { joints }
-    }
+    /// The body's springs at rest.
+    springs: Option<Arc<BodySprings>>,
 }
 
 impl LoadedBody {
@@ -139,7 +124,10 @@ impl LoadedBody {
                 file_height: 0.0,
             },
             files: Vec::new(),
+            spring_joints: 0,
+            springs_ignored: None,
             rig: None,
+            springs: None,
         }
     }
 
@@ -161,6 +149,11 @@ impl LoadedBody {
         let mut gathered = primitives::gather(&source, &tree, &mut joints)?;
         let (texture, left_out) = texture::pack(&mut source, &mut gathered)?;
         let clips = read_clips(&source, tree.parents.len())?;
+        let springs = read_springs(
+            json_of(bytes),
+            has_springs(&source.document),
+            tree.parents.len(),
+        );
 
         // The fit, from the pose the file shows.
         let raw_rest = SkinPose {
@@ -217,7 +210,7 @@ impl LoadedBody {
         }
         let animation_names: Vec<String> = rig.clips.iter().map(|c| c.name.clone()).collect();
         let animation_durations = rig.clips.iter().map(|c| f64::from(c.duration)).collect();
-        let summary = summary(
+        let mut summary = summary(
             &mesh,
             &animation_names,
             &fit,
@@ -225,6 +218,22 @@ impl LoadedBody {
             gathered.skipped,
             left_out,
         );
+        let (springs, springs_ignored) = match springs {
+            SpringsRead::None => (None, None),
+            SpringsRead::Springs(s) => (Some(s), None),
+            SpringsRead::Ignored(why) => (None, Some(why)),
+        };
+        let spring_joints = springs.as_ref().map_or(0, |s| s.joint_count());
+        match (&springs, &springs_ignored) {
+            (Some(s), _) => summary.push_str(&format!(
+                "; {spring_joints} spring joints ({}) swing on VRM's spring rule at 60 Hz",
+                s.source_name()
+            )),
+            (None, Some(why)) => summary.push_str(&format!(
+                "; its springs are ignored and hold their rest pose ({why})"
+            )),
+            (None, None) => summary.push_str(", no springs"),
+        }
         Ok(LoadedBody {
             mesh,
             animation_names,
@@ -233,7 +242,10 @@ impl LoadedBody {
             rest_pose,
             fit,
             files: std::mem::take(&mut source.files),
+            spring_joints,
+            springs_ignored,
             rig: Some(Arc::new(rig)),
+            springs,
         })
     }
 
@@ -243,13 +255,25 @@ impl LoadedBody {
         self.animation_durations.get(i).copied()
     }
 
-    /// The body's motion: animation `name` looped, or its rest pose (`None`).
+    /// The body's motion: animation `name` looped, or its rest pose (`None`), with the
+    /// body's springs swinging on top when it has any (stepped at 60 Hz from rest at time 0;
+    /// see [`super::springs`]).
     pub fn motion(&self, name: Option<&str>) -> Result<Box<dyn BodyMotion>, BodyError> {
+        let index = name.map(|name| self.animation_names.iter().position(|n| n == name));
+        if let (Some(rig), Some(springs)) = (&self.rig, &self.springs)
+            && index != Some(None)
+        {
+            return Ok(Box::new(SpringMotion::new(
+                Arc::clone(rig),
+                index.flatten(),
+                Arc::clone(springs),
+                self.rest_pose.clone(),
+            )));
+        }
         let Some(name) = name else {
             return Ok(Box::new(StillPose(self.rest_pose.clone())));
         };
-        let index = self.animation_names.iter().position(|n| n == name);
-        match (index, &self.rig) {
+        match (index.flatten(), &self.rig) {
             (Some(clip), Some(rig)) => Ok(Box::new(FileMotion {
                 rig: Arc::clone(rig),
                 clip,
@@ -388,6 +412,24 @@ fn is_vrm0(document: &gltf::Document) -> bool {
     (used("VRM") || present) && !used("VRMC_vrm")
 }
 
+/// The glTF JSON of a body file's bytes: a GLB's JSON chunk, or the `.gltf` text itself.
+fn json_of(bytes: &[u8]) -> &[u8] {
+    if bytes.starts_with(b"glTF") {
+        crate::vrm::glb::unpack(bytes).map_or(&[], |(json, _)| json)
+    } else {
+        bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes)
+    }
+}
+
+/// Whether the document's root carries VRM springs (`VRMC_springBone` 1.0, or the `VRM`
+/// 0.x extension, whose `secondaryAnimation` holds them).
+fn has_springs(document: &gltf::Document) -> bool {
+    document.as_json().extensions.as_ref().is_some_and(|e| {
+        e.others.contains_key(crate::vrm::ext::VRMC_EXT)
+            || e.others.contains_key(crate::vrm::ext::VRM0_EXT)
+    })
+}
+
 /// A body that holds one pose.
 struct StillPose(SkinPose);
 
@@ -406,18 +448,7 @@ struct FileMotion {
 
 impl BodyMotion for FileMotion {
     fn pose_at(&self, seconds: f64) -> SkinPose {
-        let mut locals = self.rig.tree.rest.clone();
-        if let Some(clip) = self.rig.clips.get(self.clip) {
-            clip.apply(seconds, &mut locals);
-        }
-        // A joint whose animated matrix overflows (huge keyed scales) holds its rest
-        // matrix, so a pose is always finite.
-        let mut pose = self.rig.pose(&locals);
-        for (m, rest) in pose.joints.iter_mut().zip(&self.rest.joints) {
-            if !m.is_finite() {
-                *m = *rest;
-            }
-        }
-        pose
+        let locals = self.rig.locals_at(Some(self.clip), seconds);
+        self.rig.finite_pose(&locals, &self.rest)
     }
 }

@@ -17,7 +17,9 @@ pub mod limits;
 mod mesh;
 mod nodes;
 mod primitives;
+mod rig;
 mod skin;
+mod springs;
 mod texture;
 mod triangle_tree;
 
@@ -30,4 +32,5 @@ pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, L
 pub use fit::BodyFit;
 pub use inside::{count_inside, fraction_inside, posed_triangles};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
+pub use springs::{MAX_CATCH_UP_STEPS, MAX_COLLIDER_TESTS_PER_STEP, SETTLE_STEPS};
 pub use triangle_tree::{Nearest, TriangleTree, closest_on_triangle, triangle_solid_angle};
