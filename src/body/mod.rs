@@ -17,6 +17,7 @@ pub mod limits;
 mod mesh;
 mod nodes;
 mod primitives;
+mod ray;
 mod skin;
 mod texture;
 mod triangle_tree;
@@ -30,4 +31,5 @@ pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, L
 pub use fit::BodyFit;
 pub use inside::{count_inside, fraction_inside, posed_triangles};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
+pub use ray::{BodyHit, BodyRays};
 pub use triangle_tree::{Nearest, TriangleTree, closest_on_triangle, triangle_solid_angle};
