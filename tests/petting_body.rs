@@ -112,7 +112,7 @@ fn a_scripted_pet_on_a_body_moves_the_strands_near_it_and_no_others() {
         "pressed at {pressed}"
     );
     assert!(states.contains(&GestureState::Pet) && states[94] == GestureState::Scratch);
-    assert!(petted.interaction().last_hit.is_none(), "the pointer left");
+    assert!(!petted.interaction().hand_visible, "the pointer left");
     assert_eq!(petted.interaction().pleasure, 0.0, "a body has no response");
 
     // Mid-scratch: the strands rooted by the pressed spot moved.
