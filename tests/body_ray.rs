@@ -185,6 +185,21 @@ fn rays_beside_away_from_or_past_the_posed_body_miss() {
     ] {
         assert_eq!(rays.raycast(&ray), None, "{what}");
     }
+    // From inside the open tube, the wall ahead is hit, never the one behind: from the
+    // axis, and from a tenth of a millimetre inside the near wall (in that wall's box).
+    let out = rays
+        .raycast(&Ray::new(Vec3::new(0.0, -0.5, 0.0), Vec3::Z))
+        .expect("the wall ahead");
+    assert!(
+        out.point.z > 0.0 && (out.distance - spec.radius).abs() < sag(&spec) + 1e-4,
+        "from the axis: {out:?}"
+    );
+    let inward = Ray::new(Vec3::new(0.0, -0.5, spec.radius - 1e-4), Vec3::NEG_Z);
+    let across = rays.raycast(&inward).expect("the far wall");
+    assert!(
+        across.point.z < 0.0 && (across.distance - 2.0 * spec.radius).abs() < 1e-3,
+        "from inside the near wall: {across:?}"
+    );
     // A body with no triangles hits nothing.
     let empty = BodyRays::new(&BodyMesh::default());
     assert!(empty.is_empty());
