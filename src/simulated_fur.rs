@@ -97,8 +97,9 @@ pub struct SimulatedFurOptions {
     /// (never the strands); `None` keeps the built-in sky and ground.
     pub environment: Option<crate::render::EnvironmentMap>,
     /// A body to grow the coat on in place of the creature (`None`: the creature). Its
-    /// surface is posed on the host and uploaded once a frame; the hand does not pet it
-    /// (pointer events are ignored), and it has no tail of the creature's.
+    /// surface is posed on the host and uploaded once a frame; the hand pets it as it pets
+    /// the creature (pointer rays test its posed triangles), and it has no face, no
+    /// response and no tail of the creature's.
     pub body: Option<crate::sim::FurBody>,
 }
 
@@ -132,7 +133,7 @@ pub struct Interaction {
     pub pleasure: f32,
     /// How far its eyes are narrowed, 0 … 1.
     pub eye_narrowing: f32,
-    /// The last pointer ray's hit on the creature's proxies.
+    /// The last pointer ray's hit on the creature's proxies or the body.
     pub last_hit: Option<RayHit>,
 }
 
@@ -204,12 +205,14 @@ impl SimulatedFur {
         renderer.set_strands_from_sim(&sim)?;
         renderer.set_environment(options.environment.as_ref());
         let tail = CreatureTail::new(&creature, TailSettings::default())?;
+        let mut hand = Hand::with_dimensions(
+            creature,
+            HandDimensions::default().scaled(options.hand_scale),
+            options.seed,
+        );
+        hand.set_body(options.body.clone());
         Ok(SimulatedFur {
-            hand: Hand::with_dimensions(
-                creature,
-                HandDimensions::default().scaled(options.hand_scale),
-                options.seed,
-            ),
+            hand,
             sim,
             renderer,
             tail,
@@ -240,6 +243,7 @@ impl SimulatedFur {
         for _ in 0..due {
             let t = self.sim.time() + 1.0 / FIXED_STEP_HZ;
             let pose = self.sim.unturned_pose_at(t);
+            self.hand.set_body_time(t);
             self.hand
                 .step(self.now, (1.0 / FIXED_STEP_HZ) as f32, &pose);
             self.sim.set_contact(self.hand.contact())?;
@@ -267,17 +271,11 @@ impl SimulatedFur {
     /// A pointer button went down: a primary press on the creature starts petting and stops
     /// the orbit.
     pub fn pointer_down(&mut self, ray: Ray, screen_px: Vec2, button: PointerButton) {
-        if self.sim.body().is_some() {
-            return;
-        }
         self.hand.pointer_down(ray, screen_px, button, self.now);
     }
 
     /// The pointer moved.
     pub fn pointer_move(&mut self, ray: Ray, screen_px: Vec2) {
-        if self.sim.body().is_some() {
-            return;
-        }
         self.hand.pointer_move(ray, screen_px, self.now);
     }
 
@@ -326,11 +324,7 @@ impl SimulatedFur {
             hand_visible: self.hand.visible(),
             pleasure: response.pleasure(),
             eye_narrowing: response.eye_narrowing(),
-            last_hit: self.hand.gesture().last_hit().map(|h| RayHit {
-                distance: h.distance,
-                point: h.point,
-                normal: h.normal,
-            }),
+            last_hit: self.hand.gesture().last_surface_hit(),
         }
     }
 

@@ -1,6 +1,7 @@
-//! Window and replayed pointer events to the creature and the orbit camera: a primary press
-//! on the creature pets it and holds the orbit; on empty space it orbits; the other buttons
-//! pan; the wheel zooms. Every release, cancel and focus loss restores the orbit.
+//! Window and replayed pointer events to the creature (or the body in its place) and the
+//! orbit camera: a primary press on it pets it and holds the orbit; on empty space it
+//! orbits; the other buttons pan; the wheel zooms. Every release, cancel and focus loss
+//! restores the orbit.
 
 use super::orbit::{Drag, OrbitControls};
 use glam::Vec2;
@@ -42,7 +43,8 @@ impl PointerInput {
         let ray = orbit.camera.ray_through(px, size);
         fur.pointer_down(ray, px, b);
         match b {
-            // A press on the creature starts a pet and holds the orbit; a miss orbits.
+            // A press on the creature or body starts a pet and holds the orbit; a miss
+            // orbits.
             PointerButton::Primary if fur.interaction().orbit_enabled => {
                 orbit.begin(Drag::Orbit, px)
             }

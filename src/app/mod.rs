@@ -26,7 +26,6 @@ use panel::{Panel, PanelAction};
 use pelt::SimulatedFur;
 use pelt::hand::PointerScript;
 use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
-use pelt::render::{Camera, CameraPreset};
 use raster_probe::RasterProbe;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -276,13 +275,14 @@ impl App {
         );
         panel.set_hidden(self.options.hide_panel);
         let (first_raster, first_solver) = (fur.raster().name(), fur.solver().name());
+        let camera = orbit::start_camera(&mut fur);
         let replay = self
             .options
             .script
             .clone()
             .map(|script| Replay { script, time: 0.0 });
         Ok(Running {
-            orbit: OrbitControls::new(Camera::preset(CameraPreset::Front)),
+            orbit: OrbitControls::new(camera),
             input: PointerInput::default(),
             window,
             gpu,

@@ -1,9 +1,11 @@
-//! The orbit camera control: the primary button drags the camera around the creature (when
-//! the creature is not being petted), the secondary or middle button pans, the wheel zooms.
-//! Kept free of window types so it is easy to follow.
+//! The orbit camera control: the primary button drags the camera around the creature or
+//! body (when it is not being petted), the secondary or middle button pans, the wheel
+//! zooms; and the view the demo starts in. Kept free of window types so it is easy to
+//! follow.
 
-use glam::Vec2;
-use pelt::render::Camera;
+use glam::{Vec2, Vec3};
+use pelt::SimulatedFur;
+use pelt::render::{Camera, CameraPreset};
 
 /// Which drag is under way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +64,32 @@ impl Framing {
 /// The smallest view scale a framing asks for: the default 38° field of view widened by
 /// 1 / MIN_ZOOM is 176°.
 const MIN_ZOOM: f32 = 0.01;
+
+/// The view the demo starts in: the creature's front preset, or for a body the front view
+/// framed on its coat, fur included (as `pelt render --body` frames it), since a body's
+/// size and place are its own.
+pub fn start_camera(fur: &mut SimulatedFur) -> Camera {
+    let preset = Camera::preset(CameraPreset::Front);
+    if fur.hair().body().is_none() {
+        return preset;
+    }
+    let Ok(positions) = fur.hair_mut().positions() else {
+        return preset;
+    };
+    let (lo, hi) = positions
+        .iter()
+        .map(|p| p.truncate())
+        .filter(|p| p.is_finite())
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p), hi.max(p))
+        });
+    let camera = Camera::framing(CameraPreset::Front, lo, hi);
+    if lo.cmple(hi).all() && camera.validate().is_ok() {
+        camera
+    } else {
+        preset
+    }
+}
 
 /// The orbit control's state.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use anyhow::Context;
 use glam::Vec2;
 use pelt::gpu::GpuContext;
 use pelt::hand::PointerScript;
-use pelt::render::{Camera, CameraPreset, DebugMode, OFFSCREEN_FORMAT, TargetLayout};
+use pelt::render::{DebugMode, OFFSCREEN_FORMAT, TargetLayout};
 use pelt::sim::StrandTier;
 use pelt::{SimulatedFur, SimulatedFurOptions};
 use std::path::PathBuf;
@@ -106,7 +106,8 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         ..*fur.hair().params()
     };
     fur.hair_mut().set_params(params)?;
-    let mut orbit = OrbitControls::new(Camera::preset(CameraPreset::Front));
+    // The creature's front view, or a body's framed on its coat, as the window starts.
+    let mut orbit = OrbitControls::new(super::orbit::start_camera(&mut fur));
     // No panel; a clip narrower than tall shrinks the view to fit, as the window does.
     let framing = Framing::beside_panel(0, (width, height));
     orbit.frame(framing);

@@ -17,6 +17,7 @@ pub mod limits;
 mod mesh;
 mod nodes;
 mod primitives;
+mod ray;
 mod rig;
 mod skin;
 mod springs;
@@ -32,5 +33,6 @@ pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, L
 pub use fit::BodyFit;
 pub use inside::{count_inside, fraction_inside, posed_triangles};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
+pub use ray::{BodyHit, BodyRays};
 pub use springs::{MAX_CATCH_UP_STEPS, MAX_COLLIDER_TESTS_PER_STEP, SETTLE_STEPS};
 pub use triangle_tree::{Nearest, TriangleTree, closest_on_triangle, triangle_solid_angle};

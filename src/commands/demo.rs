@@ -70,7 +70,7 @@ pub struct DemoArgs {
     /// and 16,777,216 pixels) for the eyes, nose and ambient light (never the strands).
     #[arg(long)]
     pub env: Option<PathBuf>,
-    /// A body of the user's to grow the coat on (the hand does not pet it yet).
+    /// A body of the user's to grow the coat on (the hand pets it as it pets the creature).
     #[command(flatten)]
     pub body: crate::common::body_args::BodyArgs,
     /// Start with the panel folded away to a small button at the top left, the creature

@@ -15,13 +15,19 @@
 //!   orbit. Leaving the window hides a hovering hand; during a pet the hand stays until
 //!   the release (which then hides it, as the pointer is outside).
 //! - With no button held, a pointer over the creature hovers the hand there.
+//! - On a body of the user's ([`GestureMachine::set_body`]) the same rules hold with the
+//!   body's posed triangles in place of the creature: the spot is kept as its triangle and
+//!   barycentric coordinates, so it rides along as the body's animation moves it.
 //!
 //! Times are seconds on any clock that does not run backwards (the same one the hand is
 //! stepped with); a non-finite time is read as the latest time seen.
 
-use crate::creature::{Creature, CreaturePose, Ray};
+use super::body_target::BodyTarget;
+use super::probe::SurfaceProbe;
+use crate::body::BodyHit;
+use crate::creature::{Creature, CreaturePose, Ray, RayHit};
 use crate::creature::{CreatureProxies, ProxyHit};
-use crate::sim::ContactMode;
+use crate::sim::{ContactMode, FurBody};
 use glam::{Vec2, Vec3};
 
 /// A held pointer slower than this (pixels per second) is scratching, once it has been
@@ -102,10 +108,41 @@ impl GestureState {
     }
 }
 
+/// A spot a pointer ray hit, kept so that it rides along when its surface moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Spot {
+    /// On the creature, in its part's space.
+    Creature(ProxyHit),
+    /// On a body: its triangle and barycentric coordinates. `side` is 1 where the ray met
+    /// the body's outside and −1 where it met a triangle from behind (an open mesh seen
+    /// through its hole): the hand goes on the side the pointer is.
+    Body { hit: BodyHit, side: f32 },
+}
+
+impl Spot {
+    /// The spot as the ray met it, world space.
+    fn ray_hit(&self) -> RayHit {
+        match self {
+            Spot::Creature(h) => RayHit {
+                distance: h.distance,
+                point: h.point,
+                normal: h.normal,
+            },
+            Spot::Body { hit, side } => RayHit {
+                distance: hit.distance,
+                point: hit.point,
+                normal: hit.normal * *side,
+            },
+        }
+    }
+}
+
 /// The gesture state machine.
 #[derive(Clone, Debug)]
 pub struct GestureMachine {
     proxies: CreatureProxies,
+    /// The body the rays test in place of the creature, if any.
+    body: Option<BodyTarget>,
     state: GestureState,
     /// Held buttons, one bit each.
     buttons: u8,
@@ -114,9 +151,9 @@ pub struct GestureMachine {
     inside: bool,
     last_ray: Option<Ray>,
     /// The last pointer ray's hit; `None` when it missed.
-    last_hit: Option<ProxyHit>,
-    /// The spot the hand is on, in its part's space.
-    anchor: Option<ProxyHit>,
+    last_hit: Option<Spot>,
+    /// The spot the hand is on.
+    anchor: Option<Spot>,
     /// The last held pointer position and its time, for the speed.
     last_position: Option<(Vec2, f64)>,
     /// Since when the held pointer has been slow.
@@ -134,6 +171,7 @@ impl GestureMachine {
     pub fn with_proxies(proxies: CreatureProxies) -> Self {
         GestureMachine {
             proxies,
+            body: None,
             state: GestureState::Idle,
             buttons: 0,
             inside: false,
@@ -151,9 +189,43 @@ impl GestureMachine {
         self.proxies.set_pose(pose);
     }
 
-    /// The proxies the rays test.
+    /// The proxies the rays test (on the creature; see [`set_body`](Self::set_body)).
     pub fn proxies(&self) -> &CreatureProxies {
         &self.proxies
+    }
+
+    /// Makes the rays test `body`'s posed triangles in place of the creature (`None`: the
+    /// creature again). Any hand shown goes, since its spot was on the other surface.
+    pub fn set_body(&mut self, body: Option<FurBody>) {
+        self.body = body.map(BodyTarget::new);
+        self.hide();
+        self.last_hit = None;
+    }
+
+    /// The body the rays test, if any.
+    pub fn body(&self) -> Option<&BodyTarget> {
+        self.body.as_ref()
+    }
+
+    /// Moves the body to its pose `seconds` into its motion for the rays that follow and
+    /// for [`target`](Self::target) (nothing without a body).
+    pub fn set_body_time(&mut self, seconds: f64) {
+        if let Some(body) = &mut self.body {
+            body.set_time(seconds);
+            // The hand's spot is read at the new pose right away; an idle hand's body is
+            // posed by the next ray instead.
+            if self.anchor.is_some() {
+                body.pose();
+            }
+        }
+    }
+
+    /// The surface the hand's fingers probe: the body's posed triangles, or the creature.
+    pub fn surface(&self) -> &dyn SurfaceProbe {
+        match &self.body {
+            Some(body) => body.rays(),
+            None => &self.proxies,
+        }
     }
 
     fn clock(&mut self, time: f64) -> f64 {
@@ -165,8 +237,18 @@ impl GestureMachine {
         }
     }
 
-    fn cast(&mut self, ray: Ray) -> Option<ProxyHit> {
-        let hit = self.proxies.raycast(&ray);
+    fn cast(&mut self, ray: Ray) -> Option<Spot> {
+        let hit = match &mut self.body {
+            Some(body) => body.raycast(&ray).map(|hit| Spot::Body {
+                side: if hit.normal.dot(ray.direction) > 0.0 {
+                    -1.0
+                } else {
+                    1.0
+                },
+                hit,
+            }),
+            None => self.proxies.raycast(&ray).map(Spot::Creature),
+        };
         self.last_ray = Some(ray);
         self.last_hit = hit;
         hit
@@ -265,7 +347,7 @@ impl GestureMachine {
         self.last_position = None;
     }
 
-    fn hover_or_hide(&mut self, hit: Option<ProxyHit>) {
+    fn hover_or_hide(&mut self, hit: Option<Spot>) {
         match hit {
             Some(hit) if self.buttons == 0 && self.inside => {
                 self.state = GestureState::Hover;
@@ -315,10 +397,28 @@ impl GestureMachine {
         self.state != GestureState::Idle
     }
 
-    /// The last pointer ray's hit on the proxies (`None` if it missed), for the contact
-    /// debug view. World space at the pose the ray was cast against.
+    /// The last pointer ray's hit on the creature's proxies (`None` if it missed, or on a
+    /// body). World space at the pose the ray was cast against.
     pub fn last_hit(&self) -> Option<&ProxyHit> {
-        self.last_hit.as_ref()
+        match &self.last_hit {
+            Some(Spot::Creature(h)) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The last pointer ray's hit on the body (`None` if it missed, or on the creature).
+    /// World space at the pose the ray was cast against.
+    pub fn last_body_hit(&self) -> Option<&BodyHit> {
+        match &self.last_hit {
+            Some(Spot::Body { hit, .. }) => Some(hit),
+            _ => None,
+        }
+    }
+
+    /// The last pointer ray's hit on whichever surface the rays test, its normal facing
+    /// the ray's side, for the contact debug view.
+    pub fn last_surface_hit(&self) -> Option<RayHit> {
+        self.last_hit.as_ref().map(Spot::ray_hit)
     }
 
     /// The last pointer ray.
@@ -326,14 +426,34 @@ impl GestureMachine {
         self.last_ray.as_ref()
     }
 
-    /// The spot the hand is on (the hit it follows), if the hand is shown.
+    /// The spot on the creature the hand is on (the hit it follows), if the hand is shown
+    /// there.
     pub fn anchor(&self) -> Option<&ProxyHit> {
-        self.anchor.as_ref()
+        match &self.anchor {
+            Some(Spot::Creature(h)) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The spot on the body the hand is on (as the ray met it), if the hand is shown there.
+    pub fn body_anchor(&self) -> Option<&BodyHit> {
+        match &self.anchor {
+            Some(Spot::Body { hit, .. }) => Some(hit),
+            _ => None,
+        }
     }
 
     /// The hand's target at the current pose: the anchored skin point and its outward
-    /// normal, world space. The rig lifts the palm along the normal.
+    /// normal (on a body, the side the pointer is), world space. The rig lifts the palm
+    /// along the normal.
     pub fn target(&self) -> Option<(Vec3, Vec3)> {
-        self.anchor.map(|a| a.at_pose(self.proxies.pose()))
+        match self.anchor? {
+            Spot::Creature(a) => Some(a.at_pose(self.proxies.pose())),
+            Spot::Body { hit, side } => {
+                let rays = self.body.as_ref()?.rays();
+                let (point, normal) = rays.surface_at(hit.vertices, hit.barycentric)?;
+                Some((point, normal * side))
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ use super::pointer_script::{PointerEvent, PointerEventKind};
 use super::rig::{HandRig, HandTarget};
 use super::shape::HandShape;
 use crate::creature::{Creature, CreaturePose, CreatureResponse, Ray};
-use crate::sim::HandContact;
+use crate::sim::{FurBody, HandContact};
 use glam::{Vec2, Vec3};
 
 /// The petting hand and the creature's answer to it.
@@ -46,6 +46,20 @@ impl Hand {
             response,
             visible: false,
         }
+    }
+
+    /// Pets `body` in place of the creature (`None`: the creature again): the pointer's
+    /// and fingers' rays test its posed triangles, and the creature's response (its face,
+    /// its head's lean, its tail) stays at rest, since a body has none of them.
+    pub fn set_body(&mut self, body: Option<FurBody>) {
+        self.gesture.set_body(body);
+        self.response = CreatureResponse::new(self.gesture.proxies().creature());
+    }
+
+    /// Poses the body `seconds` into its motion for the rays and the step that follow: the
+    /// time of the coat's step the hand is posed for (nothing without a body).
+    pub fn set_body_time(&mut self, seconds: f64) {
+        self.gesture.set_body_time(seconds);
     }
 
     /// A button went down; see [`GestureMachine::pointer_down`].
@@ -97,7 +111,9 @@ impl Hand {
 
     /// One fixed step of `dt` seconds ending at `time`, the creature at `pose` (before the
     /// lean): the gesture's clock advances (a still pointer may start a scratch), the hand
-    /// is posed on its spot at the leaned pose, and the response moves on.
+    /// is posed on its spot at the leaned pose, and the response moves on. On a body the
+    /// spot is read at the body's pose ([`set_body_time`](Self::set_body_time)) and `pose`
+    /// is not used.
     pub fn step(&mut self, time: f64, dt: f32, pose: &CreaturePose) {
         let leaned = self.response.apply_to(pose);
         self.gesture.set_pose(leaned);
@@ -118,7 +134,7 @@ impl Hand {
                     forward,
                     mode,
                 };
-                self.rig.update(&target, self.gesture.proxies(), time, dt);
+                self.rig.update(&target, self.gesture.surface(), time, dt);
             }
             _ => {
                 if self.visible {
@@ -133,7 +149,9 @@ impl Hand {
         } else {
             None
         };
-        self.response.update(dt, self.gesture.state(), palm, pose);
+        if self.gesture.body().is_none() {
+            self.response.update(dt, self.gesture.state(), palm, pose);
+        }
     }
 
     /// The hand as the solver sees it for the next steps; `None` when the hand is hidden.

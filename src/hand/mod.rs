@@ -1,6 +1,7 @@
 //! The petting hand: its rig (palm, thumb, four articulated fingers, nails, forearm and
 //! sleeve), the gesture machine that turns pointer events into hover, pet and scratch, and
-//! the scripted pointer replay. The creature's answer to being petted
+//! the scripted pointer replay, on the creature or on a body of the user's
+//! ([`Hand::set_body`]: the rays test its posed triangles). The creature's answer to being petted
 //! ([`crate::creature::CreatureResponse`]) and the ray targets the pointer and fingers test
 //! ([`crate::creature::CreatureProxies`]) are the creature's, in [`crate::creature`].
 //!
@@ -34,6 +35,7 @@
 //! ```
 
 mod anatomy;
+mod body_target;
 mod capsule_script;
 mod finger;
 mod frame;
@@ -47,6 +49,7 @@ mod rig;
 mod shape;
 
 pub use anatomy::{FingerDimensions, HandDimensions, ThumbDimensions};
+pub use body_target::BodyTarget;
 pub use capsule_script::{
     CapsuleKey, CapsuleScript, CapsuleScriptError, MAX_CAPSULE_SCRIPT_BYTES, ScriptedCapsule,
 };

@@ -1,6 +1,7 @@
-//! Surfaces the hand's finger rays can probe: the posed creature in the app, a plane in
-//! tests and tools.
+//! Surfaces the hand's finger rays can probe: the posed creature or a body's posed
+//! triangles in the app, a plane in tests and tools.
 
+use crate::body::BodyRays;
 use crate::creature::{CreatureProxies, Ray, RayHit};
 use glam::Vec3;
 
@@ -44,6 +45,16 @@ impl SurfaceProbe for PlaneSurface {
 }
 
 impl SurfaceProbe for CreatureProxies {
+    fn probe(&self, ray: &Ray) -> Option<RayHit> {
+        self.raycast(ray).map(|h| RayHit {
+            distance: h.distance,
+            point: h.point,
+            normal: h.normal,
+        })
+    }
+}
+
+impl SurfaceProbe for BodyRays {
     fn probe(&self, ray: &Ray) -> Option<RayHit> {
         self.raycast(ray).map(|h| RayHit {
             distance: h.distance,
