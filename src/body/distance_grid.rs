@@ -34,6 +34,11 @@ pub struct FieldOptions {
     pub margin: f32,
 }
 
+/// Cells by which a bone's own skin may be farther than the body's nearest skin for a node
+/// inside the body to still count as the bone's inside (covers the seam between parts,
+/// whose triangles both grids hold).
+const OWN_SLACK_CELLS: f32 = 2.0;
+
 /// The most nodes all of a body's grids may hold together (32 MiB of values): what bounds
 /// the memory and the build time of a body with very many bones.
 pub const MAX_FIELD_NODES: usize = 8 << 20;
@@ -230,7 +235,19 @@ impl BodyField {
                     );
                     let p = origin + Vec3::new(x as f32, y as f32, z as f32) * cell;
                     let d = part.nearest(p).map_or(f32::INFINITY, |n| n.distance);
-                    if body.contains(p) { -d } else { d }
+                    if !body.contains(p) {
+                        return d;
+                    }
+                    // Inside, the bone claims only the depth its own skin bounds: where
+                    // another part's skin is nearer (the bind pose's thigh seen from the
+                    // torso's grid), the node says outside, so when that part moves away
+                    // its old volume is not still called the body by this rigid grid.
+                    let body_d = body.nearest(p).map_or(f32::INFINITY, |n| n.distance);
+                    if d <= body_d + OWN_SLACK_CELLS * cell {
+                        -d
+                    } else {
+                        d
+                    }
                 })
                 .collect();
             field.values.extend(node_values);
