@@ -32,6 +32,10 @@ pub struct FieldOptions {
     pub nodes_per_axis: u32,
     /// Metres the grid reaches beyond the bone's triangles (at least two cells are kept).
     pub margin: f32,
+    /// The most nodes all the grids may hold together (at most [`MAX_FIELD_NODES`], which
+    /// a larger value means): a body whose grids need more is refused with
+    /// [`DistanceError::TooLarge`] before any node is measured.
+    pub max_nodes: usize,
 }
 
 /// Cells by which a bone's own skin may be farther than the body's nearest skin for a node
@@ -52,6 +56,7 @@ impl Default for FieldOptions {
         FieldOptions {
             nodes_per_axis: 32,
             margin: 0.02,
+            max_nodes: MAX_FIELD_NODES,
         }
     }
 }
@@ -79,13 +84,15 @@ pub enum DistanceError {
     NotFinite(usize),
     /// The grids together would hold more than [`MAX_FIELD_NODES`].
     #[error(
-        "the body's distance field would need {nodes} grid nodes over {bones} bones, more than the {MAX_FIELD_NODES} allowed: ask for fewer nodes per axis or merge small bones"
+        "the body's distance field would need {nodes} grid nodes over {bones} bones, more than the {limit} allowed: ask for fewer nodes per axis or merge small bones"
     )]
     TooLarge {
         /// Nodes the grids would hold.
         nodes: usize,
         /// Bones with triangles.
         bones: usize,
+        /// The most nodes allowed.
+        limit: usize,
     },
     /// The options are out of range.
     #[error(
@@ -180,7 +187,9 @@ impl BodyField {
         let FieldOptions {
             nodes_per_axis: nodes,
             margin,
+            max_nodes,
         } = options;
+        let limit = max_nodes.min(MAX_FIELD_NODES);
         let nodes_ok = (2..=MAX_NODES_PER_AXIS).contains(&nodes);
         if !(nodes_ok && margin >= 0.0 && margin.is_finite()) {
             return Err(DistanceError::BadOptions { nodes, margin });
@@ -213,10 +222,11 @@ impl BodyField {
             total += header.dims().iter().product::<usize>();
             parts.push((header, part));
         }
-        if total > MAX_FIELD_NODES {
+        if total > limit {
             return Err(DistanceError::TooLarge {
                 nodes: total,
                 bones: parts.len(),
+                limit,
             });
         }
         let mut field = BodyField::default();
