@@ -424,3 +424,24 @@ pub fn turn_min_dot(
     let along = dir.x * n.x + dir.y * n.y + dir.z * n.z;
     Some((dir, n, along + (clearance - d) / seg))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pushed_point_is_read_again_once_it_moved_half_its_spare() {
+        let at = Vec3::new(0.1, 0.2, 0.3);
+        let pushed = Pushed {
+            x: at,
+            spare: Some(0.01),
+        };
+        assert!(still_clear(&pushed, at));
+        assert!(still_clear(&pushed, at + Vec3::new(0.0, 0.0049, 0.0)));
+        assert!(!still_clear(&pushed, at + Vec3::new(0.0, 0.0, -0.0051)));
+        assert!(!still_clear(&pushed, at + Vec3::splat(0.003)));
+        // Where the push's last round moved the point, nothing is known.
+        let moved = Pushed { x: at, spare: None };
+        assert!(!still_clear(&moved, at));
+    }
+}
