@@ -7,7 +7,10 @@
 //! ring of triangles and the seam is covered twice). Its grid covers those triangles' bind
 //! box plus a margin, axis-aligned in the bind frame. A node holds the exact distance to the
 //! bone's own triangles, signed by the whole body's generalized winding number in the bind
-//! pose (negative where it is above one half), which stays sensible for meshes with holes.
+//! pose (negative where it is above one half), which stays sensible for meshes with holes;
+//! but a node inside the body counts as inside only where the bone's own skin is the
+//! nearest (within two cells), since a rigid grid that called its neighbours' volume inside
+//! would still call it so after the neighbour moved away.
 //! A query maps the point back through each joint's skinning matrix. A grid that says
 //! inside wins over one that says outside (posed parts overlap at a bent joint, burying one
 //! part's surface in the other), and among grids on the same side the nearest surface
