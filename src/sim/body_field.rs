@@ -409,7 +409,8 @@ pub fn turn_min_dot(
     let r = field_reading(field, j, candidates, x)?;
     let d = r.distance;
     // NaN is never below: such a sample turns nothing.
-    if !(d < clearance) {
+    let below = d < clearance;
+    if !below {
         return None;
     }
     let n = r.normal(field, j);
