@@ -153,17 +153,51 @@ struct GridFrame {
 @group(0) @binding(12) var<storage, read> field_values: array<f32>;
 @group(0) @binding(13) var<storage, read> field_frames: array<GridFrame>;
 
-// One grid's sample at `p` in step `j` (Rust twin `sim::body_field::grid_sample`,
-// operation for operation): xyz the outward unit normal (world), w the signed distance
-// (world metres); `ok` false outside its box or where its frame has no opinion.
+// One grid's reading at `p` in step `j` (Rust twin `sim::body_field::grid_sample`,
+// operation for operation): the signed distance (world metres), and the grid, the cell's
+// first node and the point's place in the cell, from which `field_normal` works out the
+// normal for the winning grid only; `ok` false outside its box or where its frame has no
+// opinion.
 struct FieldSample {
-    n: vec3<f32>,
     d: f32,
     ok: bool,
+    g: u32,
+    i000: u32,
+    f: vec3<f32>,
+}
+
+// The eight corner values of the cell whose first node is `i000` in grid `grid`.
+struct Corners {
+    v000: f32,
+    v100: f32,
+    v010: f32,
+    v110: f32,
+    v001: f32,
+    v101: f32,
+    v011: f32,
+    v111: f32,
+}
+
+fn cell_corners(grid: BoneGrid, i000: u32) -> Corners {
+    let nx = grid.dims_joint.x;
+    let ny = grid.dims_joint.y;
+    let i010 = i000 + nx;
+    let i001 = i000 + ny * nx;
+    let i011 = i001 + nx;
+    return Corners(
+        field_values[i000],
+        field_values[i000 + 1u],
+        field_values[i010],
+        field_values[i010 + 1u],
+        field_values[i001],
+        field_values[i001 + 1u],
+        field_values[i011],
+        field_values[i011 + 1u],
+    );
 }
 
 fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
-    var none = FieldSample(vec3<f32>(0.0), 0.0, false);
+    var none = FieldSample(0.0, false, 0u, 0u, vec3<f32>(0.0));
     let grid_count = arrayLength(&field_grids);
     if (g >= grid_count) {
         return none;
@@ -192,33 +226,40 @@ fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
     let b = min(floor(u), last - vec3<f32>(1.0));
     let f = u - b;
     let base = vec3<u32>(b);
-    let nx = grid.dims_joint.x;
-    let ny = grid.dims_joint.y;
-    let o = grid.offset.x;
-    let i000 = o + (base.z * ny + base.y) * nx + base.x;
-    let i010 = i000 + nx;
-    let i001 = i000 + ny * nx;
-    let i011 = i001 + nx;
-    let v000 = field_values[i000];
-    let v100 = field_values[i000 + 1u];
-    let v010 = field_values[i010];
-    let v110 = field_values[i010 + 1u];
-    let v001 = field_values[i001];
-    let v101 = field_values[i001 + 1u];
-    let v011 = field_values[i011];
-    let v111 = field_values[i011 + 1u];
+    let i000 = grid.offset.x + (base.z * grid.dims_joint.y + base.y) * grid.dims_joint.x + base.x;
+    let c = cell_corners(grid, i000);
     let gx0 = 1.0 - f.x;
     let gy0 = 1.0 - f.y;
     let gz0 = 1.0 - f.z;
-    let x00 = v000 * gx0 + v100 * f.x;
-    let x10 = v010 * gx0 + v110 * f.x;
-    let x01 = v001 * gx0 + v101 * f.x;
-    let x11 = v011 * gx0 + v111 * f.x;
+    let x00 = c.v000 * gx0 + c.v100 * f.x;
+    let x10 = c.v010 * gx0 + c.v110 * f.x;
+    let x01 = c.v001 * gx0 + c.v101 * f.x;
+    let x11 = c.v011 * gx0 + c.v111 * f.x;
     let y0 = x00 * gy0 + x10 * f.y;
     let y1 = x01 * gy0 + x11 * f.y;
     let value = y0 * gz0 + y1 * f.z;
-    let ddx = ((v100 - v000) * gy0 + (v110 - v010) * f.y) * gz0
-        + ((v101 - v001) * gy0 + (v111 - v011) * f.y) * f.z;
+    return FieldSample(value * ns[3].x, true, g, i000, f);
+}
+
+// The unit outward normal (world) at reading `r` of step `j` (Rust twin
+// `sim::body_field::Reading::normal`); zero where the field is flat there.
+fn field_normal(j: u32, r: FieldSample) -> vec3<f32> {
+    let grid_count = arrayLength(&field_grids);
+    let grid = field_grids[r.g];
+    let ns = field_frames[j * grid_count + r.g].normal_scale;
+    let c = cell_corners(grid, r.i000);
+    let f = r.f;
+    let gx0 = 1.0 - f.x;
+    let gy0 = 1.0 - f.y;
+    let gz0 = 1.0 - f.z;
+    let x00 = c.v000 * gx0 + c.v100 * f.x;
+    let x10 = c.v010 * gx0 + c.v110 * f.x;
+    let x01 = c.v001 * gx0 + c.v101 * f.x;
+    let x11 = c.v011 * gx0 + c.v111 * f.x;
+    let y0 = x00 * gy0 + x10 * f.y;
+    let y1 = x01 * gy0 + x11 * f.y;
+    let ddx = ((c.v100 - c.v000) * gy0 + (c.v110 - c.v010) * f.y) * gz0
+        + ((c.v101 - c.v001) * gy0 + (c.v111 - c.v011) * f.y) * f.z;
     let ddy = (x10 - x00) * gz0 + (x11 - x01) * f.z;
     let ddz = y1 - y0;
     let w = vec3<f32>(
@@ -227,11 +268,10 @@ fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
         ns[0].z * ddx + ns[1].z * ddy + ns[2].z * ddz,
     );
     let len = sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
-    var n = vec3<f32>(0.0);
     if (len > 1e-20) {
-        n = w / len;
+        return w / len;
     }
-    return FieldSample(n, value * ns[3].x, true);
+    return vec3<f32>(0.0);
 }
 
 // Whether sample `d` beats `best`: inside beats outside, then the nearer surface.
@@ -244,9 +284,9 @@ fn field_nearer(d: f32, best: f32) -> bool {
 }
 
 // The field at `p` in step `j` through the grids strand `s`'s binding names, in order
-// (Rust twin `sim::field_sample`).
+// (Rust twin `sim::body_field::field_reading`).
 fn field_sample(j: u32, s: u32, p: vec3<f32>) -> FieldSample {
-    var best = FieldSample(vec3<f32>(0.0), 0.0, false);
+    var best = FieldSample(0.0, false, 0u, 0u, vec3<f32>(0.0));
     for (var k = 0u; k < FIELD_CANDIDATES; k = k + 1u) {
         let g = root_bindings[s].grids[k];
         if (g == NO_GRID) {
@@ -489,14 +529,25 @@ fn advance_point(
     }
     // The body's distance field: out along its normal to the skin clearance.
     let field_clearance = batch.steps[j].skin_clearance;
+    // Where the push's last reading was at the point it left, `spare` is how far that
+    // point clears the clearance (Rust twin `sim::body_field::Pushed`); -1 for unknown.
+    var pushed_x = x;
+    var spare = -1.0;
     if (fr.field) {
         for (var round = 0u; round < FIELD_PUSH_ROUNDS; round = round + 1u) {
             let fs = field_sample(j, fr.strand, x);
-            if (!(fs.ok && fs.d < field_clearance)) {
+            if (!fs.ok) {
                 break;
             }
-            x = x + fs.n * (field_clearance - fs.d);
+            if (!(fs.d < field_clearance)) {
+                if (fs.d - field_clearance >= 0.0) {
+                    spare = fs.d - field_clearance;
+                }
+                break;
+            }
+            x = x + field_normal(j, fs) * (field_clearance - fs.d);
         }
+        pushed_x = x;
     }
     x.y = max(x.y, floor_y);
 
@@ -541,12 +592,21 @@ fn advance_point(
     // A projected end still below the field's clearance: the segment turned about its
     // parent toward the field's normal, to first order just clear (Rust twin
     // `turn_out_of_field`), then above the floor again.
-    if (fr.field) {
+    // A point that moved less than half its spare since the push surely still clears, and
+    // is not read again (Rust twin `sim::body_field::still_clear`).
+    let moved = x - pushed_x;
+    let half = 0.5 * spare;
+    let clear = spare >= 0.0 && moved.x * moved.x + moved.y * moved.y + moved.z * moved.z < half * half;
+    if (fr.field && !clear) {
         let fs = field_sample(j, fr.strand, x);
-        if (fs.ok && fs.d < field_clearance && any(fs.n != vec3<f32>(0.0))) {
+        var turn_n = vec3<f32>(0.0);
+        if (fs.ok && fs.d < field_clearance) {
+            turn_n = field_normal(j, fs);
+        }
+        if (fs.ok && fs.d < field_clearance && any(turn_n != vec3<f32>(0.0))) {
             let dir0 = (x - parent) / seg;
-            let along = dir0.x * fs.n.x + dir0.y * fs.n.y + dir0.z * fs.n.z;
-            var turned = lift_direction(dir0, fs.n, along + (field_clearance - fs.d) / seg);
+            let along = dir0.x * turn_n.x + dir0.y * turn_n.y + dir0.z * turn_n.z;
+            var turned = lift_direction(dir0, turn_n, along + (field_clearance - fs.d) / seg);
             turned = lift_direction(turned, vec3<f32>(0.0, 1.0, 0.0), floor_min);
             x = parent + turned * seg;
         }

@@ -356,12 +356,38 @@ fn a_body_of_very_many_bones_is_refused_before_any_node_is_measured() {
     let err = BodyField::build(&mesh, FieldOptions::default()).unwrap_err();
     assert!(err.to_string().contains("fewer nodes per axis"), "{err}");
     match err {
-        DistanceError::TooLarge { nodes, bones } => {
+        DistanceError::TooLarge {
+            nodes,
+            bones,
+            limit,
+        } => {
             assert_eq!(bones, mesh.positions.len());
-            assert!(nodes > pelt::body::MAX_FIELD_NODES, "{nodes}");
+            assert_eq!(limit, pelt::body::MAX_FIELD_NODES);
+            assert!(nodes > limit, "{nodes}");
         }
         other => panic!("expected the size refusal, got: {other}"),
     }
+}
+
+#[test]
+fn a_smaller_node_cap_refuses_a_field_that_fits_the_default() {
+    let mesh = cylinder();
+    let full = BodyField::build(&mesh, FieldOptions::default()).expect("a field");
+    let needed = full.values.len();
+    let capped = |max_nodes| FieldOptions {
+        max_nodes,
+        ..FieldOptions::default()
+    };
+    // Exactly the nodes it needs fits; one fewer is refused with both numbers.
+    assert_eq!(BodyField::build(&mesh, capped(needed)), Ok(full));
+    match BodyField::build(&mesh, capped(needed - 1)) {
+        Err(DistanceError::TooLarge { nodes, limit, .. }) => {
+            assert_eq!((nodes, limit), (needed, needed - 1));
+        }
+        other => panic!("expected the size refusal, got {other:?}"),
+    }
+    // A cap above the crate's own is the crate's.
+    assert!(BodyField::build(&mesh, capped(usize::MAX)).is_ok());
 }
 
 #[test]

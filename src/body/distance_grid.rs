@@ -7,7 +7,10 @@
 //! ring of triangles and the seam is covered twice). Its grid covers those triangles' bind
 //! box plus a margin, axis-aligned in the bind frame. A node holds the exact distance to the
 //! bone's own triangles, signed by the whole body's generalized winding number in the bind
-//! pose (negative where it is above one half), which stays sensible for meshes with holes.
+//! pose (negative where it is above one half), which stays sensible for meshes with holes;
+//! but a node inside the body counts as inside only where the bone's own skin is the
+//! nearest (within two cells), since a rigid grid that called its neighbours' volume inside
+//! would still call it so after the neighbour moved away.
 //! A query maps the point back through each joint's skinning matrix. A grid that says
 //! inside wins over one that says outside (posed parts overlap at a bent joint, burying one
 //! part's surface in the other), and among grids on the same side the nearest surface
@@ -32,7 +35,16 @@ pub struct FieldOptions {
     pub nodes_per_axis: u32,
     /// Metres the grid reaches beyond the bone's triangles (at least two cells are kept).
     pub margin: f32,
+    /// The most nodes all the grids may hold together (at most [`MAX_FIELD_NODES`], which
+    /// a larger value means): a body whose grids need more is refused with
+    /// [`DistanceError::TooLarge`] before any node is measured.
+    pub max_nodes: usize,
 }
+
+/// Cells by which a bone's own skin may be farther than the body's nearest skin for a node
+/// inside the body to still count as the bone's inside (covers the seam between parts,
+/// whose triangles both grids hold).
+const OWN_SLACK_CELLS: f32 = 2.0;
 
 /// The most nodes all of a body's grids may hold together (32 MiB of values): what bounds
 /// the memory and the build time of a body with very many bones.
@@ -47,6 +59,7 @@ impl Default for FieldOptions {
         FieldOptions {
             nodes_per_axis: 32,
             margin: 0.02,
+            max_nodes: MAX_FIELD_NODES,
         }
     }
 }
@@ -74,13 +87,15 @@ pub enum DistanceError {
     NotFinite(usize),
     /// The grids together would hold more than [`MAX_FIELD_NODES`].
     #[error(
-        "the body's distance field would need {nodes} grid nodes over {bones} bones, more than the {MAX_FIELD_NODES} allowed: ask for fewer nodes per axis or merge small bones"
+        "the body's distance field would need {nodes} grid nodes over {bones} bones, more than the {limit} allowed: ask for fewer nodes per axis or merge small bones"
     )]
     TooLarge {
         /// Nodes the grids would hold.
         nodes: usize,
         /// Bones with triangles.
         bones: usize,
+        /// The most nodes allowed.
+        limit: usize,
     },
     /// The options are out of range.
     #[error(
@@ -175,7 +190,9 @@ impl BodyField {
         let FieldOptions {
             nodes_per_axis: nodes,
             margin,
+            max_nodes,
         } = options;
+        let limit = max_nodes.min(MAX_FIELD_NODES);
         let nodes_ok = (2..=MAX_NODES_PER_AXIS).contains(&nodes);
         if !(nodes_ok && margin >= 0.0 && margin.is_finite()) {
             return Err(DistanceError::BadOptions { nodes, margin });
@@ -208,10 +225,11 @@ impl BodyField {
             total += header.dims().iter().product::<usize>();
             parts.push((header, part));
         }
-        if total > MAX_FIELD_NODES {
+        if total > limit {
             return Err(DistanceError::TooLarge {
                 nodes: total,
                 bones: parts.len(),
+                limit,
             });
         }
         let mut field = BodyField::default();
@@ -230,7 +248,19 @@ impl BodyField {
                     );
                     let p = origin + Vec3::new(x as f32, y as f32, z as f32) * cell;
                     let d = part.nearest(p).map_or(f32::INFINITY, |n| n.distance);
-                    if body.contains(p) { -d } else { d }
+                    if !body.contains(p) {
+                        return d;
+                    }
+                    // Inside, the bone claims only the depth its own skin bounds: where
+                    // another part's skin is nearer (the bind pose's thigh seen from the
+                    // torso's grid), the node says outside, so when that part moves away
+                    // its old volume is not still called the body by this rigid grid.
+                    let body_d = body.nearest(p).map_or(f32::INFINITY, |n| n.distance);
+                    if d <= body_d + OWN_SLACK_CELLS * cell {
+                        -d
+                    } else {
+                        d
+                    }
                 })
                 .collect();
             field.values.extend(node_values);

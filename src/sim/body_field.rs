@@ -61,18 +61,20 @@ pub fn grid_frames(field: &BodyField, pose: &SkinPose, out: &mut Vec<GpuGridFram
     }));
 }
 
-/// The grids a root on triangle `triangle` of `mesh` at `barycentric` asks, in order: the
-/// distinct grids of its corners' dominant joints, then the other grids whose box (the
-/// bone's part plus its margin, in the bind pose) holds the root, nearest box centre
-/// first, then the grids of the corners' parents; [`NO_GRID`] in the slots left. A joint
-/// with no grid (it owns no triangle) is skipped. The boxes bring in the neighbouring part
-/// a strand lies against (a leg's fur against the torso), which its own bone's grid does
-/// not see.
+/// The grids a root on triangle `triangle` of `mesh` at `barycentric`, with a strand
+/// `reach` metres long, asks, in order: the distinct grids of its corners' dominant joints,
+/// then the other grids whose box (the bone's part plus its margin, in the bind pose) lies
+/// within `reach` of the root, nearest box first (a box holding the root is at distance
+/// zero; ties go to the nearer box centre), then the grids of the corners' parents;
+/// [`NO_GRID`] in the slots left. A joint with no grid (it owns no triangle) is skipped. The
+/// boxes bring in the neighbouring parts a strand can reach (a leg's fur against the
+/// belly), which its own bone's grid does not see.
 pub fn candidate_grids(
     field: &BodyField,
     mesh: &BodyMesh,
     triangle: u32,
     barycentric: Vec3,
+    reach: f32,
 ) -> [u32; CANDIDATES] {
     let mut out = [NO_GRID; CANDIDATES];
     let Some(t) = mesh.triangles.get(triangle as usize) else {
@@ -100,8 +102,14 @@ pub fn candidate_grids(
             .flatten()
             .map(u32::from)
     });
-    // Grids whose box holds the root, by the distance from the root to the box's centre.
-    let mut holding: Vec<(f32, u32)> = field
+    let reach = if reach.is_finite() {
+        reach.max(0.0)
+    } else {
+        0.0
+    };
+    // Grids whose box lies within the strand's reach, by the distance from the root to the
+    // box, then to the box's centre.
+    let mut near: Vec<(f32, f32, u32)> = field
         .grids
         .iter()
         .enumerate()
@@ -113,16 +121,20 @@ pub fn candidate_grids(
                 g.dims_joint[2].saturating_sub(1) as f32,
             ) * g.origin_cell[3];
             let hi = lo + span;
-            let inside = root.cmpge(lo).all() && root.cmple(hi).all();
-            inside.then(|| (root.distance((lo + hi) * 0.5), i as u32))
+            let to_box = root.distance(root.clamp(lo, hi));
+            (to_box <= reach).then(|| (to_box, root.distance((lo + hi) * 0.5), i as u32))
         })
         .collect();
-    holding.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    near.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
     let mut k = 0;
     let ordered = owners
         .into_iter()
         .filter_map(grid_of)
-        .chain(holding.into_iter().map(|(_, g)| g))
+        .chain(near.into_iter().map(|(_, _, g)| g))
         .chain(parents.into_iter().flatten().filter_map(grid_of));
     for g in ordered {
         if k < CANDIDATES && !out[..k].contains(&g) {
@@ -166,10 +178,62 @@ fn nearer(d: f32, best: f32) -> bool {
     d.abs() < best.abs()
 }
 
-/// One grid's signed distance (world metres) and unit outward normal (world) at `p` in
-/// step `j`; `None` outside its box or where its frame has no opinion. Every product and
-/// sum is written out in a fixed order (no fused multiply-add) so the WGSL twin can follow.
-fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<(f32, Vec3)> {
+/// One grid's reading at a point: the signed distance (world metres) and what its normal
+/// needs (the cell's corner values and the point's place in the cell), so the normal is
+/// worked out for the winning grid only ([`Reading::normal`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Reading {
+    /// Signed distance, world metres (negative inside).
+    pub distance: f32,
+    grid: usize,
+    corners: [f32; 8],
+    fraction: [f32; 3],
+}
+
+impl Reading {
+    /// The unit outward normal (world) at the point read, zero where the field is flat
+    /// there. Every product and sum in a fixed order, as the WGSL twin's.
+    pub fn normal(&self, field: &FieldSteps<'_>, j: usize) -> Vec3 {
+        let Some(frame) = field.frames.get(j * field.grids.len() + self.grid) else {
+            return Vec3::ZERO;
+        };
+        let ns = &frame.normal_scale;
+        let [v000, v100, v010, v110, v001, v101, v011, v111] = self.corners;
+        let [fx, fy, fz] = self.fraction;
+        let (gx0, gx1) = (1.0 - fx, fx);
+        let (gy0, gy1) = (1.0 - fy, fy);
+        let (gz0, gz1) = (1.0 - fz, fz);
+        let x00 = v000 * gx0 + v100 * gx1;
+        let x10 = v010 * gx0 + v110 * gx1;
+        let x01 = v001 * gx0 + v101 * gx1;
+        let x11 = v011 * gx0 + v111 * gx1;
+        let y0 = x00 * gy0 + x10 * gy1;
+        let y1 = x01 * gy0 + x11 * gy1;
+        let dx00 = v100 - v000;
+        let dx10 = v110 - v010;
+        let dx01 = v101 - v001;
+        let dx11 = v111 - v011;
+        let ddx = (dx00 * gy0 + dx10 * gy1) * gz0 + (dx01 * gy0 + dx11 * gy1) * gz1;
+        let ddy = (x10 - x00) * gz0 + (x11 - x01) * gz1;
+        let ddz = y1 - y0;
+        // The gradient's direction only: the cell divides all three alike and the length
+        // is normalised away.
+        let wx = ns.x_axis.x * ddx + ns.y_axis.x * ddy + ns.z_axis.x * ddz;
+        let wy = ns.x_axis.y * ddx + ns.y_axis.y * ddy + ns.z_axis.y * ddz;
+        let wz = ns.x_axis.z * ddx + ns.y_axis.z * ddy + ns.z_axis.z * ddz;
+        let len = (wx * wx + wy * wy + wz * wz).sqrt();
+        if len > 1e-20 {
+            Vec3::new(wx / len, wy / len, wz / len)
+        } else {
+            Vec3::ZERO
+        }
+    }
+}
+
+/// One grid's reading at `p` in step `j`; `None` outside its box or where its frame has no
+/// opinion. Every product and sum is written out in a fixed order (no fused multiply-add)
+/// so the WGSL twin can follow.
+fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<Reading> {
     let grid = field.grids.get(g)?;
     let frame = field.frames.get(j * field.grids.len() + g)?;
     let ns = &frame.normal_scale;
@@ -204,20 +268,23 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<(f
         let i = grid.offset[0] as usize + (z as usize * ny + y as usize) * nx + x as usize;
         field.values.get(i).copied().unwrap_or(f32::INFINITY)
     };
+    let [bx, by, bz] = base;
+    let corners = [
+        at(bx, by, bz),
+        at(bx + 1, by, bz),
+        at(bx, by + 1, bz),
+        at(bx + 1, by + 1, bz),
+        at(bx, by, bz + 1),
+        at(bx + 1, by, bz + 1),
+        at(bx, by + 1, bz + 1),
+        at(bx + 1, by + 1, bz + 1),
+    ];
+    let [v000, v100, v010, v110, v001, v101, v011, v111] = corners;
     let (fx, fy, fz) = (f[0], f[1], f[2]);
     let (gx0, gx1) = (1.0 - fx, fx);
     let (gy0, gy1) = (1.0 - fy, fy);
     let (gz0, gz1) = (1.0 - fz, fz);
-    let [bx, by, bz] = base;
-    let v000 = at(bx, by, bz);
-    let v100 = at(bx + 1, by, bz);
-    let v010 = at(bx, by + 1, bz);
-    let v110 = at(bx + 1, by + 1, bz);
-    let v001 = at(bx, by, bz + 1);
-    let v101 = at(bx + 1, by, bz + 1);
-    let v011 = at(bx, by + 1, bz + 1);
-    let v111 = at(bx + 1, by + 1, bz + 1);
-    // Trilinear: x, then y, then z; the gradient from the same edges.
+    // Trilinear: x, then y, then z.
     let x00 = v000 * gx0 + v100 * gx1;
     let x10 = v010 * gx0 + v110 * gx1;
     let x01 = v001 * gx0 + v101 * gx1;
@@ -225,25 +292,34 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<(f
     let y0 = x00 * gy0 + x10 * gy1;
     let y1 = x01 * gy0 + x11 * gy1;
     let value = y0 * gz0 + y1 * gz1;
-    let dx00 = v100 - v000;
-    let dx10 = v110 - v010;
-    let dx01 = v101 - v001;
-    let dx11 = v111 - v011;
-    let ddx = (dx00 * gy0 + dx10 * gy1) * gz0 + (dx01 * gy0 + dx11 * gy1) * gz1;
-    let ddy = (x10 - x00) * gz0 + (x11 - x01) * gz1;
-    let ddz = y1 - y0;
-    // The gradient's direction only: the cell divides all three alike and the length is
-    // normalised away.
-    let wx = ns.x_axis.x * ddx + ns.y_axis.x * ddy + ns.z_axis.x * ddz;
-    let wy = ns.x_axis.y * ddx + ns.y_axis.y * ddy + ns.z_axis.y * ddz;
-    let wz = ns.x_axis.z * ddx + ns.y_axis.z * ddy + ns.z_axis.z * ddz;
-    let len = (wx * wx + wy * wy + wz * wz).sqrt();
-    let n = if len > 1e-20 {
-        Vec3::new(wx / len, wy / len, wz / len)
-    } else {
-        Vec3::ZERO
-    };
-    Some((value * ns.w_axis.x, n))
+    Some(Reading {
+        distance: value * ns.w_axis.x,
+        grid: g,
+        corners,
+        fraction: f,
+    })
+}
+
+/// The reading at `p` in step `j` through the grids `candidates` names, in order, that
+/// wins the field's rule; `None` where no candidate's grid reaches.
+pub fn field_reading(
+    field: &FieldSteps<'_>,
+    j: usize,
+    candidates: [u32; CANDIDATES],
+    p: Vec3,
+) -> Option<Reading> {
+    let mut best: Option<Reading> = None;
+    for g in candidates {
+        if g == NO_GRID {
+            continue;
+        }
+        if let Some(r) = grid_sample(field, j, g as usize, p)
+            && best.is_none_or(|b| nearer(r.distance, b.distance))
+        {
+            best = Some(r);
+        }
+    }
+    best
 }
 
 /// The field at `p` in step `j` through the grids `candidates` names, in order: the
@@ -255,18 +331,17 @@ pub fn field_sample(
     candidates: [u32; CANDIDATES],
     p: Vec3,
 ) -> Option<(f32, Vec3)> {
-    let mut best: Option<(f32, Vec3)> = None;
-    for g in candidates {
-        if g == NO_GRID {
-            continue;
-        }
-        if let Some((d, n)) = grid_sample(field, j, g as usize, p)
-            && best.is_none_or(|(b, _)| nearer(d, b))
-        {
-            best = Some((d, n));
-        }
-    }
-    best
+    field_reading(field, j, candidates, p).map(|r| (r.distance, r.normal(field, j)))
+}
+
+/// Where [`push_out`] left a point: the point, and how far it is known to clear the
+/// clearance there (`None` where its last round moved it, so nothing is known).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pushed {
+    /// The point.
+    pub x: Vec3,
+    /// The field's reading at `x` less the clearance, where the push read it there.
+    pub spare: Option<f32>,
 }
 
 /// `x` pushed out along the field's normal until it is `clearance` outside the body
@@ -277,18 +352,42 @@ pub fn push_out(
     candidates: [u32; CANDIDATES],
     x: Vec3,
     clearance: f32,
-) -> Vec3 {
+) -> Pushed {
     let mut x = x;
     for _ in 0..PUSH_ROUNDS {
-        match field_sample(field, j, candidates, x) {
-            Some((d, n)) if d < clearance => {
-                let s = clearance - d;
+        match field_reading(field, j, candidates, x) {
+            Some(r) if r.distance < clearance => {
+                let n = r.normal(field, j);
+                let s = clearance - r.distance;
                 x = Vec3::new(x.x + n.x * s, x.y + n.y * s, x.z + n.z * s);
             }
-            _ => break,
+            Some(r) => {
+                return Pushed {
+                    x,
+                    // NaN never clears: such a reading skips nothing.
+                    spare: Some(r.distance - clearance).filter(|s| *s >= 0.0),
+                };
+            }
+            None => return Pushed { x, spare: None },
         }
     }
-    x
+    Pushed { x, spare: None }
+}
+
+/// Whether a point pushed to `pushed` and since moved to `x` surely still clears the
+/// clearance, so the turn need not read the field again: it moved less than half of what
+/// it had to spare (the field changes by at most about the distance moved; the half
+/// allows for a seam between grids and the trilinear cells).
+pub fn still_clear(pushed: &Pushed, x: Vec3) -> bool {
+    match pushed.spare {
+        Some(spare) => {
+            let d = x - pushed.x;
+            let moved_sq = d.x * d.x + d.y * d.y + d.z * d.z;
+            let half = 0.5 * spare;
+            moved_sq < half * half
+        }
+        None => false,
+    }
 }
 
 /// Rounds of [`push_out`]: one step along the normal is exact for a flat surface; the
@@ -307,10 +406,15 @@ pub fn turn_min_dot(
     seg: f32,
     clearance: f32,
 ) -> Option<(Vec3, Vec3, f32)> {
-    let (d, n) = field_sample(field, j, candidates, x)?;
+    let r = field_reading(field, j, candidates, x)?;
+    let d = r.distance;
     // NaN is never below: such a sample turns nothing.
     let below = d < clearance;
-    if !below || n == Vec3::ZERO {
+    if !below {
+        return None;
+    }
+    let n = r.normal(field, j);
+    if n == Vec3::ZERO {
         return None;
     }
     let dir = Vec3::new(
@@ -320,4 +424,25 @@ pub fn turn_min_dot(
     );
     let along = dir.x * n.x + dir.y * n.y + dir.z * n.z;
     Some((dir, n, along + (clearance - d) / seg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pushed_point_is_read_again_once_it_moved_half_its_spare() {
+        let at = Vec3::new(0.1, 0.2, 0.3);
+        let pushed = Pushed {
+            x: at,
+            spare: Some(0.01),
+        };
+        assert!(still_clear(&pushed, at));
+        assert!(still_clear(&pushed, at + Vec3::new(0.0, 0.0049, 0.0)));
+        assert!(!still_clear(&pushed, at + Vec3::new(0.0, 0.0, -0.0051)));
+        assert!(!still_clear(&pushed, at + Vec3::splat(0.003)));
+        // Where the push's last round moved the point, nothing is known.
+        let moved = Pushed { x: at, spare: None };
+        assert!(!still_clear(&moved, at));
+    }
 }

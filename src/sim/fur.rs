@@ -287,8 +287,13 @@ impl FurSim {
                 };
                 if let Some(field) = &field {
                     for (binding, root) in bindings.iter_mut().zip(&body_groom.roots) {
-                        binding.grids =
-                            candidate_grids(field, &body.mesh, root.triangle, root.barycentric);
+                        binding.grids = candidate_grids(
+                            field,
+                            &body.mesh,
+                            root.triangle,
+                            root.barycentric,
+                            root.length,
+                        );
                     }
                 }
                 let mut skin = Vec::new();

@@ -388,8 +388,11 @@ pub fn step_strand_skinned(
             if height < clearance {
                 x += n_w * (clearance - height);
             }
+            let mut pushed_to = None;
             if let Some((field, grids)) = field {
-                x = body_field::push_out(&field, j, grids, x, skin_offset);
+                let p = body_field::push_out(&field, j, grids, x, skin_offset);
+                x = p.x;
+                pushed_to = Some(p);
             }
             x.y = x.y.max(floor_y);
 
@@ -420,7 +423,9 @@ pub fn step_strand_skinned(
             let skin_min = (clearance - (parent - root_w).dot(n_w)) / seg;
             let floor_min = (floor_y - parent.y) / seg;
             x = project_segment(x, parent, rest_dir, seg, n_w, skin_min, floor_min);
-            if let Some((field, grids)) = field {
+            if let Some((field, grids)) = field
+                && !pushed_to.is_some_and(|p| body_field::still_clear(&p, x))
+            {
                 x = turn_out_of_field(&field, j, grids, x, parent, seg, skin_offset, floor_min);
             }
             if hand && x.distance(u.bound_center) < u.bound_radius {

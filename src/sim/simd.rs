@@ -533,12 +533,15 @@ fn step_finite_lanes<'a>(
                 x.add(n_wv.mul(clearance - height)),
                 x,
             );
+            let mut pushed_to: [Option<body_field::Pushed>; LANES] = [None; LANES];
             if any_field {
                 // The body's field, lane by lane through the reference's own function.
                 let mut lane_x: [Vec3; LANES] = std::array::from_fn(|l| x.lane(l));
                 for (l, f) in fields.iter().enumerate() {
                     if let Some((field, grids)) = f {
-                        lane_x[l] = body_field::push_out(field, j, *grids, lane_x[l], clearance_c);
+                        let p = body_field::push_out(field, j, *grids, lane_x[l], clearance_c);
+                        lane_x[l] = p.x;
+                        pushed_to[l] = Some(p);
                     }
                 }
                 x = V3::from_lanes(&lane_x);
@@ -576,7 +579,9 @@ fn step_finite_lanes<'a>(
                 let (seg_l, floor_l) = (seg.to_array(), floor_min.to_array());
                 let mut lane_x: [Vec3; LANES] = std::array::from_fn(|l| x.lane(l));
                 for (l, f) in fields.iter().enumerate() {
-                    if let Some((field, grids)) = f {
+                    if let Some((field, grids)) = f
+                        && !pushed_to[l].is_some_and(|p| body_field::still_clear(&p, lane_x[l]))
+                    {
                         lane_x[l] = turn_out_of_field(
                             field,
                             j,
