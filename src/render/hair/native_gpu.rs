@@ -58,18 +58,29 @@ impl NativeGpu {
     pub fn new(device: &wgpu::Device, target: &TargetLayout) -> Self {
         let module = ShaderModule::HairNative.create(device);
         // Sample 0 of a multisampled depth, or the one sample's depth: by a shader either
-        // way (OpenGL, where frames have one sample, cannot copy a depth texture out).
+        // way. OpenGL, where frames have one sample, neither copies a depth texture out nor
+        // loads from one in GLSL, so one sample is bound as an unfilterable float texture
+        // (which a `Depth32Float` texture may be).
         let multisampled = target.samples > 1;
         let depth_layout = bind_group_layout(
             device,
             "native hair: depth",
             &[
-                texture_entry(
-                    if multisampled { 0 } else { 2 },
-                    wgpu::ShaderStages::COMPUTE,
-                    wgpu::TextureSampleType::Depth,
-                    multisampled,
-                ),
+                if multisampled {
+                    texture_entry(
+                        0,
+                        wgpu::ShaderStages::COMPUTE,
+                        wgpu::TextureSampleType::Depth,
+                        true,
+                    )
+                } else {
+                    texture_entry(
+                        2,
+                        wgpu::ShaderStages::COMPUTE,
+                        wgpu::TextureSampleType::Float { filterable: false },
+                        false,
+                    )
+                },
                 crate::render::descriptors::compute_entry(
                     1,
                     wgpu::BufferBindingType::Storage { read_only: false },
