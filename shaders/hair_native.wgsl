@@ -1,11 +1,14 @@
 // The native hair path's GPU side (`render/hair/native.rs`): the surfaces' depth read back
-// (sample 0 of the multisampled depth, the one sample the host's rasteriser tests against),
+// (sample 0 of the multisampled depth, the one sample the host's rasteriser tests against;
+// with one sample the depth itself, bound as a float texture and read by a shader too, as
+// OpenGL neither copies a depth texture out nor loads from one in GLSL),
 // and the picture the host drew (premultiplied linear RGB, transmittance in alpha)
 // composited over the surfaces: out = hair + T · surface, by the blend state. Composed
 // after the prelude alone.
 
 @group(0) @binding(0) var surface_depth: texture_depth_multisampled_2d;
 @group(0) @binding(1) var<storage, read_write> depth_out: array<f32>;
+@group(0) @binding(2) var single_depth: texture_2d<f32>;
 
 @compute @workgroup_size(DEPTH_READ_TILE, DEPTH_READ_TILE)
 fn cs_depth_sample0(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -14,6 +17,15 @@ fn cs_depth_sample0(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     depth_out[id.y * size.x + id.x] = textureLoad(surface_depth, vec2<i32>(id.xy), 0);
+}
+
+@compute @workgroup_size(DEPTH_READ_TILE, DEPTH_READ_TILE)
+fn cs_depth_single(@builtin(global_invocation_id) id: vec3<u32>) {
+    let size = textureDimensions(single_depth);
+    if (id.x >= size.x || id.y >= size.y) {
+        return;
+    }
+    depth_out[id.y * size.x + id.x] = textureLoad(single_depth, vec2<i32>(id.xy), 0).x;
 }
 
 @group(1) @binding(0) var picture: texture_2d<f32>;

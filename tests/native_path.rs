@@ -257,6 +257,7 @@ fn raster_names_every_path() {
     for (name, raster) in [
         ("ribbons", Raster::Hardware),
         ("native", Raster::Native),
+        ("strands", Raster::Strands),
         ("compute", Raster::Compute),
         ("auto", Raster::Auto),
         // The ribbons' earlier name.
@@ -265,8 +266,106 @@ fn raster_names_every_path() {
         assert_eq!(name.parse::<Raster>(), Ok(raster), "{name}");
     }
     assert_eq!(Raster::Hardware.name(), "ribbons");
+    // What the demo's panel lists is every path `--raster` accepts: each parses back to
+    // itself, and none is missing.
+    let listed: Vec<&str> = Raster::CHOICES.iter().map(|r| r.name()).collect();
+    assert_eq!(listed, ["ribbons", "native", "strands", "compute", "auto"]);
+    for r in Raster::CHOICES {
+        assert_eq!(r.name().parse::<Raster>(), Ok(r));
+    }
     let e = "fast".parse::<Raster>().unwrap_err();
-    for name in ["ribbons", "native", "compute", "auto"] {
+    for name in listed {
         assert!(e.contains(name), "{e}");
     }
+}
+
+/// A CPU-stepped coat's native frames draw from the positions the renderer keeps on the
+/// host: the same pictures, bit for bit, as a renderer that reads the position buffer back,
+/// frame after frame as the coat moves, and one wait for the GPU a frame instead of two.
+#[test]
+fn a_cpu_stepped_coat_is_drawn_from_the_host_without_reading_its_positions_back() {
+    let ctx = render_common::gpu();
+    let creature = Creature::default();
+    let mut sim = FurSim::new_cpu(&FurConfig::new(1024, 5), creature.clone()).unwrap();
+    sim.step(20).unwrap();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    let renderer = |raster| {
+        let settings = RenderSettings {
+            raster,
+            ..RenderSettings::default()
+        };
+        let mut r = FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
+        r.set_strands_from_sim(&sim).unwrap();
+        r
+    };
+    // Bound while the native path is chosen: the renderer keeps the positions it uploads.
+    let mut host = renderer(Raster::Native);
+    // Bound while the ribbons are chosen, then switched: nothing kept, so read back.
+    let mut read = renderer(Raster::Hardware);
+    read.set_raster(Raster::Native);
+    let mut previous: Option<Image> = None;
+    for frame in 0..3 {
+        if frame > 0 {
+            // The coat moves between frames; both renderers get its new positions.
+            sim.step(5).unwrap();
+            host.upload_strands_from_sim(&sim).unwrap();
+            // Uploaded while the ribbons are chosen: again nothing kept.
+            read.set_raster(Raster::Hardware);
+            read.upload_strands_from_sim(&sim).unwrap();
+            read.set_raster(Raster::Native);
+        }
+        let mut s = Scene::new(
+            Camera::preset(CameraPreset::Front),
+            sim.pose_at(sim.time() as f32),
+        );
+        s.mode = DebugMode::Final;
+        let a = host.render_image(&s, SIZE.0, SIZE.1).unwrap();
+        let b = read.render_image(&s, SIZE.0, SIZE.1).unwrap();
+        assert_eq!(host.last_raster(), Raster::Native);
+        assert_eq!(read.last_raster(), Raster::Native);
+        let differ = a.rgba.iter().zip(&b.rgba).filter(|(x, y)| x != y).count();
+        assert_eq!(differ, 0, "frame {frame}: {differ} bytes differ");
+        assert_eq!(host.native_waits(), 1, "frame {frame}: waits from the host");
+        assert_eq!(read.native_waits(), 2, "frame {frame}: waits reading back");
+        if let Some(p) = &previous {
+            let moved = p.rgba.iter().zip(&b.rgba).filter(|(x, y)| x != y).count();
+            assert!(moved > 100, "frame {frame}: only {moved} bytes moved");
+        }
+        previous = Some(b);
+    }
+}
+
+/// With one sample a pixel (OpenGL's frames, or a layout made so) the native path reads
+/// the surfaces' depth by the same shader path and draws the picture it draws over a 4×
+/// MSAA frame: the hair hidden behind the skin stays hidden.
+#[test]
+fn one_sample_frames_hide_the_same_hair_as_multisampled_ones() {
+    let ctx = render_common::gpu();
+    let (sim, mut four) = setup(&ctx, Raster::Native);
+    assert_eq!(four.layout().samples, 4, "lavapipe's layout is 4× MSAA");
+    let one_layout = TargetLayout {
+        samples: 1,
+        ..four.layout()
+    };
+    let settings = RenderSettings {
+        raster: Raster::Native,
+        ..RenderSettings::default()
+    };
+    let mut one = FurRenderer::new(
+        &ctx.device,
+        &ctx.queue,
+        one_layout,
+        &Creature::default(),
+        settings,
+    )
+    .unwrap();
+    one.set_strands_from_sim(&sim).unwrap();
+    let s = scene(&sim, DebugMode::Final);
+    let a = draw(&mut four, &s, Raster::Native);
+    let b = draw(&mut one, &s, Raster::Native);
+    let errors = channel_errors(&a, &b);
+    eprintln!("one sample against four: {errors:.2?} levels");
+    // The surfaces' edges differ (one sample against four), a tenth of a level or so; hair
+    // drawn over the skin that should hide it would add about a level.
+    assert!(errors.iter().all(|&e| e < 0.5), "{errors:?}");
 }

@@ -266,8 +266,8 @@ impl Panel {
                     egui::ComboBox::from_label("raster")
                         .selected_text(current.name())
                         .show_ui(ui, |ui| {
-                            use pelt::render::Raster::{Auto, Compute, Hardware, Native};
-                            for r in [Hardware, Native, Compute, Auto] {
+                            // Every path `--raster` accepts, in its order.
+                            for r in pelt::render::Raster::CHOICES {
                                 ui.selectable_value(&mut raster, r, r.name());
                             }
                         });

@@ -6,6 +6,7 @@
 //!
 //! Without a map the surfaces keep the built-in sky and ground ([`super::Lighting`]).
 
+use super::half_float::f16_bits;
 use crate::files::{FileError, read_capped};
 use glam::Vec3;
 use std::path::Path;
@@ -314,26 +315,6 @@ fn chunk_names(text: &str) -> String {
     out
 }
 
-/// `v` as an IEEE half-precision float's bits (rounded to nearest even; past 65504 it
-/// saturates, as light brighter than that is no different on screen).
-fn f16_bits(v: f32) -> u16 {
-    let sign = ((v.to_bits() >> 16) & 0x8000) as u16;
-    let a = v.abs().min(65504.0);
-    if a < 6.103_515_6e-5 {
-        // Subnormal: units of 2^-24.
-        return sign | (a / 5.960_464_5e-8).round() as u16;
-    }
-    let bits = a.to_bits();
-    let exponent = (bits >> 23) as i32 - 127 + 15;
-    let mantissa = bits & 0x7f_ffff;
-    let mut h = ((exponent as u32) << 10) | (mantissa >> 13);
-    let rest = mantissa & 0x1fff;
-    if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) {
-        h += 1;
-    }
-    sign | h as u16
-}
-
 /// The environment as the surfaces' shaders read it (group 1 of `shaders/surfaces.wgsl`):
 /// a uniform saying whether there is a map and its strength, the radiance and irradiance
 /// textures, and a sampler that wraps around the vertical axis.
@@ -509,16 +490,5 @@ mod tests {
         let top = map.irradiance[iw / 2].x;
         let bottom = map.irradiance[(ih - 1) * iw + iw / 2].x;
         assert!(top > 0.9 && bottom < 0.1, "top {top}, bottom {bottom}");
-    }
-
-    #[test]
-    fn half_floats_round_trip() {
-        assert_eq!(f16_bits(1.0), 0x3c00);
-        assert_eq!(f16_bits(-2.0), 0xc000);
-        assert_eq!(f16_bits(0.0), 0);
-        assert_eq!(f16_bits(65504.0), 0x7bff);
-        assert_eq!(f16_bits(1e9), 0x7bff);
-        assert_eq!(f16_bits(0.333_333_3), 0x3555);
-        assert_eq!(f16_bits(6.0e-8), 1);
     }
 }

@@ -83,6 +83,14 @@ impl FurRenderer {
         self.hair.compute.last_walks()
     }
 
+    /// How many times the last frame waited for the GPU to read back what the native path
+    /// draws from (see [`crate::render::hair::NativePath::waits`]): 1 for a CPU-stepped
+    /// coat, whose positions the renderer keeps on the host while the native path is
+    /// chosen; 0 for a frame drawn by another path.
+    pub fn native_waits(&self) -> u32 {
+        self.hair.native.waits()
+    }
+
     /// The work of the last frame the strand rasteriser drew past its tiles' capacity
     /// (drawn by its slow path), or `None` before its first frame or after its buffers were
     /// freed (waits for the GPU).

@@ -1,22 +1,25 @@
-//! The fur renderer: tapered camera-facing ribbons pulled straight from the solver's
-//! position buffer, hair shading, strand shadows with a deep opacity map, the skin and face
-//! of the analytic host, the hand, the diagnostic views, and PNG capture.
+//! The fur renderer: the creature's skin and face, the hand and the floor, and its hair
+//! drawn from the solver's position buffers, lit with the key light's shadow maps (the
+//! hair's deep opacity among them); the diagnostic views; PNG capture.
 //!
 //! One module per GPU pass, each owning its pipelines, bind groups and buffers and a
 //! `record` that encodes it, paired by name with its shader in `shaders/` (composed by
 //! [`crate::shaders`]): [`shadow`], [`surfaces`], [`strand_cull`], [`overlay`], [`ids`];
 //! the hair's passes sit behind one interface in [`hair`] (each way of drawing it a
-//! [`hair::HairPath`]: the [`hair::ribbons`], the compute rasteriser; [`hair::HairPaths`]
-//! picks one per frame). [`FurRenderer`] only orders them; [`frame`] holds the uniforms
-//! every pass reads (bind group 0), [`timing`] the timestamps around the [`Pass`]es.
+//! [`hair::HairPath`]: the hardware [`hair::ribbons`], the reference; the strand
+//! rasteriser on the host's cores, [`hair::native`]; its WGSL twin, [`hair::strands_gpu`];
+//! the exact emulation of the ribbons' MSAA by compute, [`hair::compute`];
+//! [`hair::HairPaths`] picks one per frame). [`FurRenderer`] only orders them; [`frame`]
+//! holds the uniforms every pass reads (bind group 0), [`timing`] the timestamps around
+//! the [`Pass`]es. What each costs, measured, is in `docs/architecture.md` ("Measured").
 //!
 //! # A frame
 //!
 //! 1. **Shadow maps** ([`shadow`]) from the key light (orthographic, [`light_view::light_frame`]): the opaque
 //!    depth of skin, face and hand; the depth of the nearest hair; and the deep opacity map,
 //!    four cumulative hair densities in slabs behind that first hair
-//!    ([`light_view::SLAB_ENDS`]). Both hair passes draw the *deformed* ribbons at their true
-//!    width, so shadows follow every stroke of the hand.
+//!    ([`light_view::SLAB_ENDS`]). The hair is drawn *deformed* at its true width, so
+//!    shadows follow every stroke of the hand.
 //! 2. **Surfaces** ([`surfaces`]): the creature's skin tessellated from its analytic parts
 //!    ([`mesh::creature_skin`]) in their own spaces, so the GPU places them by the same
 //!    head, body and tail transforms as the roots; eyes and nose; the hand's capsules; the
@@ -30,37 +33,38 @@
 //! 3. **Culling** ([`strand_cull`]): a compute pass marks the strands the camera cannot see,
 //!    all six points behind the body ellipsoid or a sphere inside the head (both shrunk
 //!    to lie inside the drawn skin, by the ribbon's half width and 3 mm), or all outside
-//!    one side of the view; their ribbons are moved off screen in the vertex shader. No
-//!    pixel changes (a test compares both ways). From the front it drops about 30% of the
-//!    strands, in the close-up about 70%. Only where the skin is drawn; the shadow passes
-//!    draw every strand.
-//! 4. **Ribbons** ([`hair::ribbons`]): five quads per strand built in the vertex shader from the solver's
-//!    storage buffer (`vertex_index` and `instance_index`; no CPU copy and no per-frame
-//!    vertex buffer). One instance is a batch of 64 strands over a 3.8 kB index buffer, so
-//!    the 12 vertices of a strand are shared by its 10 triangles. The hair is shaded per
-//!    strand point by a compute pass just before, which the vertex shader reads (see
-//!    below).
+//!    one side of the view; the camera's hair skips them. No pixel changes (a test compares
+//!    both ways). Only where the skin is drawn; the shadow maps draw every strand.
+//! 4. **Hair** ([`hair`]): the strands' points shaded once each by a compute pass, which
+//!    every path reads; then the frame's path. The ribbons ([`hair::ribbons`]) build five
+//!    quads per strand in the vertex shader from the solver's storage buffer
+//!    (`vertex_index` and `instance_index`; no CPU copy and no per-frame vertex buffer),
+//!    one instance a batch of strands over one shared index buffer, so a strand's vertices
+//!    are shared by its triangles. The strand rasterisers draw segments binned into screen
+//!    tiles, one sample a pixel, and composite their picture over the surfaces.
 //! 5. **Overlay** ([`overlay`], `contact` only): proxy wireframes and the last ray hit,
-//!    in the ribbons' render pass.
+//!    in the hair's render pass.
 //! 6. **IDs** ([`ids`], tests only): sample 0 of the multisampled ID target, readable.
 //!
 //! [`FurRenderer::draw_into`] ([`embed`]) draws the same creature into a caller's own
 //! colour and depth targets instead: steps 1, 3 and 4 (by the ribbons) and 2 without the
 //! floor, into what the caller drew, placed by its model transform.
 //!
-//! # Coverage without sorting
+//! # Coverage without sorting (the ribbons)
 //!
-//! 420k overlapping ribbons with soft edges and fading tips need order-independent
-//! transparency. Pelt draws them opaque into a 4× MSAA target and turns each fragment's
-//! opacity into a *sample mask* it writes itself: `round(α·4)` samples, dithered per pixel,
-//! and which samples chosen by a hash of the strand. Unlike hardware alpha-to-coverage,
-//! two overlapping half-opaque strands then cover about three quarters of the pixel rather
-//! than the same half, and the result is identical on every driver. Ribbons narrower than
-//! a pixel are drawn one pixel wide and proportionally fainter (the production renderers'
-//! rule), so far fur stays soft instead of shimmering. The cost is the MSAA target itself:
-//! one pass, no sorting, no per-pixel lists. Shading is linear HDR inside the shader and
-//! tone-mapped per sample before the resolve, which keeps bright highlights from aliasing
-//! and saves a 16-bit float target (8 bytes per sample).
+//! Hundreds of thousands of overlapping ribbons with soft edges and fading tips need
+//! order-independent transparency. The ribbons are drawn opaque into a 4× MSAA target and
+//! each fragment turns its opacity into a *sample mask* it writes itself: `round(α·4)`
+//! samples, dithered per pixel, and which samples chosen by a hash of the strand. Unlike
+//! hardware alpha-to-coverage, two overlapping half-opaque strands then cover about three
+//! quarters of the pixel rather than the same half, and the result is identical on every
+//! driver. Ribbons narrower than a pixel are drawn one pixel wide and proportionally
+//! fainter (the production renderers' rule), so far fur stays soft instead of shimmering.
+//! The cost is the MSAA target itself: one pass, no sorting, no per-pixel lists. Shading
+//! is linear HDR inside the shader and tone-mapped per sample before the resolve, which
+//! keeps bright highlights from aliasing and saves a 16-bit float target. The strand
+//! rasterisers keep the same widths and fading with one sample a pixel and analytic
+//! coverage instead, the nearest few layers blended in depth order.
 //!
 //! # Shading per strand point
 //!
@@ -69,38 +73,25 @@
 //! light's visibility from the shadow maps, the tangent, the strand's colour, the hand's
 //! occlusion. A compute pass therefore evaluates the whole hair model (BSDF lobes, shadow
 //! lookups, transmission, fill, ambient) once at each of a drawn strand's six points
-//! ([`hair::HairStrands::shade`]), the vertex shader reads the colour back, and the
-//! fragment shader only turns the ribbon's opacity into coverage and tone-maps the
-//! interpolated colour. (Until 2026-12-03 the vertex shader did the shading itself, twice
-//! per point; on lavapipe, which runs vertex shaders on one thread, that was 25–45% of the
-//! ribbons' time. The compute rasteriser reads the same colours.) Fragments are many times more numerous than vertices (a strand
-//! crosses dozens of pixels, each with four samples, many of them hidden), so this is the
-//! cheaper side on any GPU; on a CPU rasteriser (lavapipe), where fragment work is
-//! multiplied by the samples and by the partly covered 4×4 blocks a thin ribbon crosses,
-//! it cut the ribbon pass by about 2.7× (`cargo bench --bench frame`). The look is the same
-//! to the eye; where the old per-fragment lookup of the point-sampled first-hair depth
-//! showed blocky texel-sized blotches in close-ups, the strands are now evenly shaded.
+//! ([`hair::HairStrands::shade`]); the paths read the colours back and only turn the
+//! strand's opacity into coverage and tone-map the interpolated colour. Fragments are
+//! many times more numerous than points (a strand crosses dozens of pixels, many of them
+//! hidden), so this is the cheaper side on any GPU, and on a CPU rasteriser above all.
 //!
-//! # Where the time goes on a CPU adapter
+//! # On a CPU adapter
 //!
-//! On lavapipe (Vulkan on 2 CPU cores) a frame of 4,096 strands at 640×360 takes about
-//! 150 ms: shadow maps, surfaces and ribbons a third each (`cargo bench --bench frame`,
-//! one run on a machine under load 3.8). What is left is mostly fixed by the design: the
-//! rasteriser pays per triangle (about half a microsecond), and every ribbon is drawn up to
-//! three times (first hair, deep opacity, camera), so the hair's share grows with the
-//! strand count (16,384 strands: about 430 ms, the shadow maps and the ribbons 190 ms
-//! each); and lavapipe's 4× MSAA roughly triples the cost of
-//! every pixel of the camera passes (one sample halves the frame, but the coverage turns to
-//! a visible dither). A smaller shadow map (512²) saves about 15% at 640×360 and coarsens
-//! the strands' shadows on the skin; it is a setting ([`RenderSettings::shadow_map_size`]).
+//! A CPU rasteriser (lavapipe) pays per triangle and per sample, and the ribbons are drawn
+//! up to three times (first hair, deep opacity, camera), 4× MSAA the camera's: the hair's
+//! share grows with the strand count. There `auto` draws the hair by the strand rasteriser
+//! on the host's cores instead ([`hair::native`]). A smaller shadow map saves time and
+//! coarsens the strands' shadows on the skin ([`RenderSettings::shadow_map_size`]).
 //!
 //! # Memory (beyond the solver's buffers)
 //!
 //! Per strand 16 bytes ([`hair::RibbonStrand`]), a 4-byte cull flag and 24 bytes of
-//! shaded point colours: 18.5 MB at the full tier. Targets at 1920×1080 with 4× MSAA: colour 33 MB + depth 33 MB (+ IDs 10 MB
-//! when asked for, tests only). Shadow maps at 1024²: 21 MB. Meshes under 2 MB. About
-//! 107 MB in all at the full tier; [`FurRenderer::memory_bytes`] and
-//! [`target::FrameTargets::bytes`] report it.
+//! shaded point colours; the camera's targets (colour and depth per MSAA sample, IDs when
+//! asked for); the shadow maps; meshes; what the hair path holds.
+//! [`FurRenderer::memory_bytes`] and [`target::FrameTargets::bytes`] report it.
 
 pub mod camera;
 mod camera_targets;
@@ -116,6 +107,7 @@ mod frame_setup;
 pub mod hair;
 pub mod hair_bsdf;
 mod hair_controls;
+mod half_float;
 pub mod ids;
 pub mod light_view;
 pub mod mesh;

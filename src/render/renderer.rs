@@ -69,6 +69,9 @@ pub struct FurRenderer {
     /// The positions of a CPU-stepped coat, uploaded each frame (`None` when the strands
     /// are a GPU solver's own buffers).
     pub(super) host_positions: Option<wgpu::Buffer>,
+    /// What was last uploaded to `host_positions`, kept on the host while the native path
+    /// is chosen (it draws from them instead of reading the buffer back); empty otherwise.
+    pub(super) host_latest: Vec<glam::Vec4>,
     /// The pipelines of frames drawn into a caller's targets, for the last formats asked.
     pub(super) embed: Option<super::embed_pipelines::EmbedPipelines>,
 }
@@ -151,6 +154,7 @@ impl FurRenderer {
             fixed_skin_level: None,
             fixed_hand_detail: None,
             host_positions: None,
+            host_latest: Vec::new(),
             embed: None,
         })
     }
@@ -269,7 +273,9 @@ impl FurRenderer {
         let raster = self.hair.choose(|compute| {
             compute.refusal(&self.device, targets.size, self.shadow.maps.size, bound)
         });
-        let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn);
+        let host = (!self.host_latest.is_empty()).then_some(&self.host_latest[..]);
+        let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn)
+            .map(|draw| draw.with_host_positions(host));
         let gpu = HairFrame {
             device: &self.device,
             queue: &self.queue,

@@ -25,6 +25,15 @@ pub enum Raster {
 }
 
 impl Raster {
+    /// Every choice, in the order the command line and the demo's panel list them.
+    pub const CHOICES: [Raster; 5] = [
+        Raster::Hardware,
+        Raster::Native,
+        Raster::Strands,
+        Raster::Compute,
+        Raster::Auto,
+    ];
+
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
         match self {
@@ -50,18 +59,13 @@ impl std::str::FromStr for Raster {
         if s == "hardware" {
             return Ok(Raster::Hardware);
         }
-        [
-            Raster::Hardware,
-            Raster::Native,
-            Raster::Compute,
-            Raster::Strands,
-            Raster::Auto,
-        ]
-        .into_iter()
-        .find(|r| r.name() == s)
-        .ok_or_else(|| {
-            format!("{s:?} is not a raster path; use ribbons, native, strands, compute or auto")
-        })
+        Raster::CHOICES
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| {
+                let names = Raster::CHOICES.map(Raster::name).join(", ");
+                format!("{s:?} is not a raster path; use one of {names}")
+            })
     }
 }
 

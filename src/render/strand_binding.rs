@@ -5,6 +5,7 @@
 use super::RenderError;
 use super::hair::RibbonStrand;
 use super::renderer::FurRenderer;
+use super::settings::Raster;
 use crate::sim::FurSim;
 
 impl FurRenderer {
@@ -26,6 +27,7 @@ impl FurRenderer {
         self.strands = Some(binding?);
         self.culled_last_frame = false;
         self.host_positions = None;
+        self.host_latest.clear();
         Ok(())
     }
 
@@ -74,8 +76,9 @@ impl FurRenderer {
 
     /// Copies a CPU-stepped coat's latest positions into the buffer the frames read (bound
     /// by [`FurRenderer::set_strands_from_sim`]); the copy lands at the next submission,
-    /// before that frame's passes. Does nothing for a GPU-stepped coat. Errors if `sim` is
-    /// not the coat that was bound (another strand count).
+    /// before that frame's passes; while the native path is chosen the renderer keeps a
+    /// copy on the host too, which that path draws from. Does nothing for a GPU-stepped
+    /// coat. Errors if `sim` is not the coat that was bound (another strand count).
     pub fn upload_strands_from_sim(&mut self, sim: &FurSim) -> Result<(), RenderError> {
         let (Some(buffer), Some(positions)) = (&self.host_positions, sim.host_positions()) else {
             return Ok(());
@@ -89,6 +92,12 @@ impl FurRenderer {
             )));
         }
         self.queue.write_buffer(buffer, 0, bytes);
+        // The native path draws on the host: it keeps what the buffer now holds, so the
+        // frame need not read it back. Cleared otherwise, so a copy is never stale.
+        self.host_latest.clear();
+        if self.hair.chosen() == Raster::Native {
+            self.host_latest.extend_from_slice(positions);
+        }
         Ok(())
     }
 }

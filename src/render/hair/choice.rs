@@ -156,7 +156,7 @@ impl HairPaths {
     /// ribbons'.
     pub fn light_path(&mut self, raster: Raster, has_hair: bool) -> &mut dyn HairPath {
         // Positions the native path read for an earlier frame's maps are not this one's.
-        self.native.forget_positions();
+        self.native.begin_frame();
         match raster {
             Raster::Compute if has_hair => &mut self.compute,
             Raster::Native if has_hair => &mut self.native,

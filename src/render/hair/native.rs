@@ -1,11 +1,13 @@
 //! The native hair path: the strand rasteriser on the host's cores ([`crate::raster`]),
 //! chosen by default on CPU adapters, where the GPU's memory is the host's and its
-//! rasteriser is the slowest part of a frame. The light's maps: the frame so far is
-//! submitted, the strands' positions read back, the first hair's depth and the deep
-//! opacity drawn and written into the shadow maps. The camera: once the surfaces and the
-//! shading pass are recorded, the frame so far is submitted, the shaded colours and sample
-//! 0 of the surfaces' depth read back, the picture drawn and uploaded, and composited over
-//! the surfaces in the camera's last pass (`shaders/hair_native.wgsl`).
+//! rasteriser is the slowest part of a frame. The light's maps: from the strands'
+//! positions (the host's own copy of a CPU-stepped coat; a GPU solver's read back, the
+//! frame so far submitted), the first hair's depth and the deep opacity drawn and written
+//! into the shadow maps. The camera: once the surfaces and the shading pass are recorded,
+//! the frame so far is submitted, the shaded colours and sample 0 of the surfaces' depth
+//! read back in one wait, the picture drawn and uploaded, and composited over the surfaces
+//! in the camera's last pass (`shaders/hair_native.wgsl`). A frame of a CPU-stepped coat
+//! thus waits for the GPU once.
 
 use super::native_gpu::{NativeGpu, ReadBack, write_texture};
 use super::path::{CameraHair, HairDraw, HairFrame, HairPath};
@@ -15,13 +17,14 @@ use crate::raster::{
 };
 use crate::render::RenderError;
 use crate::render::frame::WrittenFrame;
+use crate::render::half_float::f16_slice;
 use crate::render::light_view::SLAB_ENDS;
 use crate::render::shadow::cleared_color;
 use crate::render::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
 use crate::render::target::TargetLayout;
 use crate::render::timing::{Pass, Span};
 use glam::Vec4;
-use rayon::prelude::*;
+use std::time::Instant;
 
 /// The native path: its GPU side (made the first time a frame needs it), the strands'
 /// positions read this frame, and the drawn order of the strands bound.
@@ -38,6 +41,8 @@ pub struct NativePath {
     order: Vec<u32>,
     /// The binning statistics of the last camera picture.
     last_stats: Option<BinStats>,
+    /// Times this frame waited for the GPU's work to read it back.
+    waits: u32,
 }
 
 impl NativePath {
@@ -50,6 +55,7 @@ impl NativePath {
             positions: None,
             order: Vec::new(),
             last_stats: None,
+            waits: 0,
         }
     }
 
@@ -64,10 +70,19 @@ impl NativePath {
         self.options.simd = on;
     }
 
-    /// Forgets positions read for a frame's light maps (a frame whose light maps another
-    /// path draws must read its own).
-    pub fn forget_positions(&mut self) {
+    /// Starts a frame: forgets positions read for the last frame's light maps (a frame
+    /// whose light maps another path draws must read its own) and its count of waits.
+    pub fn begin_frame(&mut self) {
         self.positions = None;
+        self.waits = 0;
+    }
+
+    /// How many times the frame since [`NativePath::begin_frame`] waited for the GPU to
+    /// read its work back: once a frame of a coat whose positions are on the host, twice
+    /// when its light's maps read the positions back first, none for a frame drawn by
+    /// another path.
+    pub fn waits(&self) -> u32 {
+        self.waits
     }
 
     fn gpu(&mut self, device: &wgpu::Device) -> &mut NativeGpu {
@@ -76,12 +91,12 @@ impl NativePath {
             .get_or_insert_with(|| NativeGpu::new(device, &target))
     }
 
-    /// The drawn order of `count` strands, made again only when the count changes.
-    fn order(&mut self, count: u32) -> &[u32] {
+    /// Makes the drawn order of `count` strands (`self.order`), again only when the count
+    /// changes.
+    fn ensure_order(&mut self, count: u32) {
         if self.order.len() != count as usize {
             self.order = drawn_order(count, DRAWN_ORDER_SEED);
         }
-        &self.order
     }
 }
 
@@ -104,32 +119,9 @@ fn lod_and_style(w: &WrittenFrame, drawn: u32) -> (Lod, StrandStyle) {
     )
 }
 
-/// A float as IEEE half-precision bits (rounded to nearest; the maps' `Rgba16Float`).
-fn f16_bits(v: f32) -> u16 {
-    let bits = v.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32 - 127 + 15;
-    let mantissa = bits & 0x007f_ffff;
-    if v.is_nan() {
-        return 0x7e00;
-    }
-    if exp >= 31 {
-        return sign | 0x7c00;
-    }
-    if exp <= 0 {
-        if exp < -10 {
-            return sign;
-        }
-        let m = (mantissa | 0x0080_0000) >> (1 - exp);
-        return sign | ((m + 0x1000) >> 13) as u16;
-    }
-    // Rounding may carry into the exponent, which is the right result.
-    sign | (((exp as u32) << 10) + ((mantissa + 0x1000) >> 13)) as u16
-}
-
-/// Reads back the positions of `hair` alone (the light's maps drew none this frame).
-fn positions_of(bytes: &[u8]) -> Vec<Vec4> {
-    bytemuck::pod_collect_to_vec(bytes)
+/// Milliseconds since `started`, for the path's debug log.
+fn ms(started: Instant) -> f64 {
+    started.elapsed().as_secs_f64() * 1e3
 }
 
 impl HairPath for NativePath {
@@ -142,7 +134,18 @@ impl HairPath for NativePath {
         let maps = &gpu.shadow.maps;
         let mut drawn = false;
         if let (Some(hair), Some(written)) = (hair, gpu.frame.written().copied()) {
-            match self.draw_light(gpu, encoder, hair, &written) {
+            let drew = match hair.host_positions {
+                Some(positions) => self.draw_light(gpu, hair, &written, positions),
+                None => self
+                    .read_positions(gpu, encoder, hair)
+                    .and_then(|positions| {
+                        self.draw_light(gpu, hair, &written, &positions)?;
+                        // Kept for the camera's picture of the same frame.
+                        self.positions = Some(positions);
+                        Ok(())
+                    }),
+            };
+            match drew {
                 Ok(()) => drawn = true,
                 Err(e) => log::warn!("the native hair path could not draw the light's maps: {e}"),
             }
@@ -188,31 +191,45 @@ impl HairPath for NativePath {
         let written = *gpu.frame.written().ok_or_else(|| {
             RenderError::Gpu("the native hair path drew before the frame was written".into())
         })?;
-        let positions = self.positions.take();
+        // Positions from the host's copy, from the light's maps of this frame, or read back
+        // with the rest: one wait either way.
+        let from_light = self.positions.take();
+        let read_positions = hair.host_positions.is_none() && from_light.is_none();
+        let started = Instant::now();
         let read = {
             let native = self.gpu(gpu.device);
             let mut reads = ReadBack {
                 buffers: vec![hair.strands.shaded_points()],
                 depth: Some(camera.targets),
             };
-            if positions.is_none() {
+            if read_positions {
                 reads.buffers.push(hair.strands.positions(hair.positions));
             }
             native
                 .submit_and_read(gpu.device, gpu.queue, encoder, &reads)
                 .map_err(RenderError::Gpu)?
         };
-        let positions = match positions {
-            Some(p) => p,
-            None => positions_of(&read.buffers[1]),
+        self.waits += 1;
+        log::debug!(
+            "native hair: the frame up to the shading pass run and read back in {:.1} ms",
+            ms(started)
+        );
+        let read_back: Vec<Vec4>;
+        let positions: &[Vec4] = match (hair.host_positions, &from_light) {
+            (Some(p), _) => p,
+            (None, Some(p)) => p,
+            (None, None) => {
+                read_back = bytemuck::pod_collect_to_vec(&read.buffers[1]);
+                &read_back
+            }
         };
         let colors: Vec<u32> = bytemuck::pod_collect_to_vec(&read.buffers[0]);
         let (lod, style) = lod_and_style(&written, hair.count);
-        let order = self.order(hair.strands.count).to_vec();
+        self.ensure_order(hair.strands.count);
         let strands = Strands {
-            positions: &positions,
+            positions,
             colors: &colors,
-            order: Some(&order),
+            order: Some(&self.order),
             lod,
             style,
         };
@@ -228,8 +245,10 @@ impl HairPath for NativePath {
             exposure: Some(written.frame.exposure),
             ..self.options
         };
+        let started = Instant::now();
         let (picture, stats) = draw_picture(&strands, &view, &options, read.depth.as_deref())
             .map_err(|e| RenderError::Strands(e.to_string()))?;
+        log::debug!("native hair: picture drawn in {:.1} ms", ms(started));
         self.last_stats = Some(stats);
         let rows = picture.rows();
         self.gpu(gpu.device)
@@ -262,16 +281,15 @@ impl HairPath for NativePath {
 }
 
 impl NativePath {
-    /// Submits the frame so far with the positions read back, draws the light's maps and
-    /// writes them into the shadow maps (through the queue); keeps the positions for the
-    /// camera's picture.
-    fn draw_light(
+    /// Submits the frame so far with the positions of `hair` read back, and returns them
+    /// (for a coat whose positions are not on the host).
+    fn read_positions(
         &mut self,
         gpu: &HairFrame,
         encoder: &mut wgpu::CommandEncoder,
         hair: HairDraw,
-        written: &WrittenFrame,
-    ) -> Result<(), String> {
+    ) -> Result<Vec<Vec4>, String> {
+        let started = Instant::now();
         let read = self.gpu(gpu.device).submit_and_read(
             gpu.device,
             gpu.queue,
@@ -281,13 +299,26 @@ impl NativePath {
                 depth: None,
             },
         )?;
-        let positions = positions_of(&read.buffers[0]);
+        self.waits += 1;
+        log::debug!("native hair: positions read back in {:.1} ms", ms(started));
+        Ok(bytemuck::pod_collect_to_vec(&read.buffers[0]))
+    }
+
+    /// Draws the light's maps of `positions` and writes them into the shadow maps
+    /// (through the queue: they land at the frame's next submission).
+    fn draw_light(
+        &mut self,
+        gpu: &HairFrame,
+        hair: HairDraw,
+        written: &WrittenFrame,
+        positions: &[Vec4],
+    ) -> Result<(), String> {
         let (lod, style) = lod_and_style(written, hair.count);
-        let order = self.order(hair.strands.count).to_vec();
+        self.ensure_order(hair.strands.count);
         let strands = Strands {
-            positions: &positions,
+            positions,
             colors: &[],
-            order: Some(&order),
+            order: Some(&self.order),
             lod,
             style,
         };
@@ -298,8 +329,11 @@ impl NativePath {
             depth_range: written.frame.light_depth_range,
             ends: SLAB_ENDS,
         };
+        let started = Instant::now();
         let (light, _) =
             draw_light_maps(&strands, &view, &slabs, &self.options).map_err(|e| e.to_string())?;
+        log::debug!("native hair: light maps drawn in {:.1} ms", ms(started));
+        let started = Instant::now();
         let size = (maps.size, maps.size);
         write_texture(
             gpu.queue,
@@ -308,12 +342,7 @@ impl NativePath {
             &light.first_hair_rgba8(),
             4,
         );
-        // A million texels and more: converted over every core.
-        let deep: Vec<[u16; 4]> = light
-            .deep_opacity
-            .par_iter()
-            .map(|o| o.map(f16_bits))
-            .collect();
+        let deep = f16_slice(bytemuck::cast_slice(&light.deep_opacity));
         write_texture(
             gpu.queue,
             maps.deep_opacity.texture(),
@@ -321,26 +350,7 @@ impl NativePath {
             bytemuck::cast_slice(&deep),
             8,
         );
-        self.positions = Some(positions);
+        log::debug!("native hair: light maps written in {:.1} ms", ms(started));
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::f16_bits;
-
-    #[test]
-    fn halves_are_the_ieee_bits() {
-        assert_eq!(f16_bits(0.0), 0);
-        assert_eq!(f16_bits(1.0), 0x3c00);
-        assert_eq!(f16_bits(-2.0), 0xc000);
-        assert_eq!(f16_bits(0.5), 0x3800);
-        assert_eq!(f16_bits(65504.0), 0x7bff);
-        assert_eq!(f16_bits(1e6), 0x7c00);
-        // The smallest subnormal, 2^-24.
-        assert_eq!(f16_bits(5.960_464_5e-8), 1);
-        // 1 + 2^-10 is the next half after 1.
-        assert_eq!(f16_bits(1.000_976_6), 0x3c01);
     }
 }

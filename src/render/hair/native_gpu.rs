@@ -42,7 +42,8 @@ struct Uploaded {
 /// The native path's pipelines and its picture's texture.
 #[derive(Debug)]
 pub struct NativeGpu {
-    samples: u32,
+    /// Whether the camera's depth is multisampled (its read takes sample 0).
+    multisampled: bool,
     depth_layout: wgpu::BindGroupLayout,
     depth_pipeline: wgpu::ComputePipeline,
     picture_layout: wgpu::BindGroupLayout,
@@ -56,16 +57,30 @@ impl NativeGpu {
     /// The pipelines for camera targets of `target`.
     pub fn new(device: &wgpu::Device, target: &TargetLayout) -> Self {
         let module = ShaderModule::HairNative.create(device);
+        // Sample 0 of a multisampled depth, or the one sample's depth: by a shader either
+        // way. OpenGL, where frames have one sample, neither copies a depth texture out nor
+        // loads from one in GLSL, so one sample is bound as an unfilterable float texture
+        // (which a `Depth32Float` texture may be).
+        let multisampled = target.samples > 1;
         let depth_layout = bind_group_layout(
             device,
             "native hair: depth",
             &[
-                texture_entry(
-                    0,
-                    wgpu::ShaderStages::COMPUTE,
-                    wgpu::TextureSampleType::Depth,
-                    true,
-                ),
+                if multisampled {
+                    texture_entry(
+                        0,
+                        wgpu::ShaderStages::COMPUTE,
+                        wgpu::TextureSampleType::Depth,
+                        true,
+                    )
+                } else {
+                    texture_entry(
+                        2,
+                        wgpu::ShaderStages::COMPUTE,
+                        wgpu::TextureSampleType::Float { filterable: false },
+                        false,
+                    )
+                },
                 crate::render::descriptors::compute_entry(
                     1,
                     wgpu::BufferBindingType::Storage { read_only: false },
@@ -80,7 +95,11 @@ impl NativeGpu {
                 &[Some(&depth_layout)],
             )),
             module: &module,
-            entry_point: Some("cs_depth_sample0"),
+            entry_point: Some(if multisampled {
+                "cs_depth_sample0"
+            } else {
+                "cs_depth_single"
+            }),
             compilation_options: Default::default(),
             cache: None,
         });
@@ -169,7 +188,7 @@ impl NativeGpu {
             )
         });
         NativeGpu {
-            samples: target.samples,
+            multisampled,
             depth_layout,
             depth_pipeline,
             picture_layout,
@@ -260,34 +279,6 @@ impl NativeGpu {
         staging: &dyn Fn(u64) -> wgpu::Buffer,
     ) -> (wgpu::Buffer, u32, (u32, u32)) {
         let (width, height) = targets.size;
-        if self.samples <= 1 {
-            // One sample: the texture copies straight out, its rows padded as copies need.
-            let row = (width * 4).div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-                * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-            let s = staging(u64::from(row) * u64::from(height));
-            encoder.copy_texture_to_buffer(
-                wgpu::TexelCopyTextureInfo {
-                    texture: targets.depth.texture(),
-                    mip_level: 0,
-                    origin: wgpu::Origin3d::ZERO,
-                    aspect: wgpu::TextureAspect::DepthOnly,
-                },
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &s,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(row),
-                        rows_per_image: Some(height),
-                    },
-                },
-                wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-            );
-            return (s, row, (width, height));
-        }
         let bytes = u64::from(width) * u64::from(height) * 4;
         let out = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("native hair: depth sample 0"),
@@ -295,15 +286,20 @@ impl NativeGpu {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let group = bind_group(
-            device,
-            "native hair: depth",
-            &self.depth_layout,
-            &[
-                wgpu::BindingResource::TextureView(&targets.depth),
-                out.as_entire_binding(),
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("native hair: depth"),
+            layout: &self.depth_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: if self.multisampled { 0 } else { 2 },
+                    resource: wgpu::BindingResource::TextureView(&targets.depth),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: out.as_entire_binding(),
+                },
             ],
-        );
+        });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("native hair: depth sample 0"),

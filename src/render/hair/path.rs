@@ -13,6 +13,7 @@ use crate::render::target::FrameTargets;
 use crate::render::timing::Timestamps;
 
 use super::strands::StrandBinding;
+use glam::Vec4;
 
 /// What every path reads in a frame: the device, the frame's uniforms (group 0), and the
 /// shadow pass (its maps to draw into, and `inputs`, group 2, to read them).
@@ -41,6 +42,10 @@ pub struct HairDraw<'a> {
     /// Strands drawn: the prefix of the drawn order the frame's level of detail keeps,
     /// at most `strands.count`.
     pub count: u32,
+    /// The same positions as the buffer holds, where they are already in host memory (a
+    /// CPU-stepped coat): a path that draws on the host reads them here instead of reading
+    /// the buffer back.
+    pub host_positions: Option<&'a [Vec4]>,
 }
 
 impl<'a> HairDraw<'a> {
@@ -55,7 +60,17 @@ impl<'a> HairDraw<'a> {
             strands,
             positions: positions_index & 1,
             count: drawn.min(strands.count),
+            host_positions: None,
         })
+    }
+
+    /// The same strands, with `positions` (when `Some`) the host's copy of what the
+    /// latest position buffer holds.
+    pub fn with_host_positions(self, positions: Option<&'a [Vec4]>) -> Self {
+        HairDraw {
+            host_positions: positions,
+            ..self
+        }
     }
 
     /// Group 1 of the passes that draw or shade strands, over the latest positions.
