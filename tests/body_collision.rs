@@ -25,6 +25,7 @@ fn cylinder() -> FurBody {
     FurBody {
         mesh: Arc::new(mesh),
         motion: Arc::new(motion),
+        groom: None,
     }
 }
 
@@ -35,6 +36,7 @@ fn fox() -> FurBody {
     FurBody {
         mesh: Arc::new(loaded.mesh),
         motion: Arc::from(motion),
+        groom: None,
     }
 }
 

@@ -131,6 +131,7 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
         ("--capsule-script", args.capsule_script.is_some()),
         ("--frames", args.frames.is_some()),
         ("--body", args.body.body.is_some()),
+        ("--groom", args.body.groom.is_some()),
     ];
     if let Some((flag, _)) = coat_only.iter().find(|(_, given)| *given) {
         bail!(
