@@ -179,6 +179,7 @@ fn curves_come_back_as_the_strands_rest_shape() {
     assert!(err.contains("already in the fitted body's frame"), "{err}");
     assert_eq!(back.curves.len(), 300);
     let worst = worst_shape_error(&written, &back);
+    eprintln!("Pelt's export back: worst point {worst} m");
     assert!(worst < 1e-3, "a strand point came back {worst} m away");
     // The same curves in the body's file frame, as a tool that groomed the file writes
     // them; the commands fit the body (and so them) to 2 m.
@@ -199,6 +200,7 @@ fn curves_come_back_as_the_strands_rest_shape() {
         c.points = c.points.map(|p| fit.matrix().transform_point3(to_file(p)));
     }
     let worst = worst_shape_error(&want, &moved);
+    eprintln!("the file frame through the fit: worst point {worst} m");
     assert!(worst < 2e-3, "a strand point came back {worst} m away");
 }
 
@@ -248,16 +250,6 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
         }
     }
     // The groom file is an input: never the output.
-    let e = fails(&[
-        "export",
-        "--body",
-        s(&vrm),
-        "--groom",
-        s(&groom),
-        "--out",
-        s(&dir.path().join("groom.json")),
-    ]);
-    assert!(!e.is_empty());
     let g = dir.path().join("g.usda");
     std::fs::write(&g, "#usda 1.0\n").unwrap();
     let e = fails(&[
@@ -269,6 +261,6 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
         "--out",
         s(&g),
     ]);
-    assert!(e.contains("g.usda"), "{e}");
+    assert!(e.contains("is the input") && e.contains("g.usda"), "{e}");
     assert_eq!(std::fs::read_to_string(&g).unwrap(), "#usda 1.0\n");
 }
