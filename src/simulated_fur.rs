@@ -96,7 +96,8 @@ pub struct SimulatedFurOptions {
     /// An environment map the eyes and nose reflect and the surfaces' ambient term reads
     /// (never the strands); `None` keeps the built-in sky and ground.
     pub environment: Option<crate::render::EnvironmentMap>,
-    /// A body to grow the coat on in place of the creature (`None`: the creature). Its
+    /// A body to grow the coat on in place of the creature (`None`: the creature), groomed
+    /// as its `groom` says (a groom file's count or a file's strands replace `strands`). Its
     /// surface is posed on the host and uploaded once a frame; the hand does not pet it
     /// (pointer events are ignored), and it has no tail of the creature's.
     pub body: Option<crate::sim::FurBody>,
@@ -194,6 +195,15 @@ impl SimulatedFur {
             (SolverKind::Cpu, Some(body)) => FurSim::new_cpu_on_body(&config, body.clone())?,
             (_, Some(body)) => FurSim::new_gpu_on_body(&config, body.clone(), gpu)?,
         };
+        // A body's groom file or strands may set another count than `strands`: the same
+        // bound holds for what was grown.
+        if sim.groom().len() > max {
+            return Err(SimError::StrandCount {
+                count: sim.groom().len(),
+                max,
+            }
+            .into());
+        }
         // The floor is drawn where the solver keeps the strands above it.
         let render = RenderSettings {
             floor: config.params.floor,

@@ -209,12 +209,24 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
     let dir = tempfile::tempdir().unwrap();
     let groom = dir.path().join("groom.json");
     std::fs::write(&groom, r#"{"pelt_groom": 1}"#).unwrap();
-    let out = dir.path().join("out.png");
-    let e = fails(&["render", "--groom", s(&groom), "--out", s(&out)]);
-    assert!(
-        e.contains("--groom") && e.contains("needs --body") && e.contains("export --vrm"),
-        "{e}"
-    );
+    for (command, out) in [
+        ("render", "x.png"),
+        ("simulate", "x.npy"),
+        ("export", "x.usda"),
+        ("demo", ""),
+    ] {
+        let mut args = vec![command, "--groom", s(&groom)];
+        let out = dir.path().join(out);
+        if command != "demo" {
+            args.extend(["--out", s(&out)]);
+        }
+        let e = fails(&args);
+        assert!(
+            e.contains("--groom") && e.contains("needs --body") && e.contains("export --vrm"),
+            "{command}: {e}"
+        );
+        assert!(!out.is_file(), "{command} wrote {}", out.display());
+    }
     let vrm = creature_vrm(dir.path());
     for (text, names) in [
         (

@@ -240,6 +240,9 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
                 None => FurSim::new_gpu(&config, creature.clone(), &ctx),
             }
         })?;
+    // A groom file's count or density, or a file of strands, sets the count.
+    let strands = sim.groom().len();
+    check_size(strands)?;
     let mut bar = Progress::new(total, "steps");
     advance(&mut sim, script.as_ref(), steps, &mut bar)?;
 
