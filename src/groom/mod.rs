@@ -82,7 +82,7 @@ pub enum GroomError {
     AllMasked,
     /// A groom file's density that gives no strand or too many on this body.
     #[error(
-        "`density` {density} strands per m² over the body's {area} m² of skin is outside 1 to {max} strands; give a density that fits, or `count`"
+        "`density` {density} strands per m² over the body's {area:.4} m² of skin is outside 1 to {max} strands; give a density that fits, or `count`"
     )]
     Density {
         /// Strands per square metre asked for.

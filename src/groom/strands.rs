@@ -71,7 +71,8 @@ pub fn roots_from_strands(
             )));
         }
         let bound = grid.nearest(p[0], &mut seen, i as u32);
-        if !(bound.distance <= max_gap) {
+        // A NaN distance (never from finite points) is refused too.
+        if bound.distance.is_nan() || bound.distance > max_gap {
             return Err(GroomError::Strands(format!(
                 "strand {i}'s root is {:.3} m from the body's surface, more than {:.0}% of \
                  its height ({:.3} m): were the curves made on this body? They are placed as \
