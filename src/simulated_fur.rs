@@ -182,9 +182,12 @@ impl SimulatedFur {
         // Whichever solver steps it, the renderer binds the coat's positions as one storage
         // buffer: a coat the device cannot bind is refused before anything is grown.
         let max = crate::sim::max_strands(&gpu.device.limits());
-        if options.strands > max {
+        let planned = options.body.as_ref().map_or(options.strands, |b| {
+            crate::groom::BodyGroom::planned_count(&b.mesh, b.groom.as_deref(), options.strands)
+        });
+        if planned > max {
             return Err(SimError::StrandCount {
-                count: options.strands,
+                count: planned,
                 max,
             }
             .into());

@@ -261,6 +261,20 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
             assert_eq!(std::fs::read(&out).unwrap(), b"before", "{command}");
         }
     }
+    // A count past what the device holds is refused before anything is grown.
+    std::fs::write(&groom, r#"{"pelt_groom": 1, "count": 16777216}"#).unwrap();
+    let out = dir.path().join("big.png");
+    let e = fails(&[
+        "render",
+        "--body",
+        s(&vrm),
+        "--groom",
+        s(&groom),
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("16777216"), "{e}");
+    assert!(!out.exists());
     // The groom file is an input: never the output.
     let g = dir.path().join("g.usda");
     std::fs::write(&g, "#usda 1.0\n").unwrap();

@@ -76,6 +76,29 @@ impl BodyGroom {
         Self::grow(mesh, None, count, seed)
     }
 
+    /// How many strands [`BodyGroom::grow`] grows at most with these arguments, known
+    /// before any growing (cheap: at most one pass over the triangles), so a count a device
+    /// cannot hold is refused first: the strands' count, the file's `count`, its `density`
+    /// times the skin's area (masks drop some), or `count`.
+    pub fn planned_count(mesh: &BodyMesh, source: Option<&BodyGroomSource>, count: usize) -> usize {
+        match source {
+            Some(BodyGroomSource::Strands(s)) => s.len(),
+            Some(BodyGroomSource::File(f)) => match f.density {
+                Density::Count(n) => n,
+                Density::PerSquareMetre(d) => {
+                    let n = (f64::from(d) * skin_area(mesh)).round();
+                    if n.is_finite() && n >= 0.0 {
+                        n.min(usize::MAX as f64) as usize
+                    } else {
+                        0
+                    }
+                }
+                Density::Tier => count,
+            },
+            None => count,
+        }
+    }
+
     /// Grows the coat of `mesh` as `source` says (`None`: the body alone, as
     /// [`BodyGroom::generate`]); `count` is the strand count where the source does not set
     /// one (a groom file's `density` or `count`, or the strands themselves).
@@ -206,6 +229,19 @@ impl BodyGroom {
             roots: in_morton_order(roots),
         })
     }
+}
+
+/// The area of `mesh`'s triangles, square metres, added as the root sampler adds it.
+fn skin_area(mesh: &BodyMesh) -> f64 {
+    let vertex = |i: u32| mesh.positions.get(i as usize).copied();
+    mesh.triangles
+        .iter()
+        .map(|t| match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+            (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
+            _ => 0.0,
+        })
+        .filter(|a| a.is_finite())
+        .sum()
 }
 
 /// `roots` in Morton order of their rest positions.

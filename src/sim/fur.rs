@@ -201,9 +201,11 @@ impl FurSim {
         gpu: &GpuContext,
     ) -> Result<Self, SimError> {
         let max = super::max_strands(&gpu.device.limits());
-        if config.strands > max {
+        // A groom file's count or density, or a file of strands, sets the count.
+        let planned = BodyGroom::planned_count(&body.mesh, body.groom.as_deref(), config.strands);
+        if planned > max {
             return Err(SimError::StrandCount {
-                count: config.strands,
+                count: planned,
                 max,
             });
         }
