@@ -6,6 +6,7 @@
 
 mod bind;
 mod body;
+mod body_root;
 mod file;
 mod flow;
 mod mask;
@@ -16,7 +17,8 @@ mod strands;
 
 pub use crate::creature::{Pattern, pattern_at};
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
-pub use body::{BodyGroom, BodyRoot};
+pub use body::BodyGroom;
+pub use body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS};
 pub use file::{
     Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION, GroomFile, GroomFileError,
     LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask, Threshold,
@@ -25,8 +27,7 @@ pub use mask::{colour_at_point, stored_texel, uv_at_point};
 pub use morton::{morton_code, sort_by_morton};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};
 pub use strands::{
-    BodyGroomSource, GroomStrand, MAX_ROOT_GAP_SHARE, STRAND_POINTS, STRAND_SEGMENTS, rest_points,
-    roots_from_strands,
+    BodyGroomSource, GroomStrand, MAX_ROOT_GAP_SHARE, rest_points, roots_from_strands,
 };
 
 use crate::creature::{Creature, Part, Space};

@@ -7,18 +7,13 @@
 //! the segments share the curve's length equally.
 
 use super::bind::TriangleGrid;
-use super::body::{BodyRoot, surface_at};
+use super::body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS, body_height, surface_at};
 use super::file::GroomFile;
 use super::{GroomError, MAX_STRANDS};
 use crate::body::BodyMesh;
 use glam::Vec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-
-/// Points per strand (root first).
-pub const STRAND_POINTS: usize = crate::shaders::POINTS as usize;
-/// Segments per strand.
-pub const STRAND_SEGMENTS: usize = STRAND_POINTS - 1;
 
 /// The farthest a strand's root may lie from the body, as a share of the body's height:
 /// past it the curves were not made on this body (or not in its units and place).
@@ -57,7 +52,7 @@ pub fn roots_from_strands(
         });
     }
     let grid = TriangleGrid::new(mesh).map_err(|e| GroomError::Strands(e.to_string()))?;
-    let height = super::body::body_height(mesh);
+    let height = body_height(mesh);
     let max_gap = MAX_ROOT_GAP_SHARE * height;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut seen = Vec::new();

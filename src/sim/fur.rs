@@ -214,14 +214,6 @@ impl FurSim {
             Creature::default(),
             Some(body),
             |roots, bindings, initial| {
-                // A groom file's count or density, or a file of strands, sets the count:
-                // checked again once grown.
-                if roots.len() > max {
-                    return Err(SimError::StrandCount {
-                        count: roots.len(),
-                        max,
-                    });
-                }
                 let (bindings, vertices, field) = bindings.unwrap_or((&[], 0, None));
                 Ok(Backend::Gpu(Box::new(GpuSolver::new_skinned(
                     gpu, roots, bindings, vertices, field, &initial,
