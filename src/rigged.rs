@@ -21,8 +21,11 @@ pub struct SkinnedMesh {
     pub weights: Vec<[f32; 4]>,
     /// Triangle list.
     pub indices: Vec<u32>,
-    /// Base colour, linear RGBA.
+    /// Base colour, linear RGBA: the material's factor.
     pub color: [f32; 4],
+    /// Per-vertex linear RGBA (glTF's `COLOR_0`, which multiplies `color`), or empty for
+    /// none.
+    pub colors: Vec<[f32; 4]>,
 }
 
 /// The human bones an [`Avatar`]'s humanoid may map, VRM 1.0's (the most widely read

@@ -96,7 +96,8 @@ pub struct SimulatedFurOptions {
     /// An environment map the eyes and nose reflect and the surfaces' ambient term reads
     /// (never the strands); `None` keeps the built-in sky and ground.
     pub environment: Option<crate::render::EnvironmentMap>,
-    /// A body to grow the coat on in place of the creature (`None`: the creature). Its
+    /// A body to grow the coat on in place of the creature (`None`: the creature), groomed
+    /// as its `groom` says (a groom file's count or a file's strands replace `strands`). Its
     /// surface is posed on the host and uploaded once a frame; the hand pets it as it pets
     /// the creature (pointer rays test its posed triangles), and it has no face, no
     /// response and no tail of the creature's.
@@ -182,9 +183,12 @@ impl SimulatedFur {
         // Whichever solver steps it, the renderer binds the coat's positions as one storage
         // buffer: a coat the device cannot bind is refused before anything is grown.
         let max = crate::sim::max_strands(&gpu.device.limits());
-        if options.strands > max {
+        let planned = options.body.as_ref().map_or(options.strands, |b| {
+            crate::groom::BodyGroom::planned_count(&b.mesh, b.groom.as_deref(), options.strands)
+        });
+        if planned > max {
             return Err(SimError::StrandCount {
-                count: options.strands,
+                count: planned,
                 max,
             }
             .into());
@@ -195,6 +199,15 @@ impl SimulatedFur {
             (SolverKind::Cpu, Some(body)) => FurSim::new_cpu_on_body(&config, body.clone())?,
             (_, Some(body)) => FurSim::new_gpu_on_body(&config, body.clone(), gpu)?,
         };
+        // A body's groom file or strands may set another count than `strands`: the same
+        // bound holds for what was grown.
+        if sim.groom().len() > max {
+            return Err(SimError::StrandCount {
+                count: sim.groom().len(),
+                max,
+            }
+            .into());
+        }
         // The floor is drawn where the solver keeps the strands above it.
         let render = RenderSettings {
             floor: config.params.floor,

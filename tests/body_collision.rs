@@ -31,6 +31,7 @@ fn cylinder() -> FurBody {
     FurBody {
         mesh: Arc::new(mesh),
         motion: Arc::new(motion),
+        groom: None,
     }
 }
 
@@ -41,6 +42,7 @@ fn fox() -> FurBody {
     FurBody {
         mesh: Arc::new(loaded.mesh),
         motion: Arc::from(motion),
+        groom: None,
     }
 }
 

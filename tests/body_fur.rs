@@ -16,6 +16,7 @@ fn cylinder() -> FurBody {
     FurBody {
         mesh: Arc::new(mesh),
         motion: Arc::new(motion),
+        groom: None,
     }
 }
 

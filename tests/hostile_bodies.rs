@@ -329,6 +329,7 @@ fn grow_on(mesh: BodyMesh) -> Result<(), String> {
     let body = pelt::sim::FurBody {
         mesh: std::sync::Arc::new(loaded.mesh),
         motion: std::sync::Arc::from(motion),
+        groom: None,
     };
     let mut sim = pelt::sim::FurSim::new_cpu_on_body(&pelt::sim::FurConfig::new(64, 5), body)
         .map_err(|e| e.to_string())?;

@@ -148,25 +148,12 @@ fn write_stage(body: &BodyMesh, times: &[f64], curve_times: &[f64]) -> std::io::
     stage.finish()
 }
 
-/// What Pixar's library reads from the stage at `argv[1]`, as JSON, after its compliance
-/// check (`UsdUtils.ComplianceChecker`, or `pxr.UsdValidation` where the checker is gone).
+/// What Pixar's library reads from the stage at `argv[1]`, as JSON, run after
+/// [`cli_common::CHECK_COMPLIANCE`] (which checks the file with Pixar's rules and leaves
+/// `stage`, `checked_by` and `errors`).
 const READ_BODY: &str = r#"
-import json, sys
-from pxr import Usd, UsdGeom, UsdUtils
-path = sys.argv[1]
-stage = Usd.Stage.Open(path)
-if hasattr(UsdUtils, "ComplianceChecker"):
-    checker = UsdUtils.ComplianceChecker()
-    checker.CheckCompliance(path)
-    checked_by = "UsdUtils.ComplianceChecker"
-    errors = list(checker.GetErrors()) + list(checker.GetFailedChecks())
-else:
-    from pxr import UsdValidation
-    validators = UsdValidation.ValidationRegistry().GetOrLoadAllValidators()
-    found = UsdValidation.ValidationContext(validators).Validate(stage)
-    checked_by = "UsdValidation (%d validators)" % len(validators)
-    errors = [e.GetErrorAsString() for e in found
-              if e.GetType() == UsdValidation.ValidationErrorType.Error]
+import json
+from pxr import Usd, UsdGeom
 mesh = UsdGeom.Mesh(stage.GetPrimAtPath("/Pelt/Skin"))
 curves = UsdGeom.BasisCurves(stage.GetPrimAtPath("/Pelt/Coat"))
 pv = UsdGeom.PrimvarsAPI(mesh.GetPrim())
@@ -202,7 +189,7 @@ print(json.dumps({
 fn read_body(file: &Path) -> Value {
     let o = std::process::Command::new(cli_common::usd_python())
         .arg("-c")
-        .arg(READ_BODY)
+        .arg(format!("{}{READ_BODY}", cli_common::CHECK_COMPLIANCE))
         .arg(file)
         .output()
         .unwrap();

@@ -131,6 +131,7 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
         ("--capsule-script", args.capsule_script.is_some()),
         ("--frames", args.frames.is_some()),
         ("--body", args.body.body.is_some()),
+        ("--groom", args.body.groom.is_some()),
     ];
     if let Some((flag, _)) = coat_only.iter().find(|(_, given)| *given) {
         bail!(
@@ -239,6 +240,9 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
                 None => FurSim::new_gpu(&config, creature.clone(), &ctx),
             }
         })?;
+    // A groom file's count or density, or a file of strands, sets the count.
+    let strands = sim.groom().len();
+    check_size(strands)?;
     let mut bar = Progress::new(total, "steps");
     advance(&mut sim, script.as_ref(), steps, &mut bar)?;
 

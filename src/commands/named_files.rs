@@ -10,6 +10,7 @@ impl NamedFiles for super::render::RenderArgs {
             .iter()
             .chain(&self.env)
             .chain(&self.body.body)
+            .chain(&self.body.groom)
             .map(|p| p.as_path())
             .collect()
     }
@@ -28,6 +29,7 @@ impl NamedFiles for super::demo::DemoArgs {
             .iter()
             .chain(&self.env)
             .chain(&self.body.body)
+            .chain(&self.body.groom)
             .map(|p| p.as_path())
             .collect()
     }
@@ -51,6 +53,7 @@ impl NamedFiles for super::simulate::SimulateArgs {
         self.capsule_script
             .iter()
             .chain(&self.body.body)
+            .chain(&self.body.groom)
             .map(|p| p.as_path())
             .collect()
     }
@@ -68,6 +71,7 @@ impl NamedFiles for super::export::ExportArgs {
         self.capsule_script
             .iter()
             .chain(&self.body.body)
+            .chain(&self.body.groom)
             .map(|p| p.as_path())
             .collect()
     }

@@ -202,6 +202,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             }
         })?;
     let grow_s = grown.elapsed().as_secs_f64();
+    // A groom file's count or density, or a file of strands, sets the count.
+    let strands = sim.groom().len();
     let mut renderer = FurRenderer::new(
         &ctx.device,
         &ctx.queue,

@@ -1,12 +1,13 @@
-//! `--body FILE`, `--body-height METRES` and `--animation NAME`: a body of the user's to grow
-//! the coat on in place of the built-in creature, as `render`, `simulate`, `export` and
-//! `demo` take it.
+//! `--body FILE`, `--body-height METRES`, `--animation NAME` and `--groom FILE`: a body of
+//! the user's to grow the coat on in place of the built-in creature, and how to groom it, as
+//! `render`, `simulate`, `export` and `demo` take them.
 
 use crate::common::output_path::NamedFiles;
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use pelt::body::{BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
+use pelt::groom::BodyGroomSource;
 use pelt::sim::{FurBody, FurConfig};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The smallest and largest height a body may be fitted to, metres.
@@ -28,6 +29,11 @@ pub struct BodyArgs {
     /// without it the body holds its rest pose.
     #[arg(long, value_name = "NAME", requires = "body")]
     pub animation: Option<String>,
+    /// How the body's coat is groomed (needs `--body`): a groom file (JSON: density,
+    /// length, direction, clumping, colour, masks where no fur grows) or strands as USD
+    /// text (`.usda` BasisCurves, each bound to the nearest triangle, its shape kept).
+    #[arg(long, value_name = "FILE")]
+    pub groom: Option<PathBuf>,
 }
 
 fn parse_height(s: &str) -> Result<f32, String> {
@@ -75,6 +81,17 @@ impl BodyArgs {
     /// `.gltf`'s buffers and images), which no check before the read can know.
     pub fn load(&self, command: &impl NamedFiles) -> anyhow::Result<Option<RunBody>> {
         let Some(path) = &self.body else {
+            // The creature's coat is groomed in code, part by part (head, body, paws and
+            // tail, with its pattern channels), on analytic surfaces with no triangles,
+            // materials or vertex colours for a groom file's masks or a curve's root to
+            // find: a groom is for a body. The creature itself is one, exported.
+            if let Some(groom) = &self.groom {
+                bail!(
+                    "--groom {} needs --body: a groom grows fur on a body's triangles, and the                      built-in creature has its own groom. To groom the creature, export it                      with `pelt export --vrm creature.vrm` and give `--body creature.vrm                      --groom {}`",
+                    crate::common::printable::printable_path(groom),
+                    crate::common::printable::printable_path(groom)
+                );
+            }
             return Ok(None);
         };
         let height = self.body_height.unwrap_or(DEFAULT_BODY_HEIGHT);
@@ -88,9 +105,13 @@ impl BodyArgs {
             );
         }
         let motion = loaded.motion(self.animation.as_deref())?;
+        let groom = match &self.groom {
+            Some(g) => Some(load_groom(g, &loaded)?),
+            None => None,
+        };
         // The reader's summary already gives the fitted height and scale.
         let summary = format!(
-            "{}; {} (--body-height changes the size)",
+            "{}; {} (--body-height changes the size){}",
             loaded.summary,
             match &self.animation {
                 Some(name) => format!(
@@ -101,14 +122,52 @@ impl BodyArgs {
                     )
                 ),
                 None => "rest pose".to_string(),
-            }
+            },
+            groom
+                .as_ref()
+                .map_or(String::new(), |(_, line)| format!("; {line}"))
         );
         Ok(Some(RunBody {
             body: FurBody {
                 mesh: Arc::new(loaded.mesh),
                 motion: Arc::from(motion),
+                groom: groom.map(|(g, _)| Arc::new(g)),
             },
             summary,
         }))
     }
+}
+
+/// The groom file or curves at `path`, for `body` (curves placed through the body's fit),
+/// checked against the body so that a mask naming a material it lacks or a strand far from
+/// its skin is refused here, naming the file, before any work; and a line for the summary.
+fn load_groom(path: &Path, body: &LoadedBody) -> anyhow::Result<(BodyGroomSource, String)> {
+    let name = crate::common::printable::printable_path(path);
+    let (source, placement) = pelt::usd::read_groom(path)?.for_body(&body.mesh, body.fit.matrix());
+    let line = match &source {
+        BodyGroomSource::File(file) => {
+            file.check_against(&body.mesh)
+                .map_err(|m| anyhow!("groom file {name}: {m}"))?;
+            format!("groom file {name}")
+        }
+        BodyGroomSource::Strands(strands) => {
+            let roots = pelt::groom::roots_from_strands(&body.mesh, strands, 0)
+                .map_err(|e| anyhow!("groom curves {name}: {e}"))?;
+            let gap = roots
+                .iter()
+                .zip(strands)
+                .map(|(r, s)| r.position.distance(s.points[0]))
+                .fold(0.0f32, f32::max);
+            format!(
+                "{} strands from {name} ({}), each root within {:.1} mm of the skin",
+                strands.len(),
+                match placement {
+                    pelt::usd::Placement::ThroughFit => "placed through the body's fit",
+                    pelt::usd::Placement::AsWritten => "already in the fitted body's frame",
+                },
+                gap * 1000.0
+            )
+        }
+    };
+    Ok((source, line))
 }

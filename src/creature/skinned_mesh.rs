@@ -3,7 +3,7 @@
 //! centreline skinned to the two nearest tail bones (the weights tail fur follows too).
 //! The surfaces are tessellated by [`super::tessellation`], in the exported layout.
 
-use super::coat::Srgb;
+use super::pattern::pattern_at;
 use super::tail_bones::tail_weights;
 use super::tessellation::{GridLayout, GridSize, tessellate_part};
 use super::{Creature, Part, TAIL_BONES};
@@ -17,24 +17,13 @@ const PAW_GRID: GridSize = GridSize::new(8, 6);
 /// The tail tube's grid (12 around, 30 rings from root to tip).
 const TAIL_GRID: GridSize = GridSize::new(12, 30);
 
-/// The mesh's base colour: the coat's main colour in linear RGB, to three decimals (as the
-/// file has always carried it: `[0.888, 0.279, 0.044]`).
-fn coat_color() -> [f32; 4] {
-    let c = Srgb::MAIN.linear();
-    let three_decimals = |x: f32| (x * 1000.0).round() / 1000.0;
-    [
-        three_decimals(c.x),
-        three_decimals(c.y),
-        three_decimals(c.z),
-        1.0,
-    ]
-}
-
 /// The creature's mesh, skinned to `skeleton`'s nodes (see [`super::creature_skeleton`]).
 pub(super) fn creature_mesh(creature: &Creature, skeleton: &Skeleton) -> SkinnedMesh {
     let node = |name: &str| skeleton.index_of(name).unwrap_or(0) as u16;
+    // The pattern is carried per vertex (COLOR_0), so the factor is white: a reader
+    // multiplies the two.
     let mut mesh = SkinnedMesh {
-        color: coat_color(),
+        color: [1.0; 4],
         ..Default::default()
     };
     let paws = ["leftHand", "rightHand", "leftFoot", "rightFoot"];
@@ -58,6 +47,7 @@ pub(super) fn creature_mesh(creature: &Creature, skeleton: &Skeleton) -> Skinned
             joints,
             weights,
             indices,
+            colors,
             ..
         } = &mut mesh;
         tessellate_part(
@@ -69,6 +59,14 @@ pub(super) fn creature_mesh(creature: &Creature, skeleton: &Skeleton) -> Skinned
             indices,
             |s| {
                 normals.push(s.normal);
+                // The coat's pattern where the vertex lies: its part's space before the
+                // head moves onto its pivot, as the groom reads it at a root.
+                colors.push(
+                    pattern_at(creature, part, s.position, s.normal, s.tail_t)
+                        .color()
+                        .extend(1.0)
+                        .to_array(),
+                );
                 if part == Part::Tail {
                     let (j, w) = tail_weights(s.tail_t);
                     // An unused slot names node 0: the validator flags a real joint with no
@@ -89,14 +87,4 @@ pub(super) fn creature_mesh(creature: &Creature, skeleton: &Skeleton) -> Skinned
         );
     }
     mesh
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_file_colour_is_the_coats_main_colour_as_files_have_carried_it() {
-        assert_eq!(coat_color(), [0.888, 0.279, 0.044, 1.0]);
-    }
 }

@@ -3,13 +3,18 @@
 //! triangle by barycentrics; the flow combed along the skeleton away from the highest joint
 //! (down the limbs, from the head toward the tail); colour from the base colour texture at
 //! the root's UV times the vertex colour; lengths, lift angles and clumps the creature's.
+//! A groom file ([`GroomFile`]) changes any of these and keeps fur off its masks; strands
+//! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 
+use super::body_root::{BodyRoot, body_height, surface_at};
+use super::file::{Density, Direction, GroomFile};
 use super::flow::project_and_turn;
 use super::morton::morton_code;
 use super::noise::clump_field;
+use super::strands::{BodyGroomSource, roots_from_strands};
 use super::{BODY_LENGTH, GroomError, MAX_STRANDS};
 use crate::body::BodyMesh;
-use glam::{Vec2, Vec3, Vec4};
+use glam::Vec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -24,34 +29,11 @@ const LIFT_TIP: f32 = 1.25;
 /// How much "down" is added to the direction along the bones: fur on a level bone still
 /// falls a little toward the ground.
 const GRAVITY_COMB: f32 = 0.35;
+/// Candidates drawn, every one under a mask, after which the masks are taken to cover the
+/// whole body (a share of skin left bare of one in this many is missed at odds of 1/e).
+const ALL_MASKED_AFTER: usize = 100_000;
 /// The longest strand as a share of the body's height, so a small body is not buried.
 const MAX_LENGTH_SHARE: f32 = 0.12;
-
-/// One root on a body: its triangle and place in it, and what the solver and the renderer
-/// need, in the body's bind pose (metres).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BodyRoot {
-    /// The triangle it grows from (an index into [`BodyMesh::triangles`]).
-    pub triangle: u32,
-    /// Its barycentric coordinates in that triangle (each in [0, 1], summing to 1).
-    pub barycentric: Vec3,
-    /// Rest position.
-    pub position: Vec3,
-    /// Outward unit normal at rest (the vertex normals blended).
-    pub normal: Vec3,
-    /// Unit groom flow in the tangent plane at rest.
-    pub flow: Vec3,
-    /// Rest length of the whole strand, metres.
-    pub length: f32,
-    /// Angle from the normal at which the strand leaves the skin, radians.
-    pub lift_root: f32,
-    /// Angle from the normal toward which the tip lies, radians.
-    pub lift_tip: f32,
-    /// Per-strand random value in [0, 1).
-    pub random: f32,
-    /// Linear RGB base colour.
-    pub color: Vec3,
-}
 
 /// A groom of a body: its roots in Morton order of their rest position.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,11 +48,54 @@ impl BodyGroom {
     /// Grows `count` roots on `mesh` from `seed` (see the module docs). Same seed, same
     /// bits. An error for a count out of range or a body with no usable triangle.
     pub fn generate(mesh: &BodyMesh, count: usize, seed: u64) -> Result<BodyGroom, GroomError> {
-        if count == 0 || count > MAX_STRANDS {
-            return Err(GroomError::StrandCount {
-                count,
-                max: MAX_STRANDS,
-            });
+        Self::grow(mesh, None, count, seed)
+    }
+
+    /// How many strands [`BodyGroom::grow`] grows at most with these arguments, known
+    /// before any growing (cheap: at most one pass over the triangles), so a count a device
+    /// cannot hold is refused first: the strands' count, the file's `count`, its `density`
+    /// times the skin's area (masks drop some), or `count`.
+    pub fn planned_count(mesh: &BodyMesh, source: Option<&BodyGroomSource>, count: usize) -> usize {
+        match source {
+            Some(BodyGroomSource::Strands(s)) => s.len(),
+            Some(BodyGroomSource::File(f)) => match f.density {
+                Density::Count(n) => n,
+                Density::PerSquareMetre(d) => {
+                    let n = (f64::from(d) * skin_area(mesh)).round();
+                    if n.is_finite() && n >= 0.0 {
+                        n.min(usize::MAX as f64) as usize
+                    } else {
+                        0
+                    }
+                }
+                Density::Tier => count,
+            },
+            None => count,
+        }
+    }
+
+    /// Grows the coat of `mesh` as `source` says (`None`: the body alone, as
+    /// [`BodyGroom::generate`]); `count` is the strand count where the source does not set
+    /// one (a groom file's `density` or `count`, or the strands themselves).
+    pub fn grow(
+        mesh: &BodyMesh,
+        source: Option<&BodyGroomSource>,
+        count: usize,
+        seed: u64,
+    ) -> Result<BodyGroom, GroomError> {
+        let file = match source {
+            None => None,
+            Some(BodyGroomSource::File(file)) => Some(file),
+            Some(BodyGroomSource::Strands(strands)) => {
+                let roots = roots_from_strands(mesh, strands, seed)?;
+                return Ok(BodyGroom {
+                    seed,
+                    roots: in_morton_order(roots),
+                });
+            }
+        };
+        if let Some(f) = file {
+            f.check_against(mesh).map_err(GroomError::Masks)?;
         }
         // Running total of triangle areas (f64, so a million small triangles add exactly
         // enough), skipping any triangle with an index past the vertices.
@@ -92,16 +117,43 @@ impl BodyGroom {
                 triangles: mesh.triangles.len(),
             });
         }
+        // A density draws its candidates over the whole skin and drops those a mask
+        // covers, so the furred skin gets the density asked for; a count redraws them, so
+        // the coat has the count asked for.
+        let (count, redraw) = match file.map(|f| f.density) {
+            Some(Density::PerSquareMetre(d)) => {
+                let n = (f64::from(d) * total).round();
+                if !(n >= 1.0 && n <= MAX_STRANDS as f64) {
+                    return Err(GroomError::Density {
+                        density: d,
+                        area: total as f32,
+                        max: MAX_STRANDS,
+                    });
+                }
+                (n as usize, false)
+            }
+            Some(Density::Count(n)) => (n, true),
+            Some(Density::Tier) | None => (count, true),
+        };
+        if count == 0 || count > MAX_STRANDS {
+            return Err(GroomError::StrandCount {
+                count,
+                max: MAX_STRANDS,
+            });
+        }
         let height = body_height(mesh);
         let comb = CombField::new(mesh);
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let clump_seed = (seed ^ (seed >> 32)) as u32;
+        let clump_frequency = file.map_or(CLUMP_FREQUENCY, |f| f.clumping.frequency);
+        let jitter = file.map_or(FLOW_JITTER, |f| f.flow_jitter);
         let mut roots = Vec::with_capacity(count);
         // A body whose chosen triangles keep giving no usable root is degenerate: give up
         // after a budget as the creature's sampler does, never loop for ever.
         let max_tries = 2_000_000 + 2_000 * count as u64;
         let mut tries = 0u64;
-        while roots.len() < count {
+        let mut drawn = 0usize;
+        while roots.len() < count && (redraw || drawn < count) {
             tries += 1;
             if tries > max_tries {
                 return Err(GroomError::Degenerate {
@@ -110,6 +162,7 @@ impl BodyGroom {
                     tries,
                 });
             }
+            drawn += 1;
             let pick = rng.random::<f64>() * total;
             let triangle = cumulative
                 .partition_point(|&c| c <= pick)
@@ -120,36 +173,64 @@ impl BodyGroom {
                 (a, b) = (1.0 - a, 1.0 - b);
             }
             let barycentric = Vec3::new(1.0 - a - b, a, b);
-            let turn = (rng.random::<f32>() - 0.5) * FLOW_JITTER;
+            let turn = (rng.random::<f32>() - 0.5) * jitter;
             let random: f32 = rng.random();
-            let Some(root) = comb.root(mesh, triangle as u32, barycentric, turn, random) else {
+            if file.is_some_and(|f| !f.grows_at(mesh, triangle, barycentric)) {
+                // Masks that have covered every candidate of a long run cover the body.
+                if roots.is_empty() && drawn >= ALL_MASKED_AFTER {
+                    return Err(GroomError::AllMasked);
+                }
+                continue;
+            }
+            let Some(root) = comb.root(mesh, file, triangle as u32, barycentric, turn, random)
+            else {
                 continue;
             };
-            let clump = clump_field(clump_seed, root.position, CLUMP_FREQUENCY);
-            let length = BODY_LENGTH * (1.0 + CLUMP_STRENGTH * clump) * (0.88 + 0.24 * random);
-            roots.push(BodyRoot {
-                length: length.clamp(0.005, (MAX_LENGTH_SHARE * height).max(0.01)),
-                ..root
-            });
+            let length = match file {
+                None => {
+                    let clump = clump_field(clump_seed, root.position, CLUMP_FREQUENCY);
+                    let length =
+                        BODY_LENGTH * (1.0 + CLUMP_STRENGTH * clump) * (0.88 + 0.24 * random);
+                    length.clamp(0.005, (MAX_LENGTH_SHARE * height).max(0.01))
+                }
+                Some(f) => f.length_for(
+                    random,
+                    clump_field(clump_seed, root.position, clump_frequency),
+                ),
+            };
+            roots.push(BodyRoot { length, ..root });
         }
-        let (lo, hi) = roots.iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), r| (lo.min(r.position), hi.max(r.position)),
-        );
-        roots.sort_by_cached_key(|r| morton_code(r.position, lo, hi));
-        Ok(BodyGroom { seed, roots })
+        if roots.is_empty() {
+            return Err(GroomError::AllMasked);
+        }
+        Ok(BodyGroom {
+            seed,
+            roots: in_morton_order(roots),
+        })
     }
 }
 
-/// The body's vertical extent at rest, metres.
-fn body_height(mesh: &BodyMesh) -> f32 {
-    let (lo, hi) = mesh
-        .positions
+/// The area of `mesh`'s triangles, square metres, added as the root sampler adds it.
+fn skin_area(mesh: &BodyMesh) -> f64 {
+    let vertex = |i: u32| mesh.positions.get(i as usize).copied();
+    mesh.triangles
         .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p.y), hi.max(p.y))
-        });
-    if hi > lo { hi - lo } else { 0.0 }
+        .map(|t| match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+            (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
+            _ => 0.0,
+        })
+        .filter(|a| a.is_finite())
+        .sum()
+}
+
+/// `roots` in Morton order of their rest positions.
+fn in_morton_order(mut roots: Vec<BodyRoot>) -> Vec<BodyRoot> {
+    let (lo, hi) = roots.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), r| (lo.min(r.position), hi.max(r.position)),
+    );
+    roots.sort_by_cached_key(|r| morton_code(r.position, lo, hi));
+    roots
 }
 
 /// Which way fur lies along the skeleton: for each joint, the direction of its bone
@@ -215,66 +296,53 @@ impl CombField {
     }
 
     /// The root at `barycentric` in `triangle`, or `None` where the triangle gives no
-    /// usable normal (zero area, non-finite numbers).
+    /// usable normal (zero area, non-finite numbers); `file`'s direction, lift and colour
+    /// where there is one.
     fn root(
         &self,
         mesh: &BodyMesh,
+        file: Option<&GroomFile>,
         triangle: u32,
         barycentric: Vec3,
         turn: f32,
         random: f32,
     ) -> Option<BodyRoot> {
-        let t = mesh.triangles.get(triangle as usize)?;
-        let idx = t.map(|i| i as usize);
-        let get3 = |a: &[Vec3]| -> Option<[Vec3; 3]> {
-            Some([*a.get(idx[0])?, *a.get(idx[1])?, *a.get(idx[2])?])
+        let surface = surface_at(mesh, triangle, barycentric)?;
+        let along_bones = || {
+            let idx = mesh.triangles.get(triangle as usize)?.map(|i| i as usize);
+            let c = idx.map(|v| self.at(mesh, v));
+            Some(c[0] * barycentric.x + c[1] * barycentric.y + c[2] * barycentric.z)
         };
-        let p = get3(&mesh.positions)?;
-        let blend3 =
-            |v: [Vec3; 3]| v[0] * barycentric.x + v[1] * barycentric.y + v[2] * barycentric.z;
-        let position = blend3(p);
-        let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
-        let smooth = get3(&mesh.normals)
-            .map(|n| blend3(n).normalize_or_zero())
-            .unwrap_or(Vec3::ZERO);
-        // The vertex normals blended, unless they point into the surface.
-        let normal = if smooth.dot(face) > 0.2 { smooth } else { face };
-        if normal == Vec3::ZERO || !position.is_finite() {
-            return None;
-        }
-        let comb = blend3(idx.map(|v| self.at(mesh, v)));
+        let comb = match file.map(|f| f.direction) {
+            None | Some(Direction::AlongBones) => along_bones().unwrap_or(Vec3::NEG_Y),
+            Some(Direction::Down) => Vec3::NEG_Y,
+            Some(Direction::Fixed(d)) => d,
+        };
         let comb = if comb.is_finite() { comb } else { Vec3::NEG_Y };
-        let flow = project_and_turn(comb, normal, turn);
-        let uv = {
-            let get = |i: usize| mesh.uvs.get(i).copied().unwrap_or(Vec2::ZERO);
-            get(idx[0]) * barycentric.x + get(idx[1]) * barycentric.y + get(idx[2]) * barycentric.z
-        };
-        let vertex_color = {
-            let get = |i: usize| mesh.colors.get(i).copied().unwrap_or(Vec4::ONE);
-            get(idx[0]) * barycentric.x + get(idx[1]) * barycentric.y + get(idx[2]) * barycentric.z
-        };
-        let texture = mesh
-            .base_color_texture
-            .as_ref()
-            .map(|t| t.sample(uv))
-            .unwrap_or(Vec4::ONE);
-        let color = (texture * vertex_color).truncate();
-        let color = if color.is_finite() {
-            color.clamp(Vec3::ZERO, Vec3::ONE)
-        } else {
-            Vec3::splat(0.5)
+        let flow = project_and_turn(comb, surface.normal, turn);
+        let color = match file {
+            None => surface.color,
+            Some(f) => {
+                let c = f.colour_at(mesh, triangle as usize, barycentric);
+                if c.is_finite() {
+                    c.clamp(Vec3::ZERO, Vec3::ONE)
+                } else {
+                    Vec3::splat(0.5)
+                }
+            }
         };
         Some(BodyRoot {
             triangle,
             barycentric,
-            position,
-            normal,
+            position: surface.position,
+            normal: surface.normal,
             flow,
             length: BODY_LENGTH,
-            lift_root: LIFT_ROOT,
-            lift_tip: LIFT_TIP,
+            lift_root: file.map_or(LIFT_ROOT, |f| f.lift.root),
+            lift_tip: file.map_or(LIFT_TIP, |f| f.lift.tip),
             random,
             color,
+            rest_angles: None,
         })
     }
 }
@@ -343,6 +411,21 @@ mod tests {
                 assert!((r.color - want).length() < 1e-5, "{} vs {want}", r.color);
             }
         }
+    }
+
+    #[test]
+    fn masks_over_the_whole_body_are_an_error() {
+        use crate::groom::{Channel, GroomFile, Mask, Threshold};
+        let (mesh, _) = skinned_cylinder(&CylinderSpec::default());
+        // The cylinder's vertex colours are white: red above 0.5 everywhere.
+        let everywhere = BodyGroomSource::File(GroomFile {
+            no_fur: vec![Mask::VertexColour(Channel::R, Threshold::Above(0.5))],
+            ..GroomFile::default()
+        });
+        assert_eq!(
+            BodyGroom::grow(&mesh, Some(&everywhere), 10, 1),
+            Err(GroomError::AllMasked)
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the body's turns downward across the chest; paws flow forward; the tail runs along its
 //! Frenet frame.
 
-use super::regions::{HeadRegions, chest_mask, smoothstep};
+use crate::creature::regions::{HeadRegions, chest_mask, smoothstep};
 use crate::creature::{Creature, FaceLayout, Part, tangent_basis};
 use glam::{Quat, Vec3};
 

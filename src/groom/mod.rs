@@ -6,25 +6,29 @@
 
 mod bind;
 mod body;
+mod body_root;
 mod file;
 mod flow;
 mod mask;
 mod morton;
 mod noise;
-mod pattern;
-mod regions;
 mod sampler;
+mod strands;
 
+pub use crate::creature::{Pattern, pattern_at};
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
-pub use body::{BodyGroom, BodyRoot};
+pub use body::BodyGroom;
+pub use body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS};
 pub use file::{
     Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION, GroomFile, GroomFileError,
     LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask, Threshold,
 };
 pub use mask::{colour_at_point, stored_texel, uv_at_point};
 pub use morton::{morton_code, sort_by_morton};
-pub use pattern::{Pattern, pattern_at};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};
+pub use strands::{
+    BodyGroomSource, GroomStrand, MAX_ROOT_GAP_SHARE, rest_points, roots_from_strands,
+};
 
 use crate::creature::{Creature, Part, Space};
 use glam::Vec3;
@@ -68,6 +72,30 @@ pub enum GroomError {
         /// The body's triangles.
         triangles: usize,
     },
+    /// A groom file's masks that do not fit the body (a material it lacks, a texture it
+    /// has not): what and why.
+    #[error("{0}")]
+    Masks(String),
+    /// A groom file's masks that leave no skin to grow fur on.
+    #[error(
+        "the groom file's `no_fur` masks cover the whole body, so no fur grows; check the masks' thresholds and material names"
+    )]
+    AllMasked,
+    /// A groom file's density that gives no strand or too many on this body.
+    #[error(
+        "`density` {density} strands per m² over the body's {area:.4} m² of skin is outside 1 to {max} strands; give a density that fits, or `count`"
+    )]
+    Density {
+        /// Strands per square metre asked for.
+        density: f32,
+        /// The body's skin, square metres.
+        area: f32,
+        /// The most strands a groom holds.
+        max: usize,
+    },
+    /// Strands from a file that cannot be grown on the body: which and why.
+    #[error("{0}")]
+    Strands(String),
     /// A root the solver cannot grow a strand from.
     #[error("root {index} is unusable: {reason}")]
     BadRoot {

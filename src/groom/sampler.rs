@@ -5,8 +5,8 @@
 
 use super::flow::{flow_at, project_and_turn};
 use super::noise::clump_field;
-use super::pattern::pattern_at;
 use super::{BODY_LENGTH, Groom, GroomError, HEAD_LENGTH, PAW_LENGTH, StrandRoot};
+use crate::creature::pattern_at;
 use crate::creature::{Creature, Part};
 use glam::Vec3;
 use rand::{RngExt, SeedableRng};

@@ -15,7 +15,7 @@ use super::{SimError, StrandSolver};
 use crate::body::{BodyField, BodyMesh, BodyMotion, FieldOptions};
 use crate::creature::{Creature, CreaturePose, IdleMotion, TAIL_BONES};
 use crate::gpu::GpuContext;
-use crate::groom::{BodyGroom, Groom, StrandRoot};
+use crate::groom::{BodyGroom, BodyGroomSource, Groom, StrandRoot};
 use glam::{Affine3A, Vec4};
 use std::sync::Arc;
 
@@ -77,6 +77,9 @@ pub struct FurBody {
     pub mesh: Arc<BodyMesh>,
     /// The pose at any time (looped by the motion itself).
     pub motion: Arc<dyn BodyMotion>,
+    /// How the coat is groomed: a groom file or strands in the body's frame (`None`: from
+    /// the body alone, [`BodyGroom::generate`]).
+    pub groom: Option<Arc<BodyGroomSource>>,
 }
 
 impl std::fmt::Debug for FurBody {
@@ -88,10 +91,12 @@ impl std::fmt::Debug for FurBody {
     }
 }
 
-/// Two bodies are equal when they share their mesh and their motion.
+/// Two bodies are equal when they share their mesh and their motion and groom alike.
 impl PartialEq for FurBody {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.mesh, &other.mesh) && Arc::ptr_eq(&self.motion, &other.motion)
+        Arc::ptr_eq(&self.mesh, &other.mesh)
+            && Arc::ptr_eq(&self.motion, &other.motion)
+            && self.groom == other.groom
     }
 }
 
@@ -171,7 +176,7 @@ impl FurSim {
         })
     }
 
-    /// Grows a groom on `body` (no groom file: [`BodyGroom::generate`]) and starts the
+    /// Grows a groom on `body` (as its `groom` says: [`BodyGroom::grow`]) and starts the
     /// strands at rest on its pose at the start time, on the CPU solver. Each step poses
     /// the body at the step's time and the roots follow their skinned triangles.
     pub fn new_cpu_on_body(config: &FurConfig, body: FurBody) -> Result<Self, SimError> {
@@ -196,9 +201,11 @@ impl FurSim {
         gpu: &GpuContext,
     ) -> Result<Self, SimError> {
         let max = super::max_strands(&gpu.device.limits());
-        if config.strands > max {
+        // A groom file's count or density, or a file of strands, sets the count.
+        let planned = BodyGroom::planned_count(&body.mesh, body.groom.as_deref(), config.strands);
+        if planned > max {
             return Err(SimError::StrandCount {
-                count: config.strands,
+                count: planned,
                 max,
             });
         }
@@ -268,7 +275,12 @@ impl FurSim {
                 (groom, roots, None, initial)
             }
             Some(body) => {
-                let body_groom = BodyGroom::generate(&body.mesh, config.strands, config.seed)?;
+                let body_groom = BodyGroom::grow(
+                    &body.mesh,
+                    body.groom.as_deref(),
+                    config.strands,
+                    config.seed,
+                )?;
                 let (roots, mut bindings) =
                     skinned_roots(&body.mesh, &body_groom.roots, &config.params);
                 // A body whose grids would not fit the field's memory cap keeps the fur out

@@ -150,13 +150,17 @@ pub fn skinned_root(mesh: &BodyMesh, root: &BodyRoot, kink: f32) -> (GpuRoot, Gp
         )
     };
     let (lift0, lift1) = (f64::from(root.lift_root), f64::from(root.lift_tip));
-    let rest: Vec<Vec2> = (0..SEGMENTS)
-        .map(|i| {
-            let t = i as f64 / (SEGMENTS - 1) as f64;
-            let wave = std::f64::consts::TAU * (3.0 * f64::from(root.random) + 1.7 * t);
-            cos_sin(lift0 + (lift1 - lift0) * t + f64::from(kink) * t * wave.sin())
-        })
-        .collect();
+    // A strand shaped by a file keeps its own angles, unkinked.
+    let rest: Vec<Vec2> = match root.rest_angles {
+        Some(angles) => angles.iter().map(|&a| cos_sin(f64::from(a))).collect(),
+        None => (0..SEGMENTS)
+            .map(|i| {
+                let t = i as f64 / (SEGMENTS - 1) as f64;
+                let wave = std::f64::consts::TAU * (3.0 * f64::from(root.random) + 1.7 * t);
+                cos_sin(lift0 + (lift1 - lift0) * t + f64::from(kink) * t * wave.sin())
+            })
+            .collect(),
+    };
     let gust = gust_spatial_phases(root.position).map(cos_sin);
     let pair = |a: Vec2, b: Vec2| Vec4::new(a.x, a.y, b.x, b.y);
     // The root's offset from the frame's point is zero: the frame's point is the root.

@@ -7,22 +7,15 @@ use crate::creature::{
     Creature, CreaturePose, GpuCreaturePose, Space, place_direction, place_point, root_transform,
 };
 use crate::groom::{Pattern, StrandRoot};
+use crate::render::RenderSettings;
 use crate::render::mesh::{VertexSpace, creature_skin};
-use crate::render::{RenderSettings, Srgb};
 use crate::sim::POINTS_PER_STRAND;
 use glam::Vec3;
 
 /// The coat's linear colour for pattern channels as the GPU reads them (each a byte, so
 /// quantised to 1/255), mixed as the renderer's `coat_color` in `shaders/frame.wgsl`.
 pub fn coat_color(pattern: &Pattern) -> Vec3 {
-    let [cream, stripe, ear_tip, blush] =
-        pattern.pack().to_le_bytes().map(|b| f32::from(b) / 255.0);
-    let mut c = Srgb::MAIN.linear();
-    c = c.lerp(Srgb::CREAM.linear(), cream);
-    c = c.lerp(Srgb::STRIPE.linear(), stripe);
-    // Ear tips: the stripe colour, darkened.
-    c = c.lerp(Srgb::STRIPE.linear() * 0.45, ear_tip);
-    c.lerp(Srgb::BLUSH.linear(), blush)
+    pattern.color()
 }
 
 /// Each strand's colour, world root normal under `pose`, and random value, with the

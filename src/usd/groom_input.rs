@@ -3,8 +3,10 @@
 //! and Alembic are refused with the command that converts them to text.
 
 use super::read_curves::{CurvesError, ImportedCurves, binary_groom_kind, read_curves};
+use crate::body::BodyMesh;
 use crate::files::FileError;
-use crate::groom::{GroomFile, GroomFileError};
+use crate::groom::{BodyGroomSource, GroomFile, GroomFileError, GroomStrand, bind_roots};
+use glam::{Mat4, Vec3};
 use std::io::Read;
 use std::path::Path;
 use thiserror::Error;
@@ -16,6 +18,70 @@ pub enum GroomInput {
     File(GroomFile),
     /// Strands to bind to the body as they are.
     Curves(ImportedCurves),
+}
+
+/// How many roots decide where curves are placed.
+const PLACEMENT_SAMPLES: usize = 256;
+
+/// Where a body's strands were placed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Through the body's fit: the curves were made on the body's file (a groom from
+    /// Blender or Houdini on the model as it is).
+    ThroughFit,
+    /// As they are: the curves are already in the fitted frame (a coat Pelt exported on
+    /// this body at this height).
+    AsWritten,
+}
+
+impl GroomInput {
+    /// The groom for `mesh`, a body whose file was fitted by `fit` (file → fitted frame,
+    /// as [`crate::body::BodyFit::matrix`] gives it). Curves are placed either through the
+    /// same fit as the body (made on the body's file) or as they are (a coat Pelt wrote
+    /// on the fitted body), whichever puts the roots nearer the skin (the median distance
+    /// of a spread of roots), so both land on the skin without a flag to say which.
+    pub fn for_body(self, mesh: &BodyMesh, fit: Mat4) -> (BodyGroomSource, Placement) {
+        let curves = match self {
+            GroomInput::File(file) => return (BodyGroomSource::File(file), Placement::AsWritten),
+            GroomInput::Curves(curves) => curves,
+        };
+        let step = curves.curves.len().div_ceil(PLACEMENT_SAMPLES).max(1);
+        let sample: Vec<Vec3> = curves
+            .curves
+            .iter()
+            .step_by(step)
+            .map(|c| c.points[0])
+            .collect();
+        let median_gap = |points: &[Vec3]| -> f32 {
+            match bind_roots(points, mesh) {
+                Ok(b) => {
+                    let mut d: Vec<f32> = b.iter().map(|b| b.distance).collect();
+                    d.sort_by(f32::total_cmp);
+                    d.get(d.len() / 2).copied().unwrap_or(f32::INFINITY)
+                }
+                Err(_) => f32::INFINITY,
+            }
+        };
+        let fitted: Vec<Vec3> = sample.iter().map(|&p| fit.transform_point3(p)).collect();
+        let placement = if median_gap(&fitted) <= median_gap(&sample) {
+            Placement::ThroughFit
+        } else {
+            Placement::AsWritten
+        };
+        let place = |p: Vec3| match placement {
+            Placement::ThroughFit => fit.transform_point3(p),
+            Placement::AsWritten => p,
+        };
+        let strands = curves
+            .curves
+            .into_iter()
+            .map(|c| GroomStrand {
+                points: c.points.map(place),
+                color: c.color,
+            })
+            .collect();
+        (BodyGroomSource::Strands(strands), placement)
+    }
 }
 
 /// Why `--groom`'s file could not be read.

@@ -25,7 +25,7 @@ mod xform;
 
 pub use body_skin::body_skin;
 pub use coat::{coat_color, coat_curves, skin_mesh};
-pub use groom_input::{GroomInput, GroomInputError, read_groom};
+pub use groom_input::{GroomInput, GroomInputError, Placement, read_groom};
 pub use mesh_prim::{MeshMotion, PoseAt, StageMesh, mesh_usda_bytes};
 pub use read_curves::{
     CurvesError, ImportedCurve, ImportedCurves, MAX_CURVE_REACH, MAX_CURVES, MAX_USDA_BYTES,

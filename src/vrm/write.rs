@@ -301,6 +301,16 @@ fn write_mesh(
         .collect();
     let v = push_view(root, bin, bytemuck::cast_slice(&ibm), None);
     let ibm = push_accessor(root, v, ibm.len(), (C::F32, T::Mat4), None);
+    // Per-vertex colours where the mesh has one for each vertex (COLOR_0, linear).
+    let colors = (!m.colors.is_empty() && m.colors.len() == n).then(|| {
+        let v = push_view(
+            root,
+            bin,
+            bytemuck::cast_slice(&m.colors),
+            Some(ArrayBuffer),
+        );
+        push_accessor(root, v, n, (C::F32, T::Vec4), None)
+    });
     let material = root.push(json::Material {
         name: Some("coat".into()),
         double_sided: true,
@@ -317,6 +327,9 @@ fn write_mesh(
     attributes.insert(Valid(json::mesh::Semantic::Normals), normals);
     attributes.insert(Valid(json::mesh::Semantic::Joints(0)), joints);
     attributes.insert(Valid(json::mesh::Semantic::Weights(0)), weights);
+    if let Some(colors) = colors {
+        attributes.insert(Valid(json::mesh::Semantic::Colors(0)), colors);
+    }
     let mesh = root.push(json::Mesh {
         name: Some("body".into()),
         primitives: vec![json::mesh::Primitive {

@@ -3,7 +3,7 @@
 //! tail's end.
 
 use super::regions::{HeadRegions, chest_mask, smoothstep};
-use crate::creature::{Creature, Part};
+use super::{Creature, Part, Srgb};
 use glam::Vec3;
 
 /// The four pattern channels of one root, each in [0, 1].
@@ -24,6 +24,20 @@ impl Pattern {
     pub fn pack(&self) -> u32 {
         let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u32;
         q(self.cream) | (q(self.stripe) << 8) | (q(self.ear_tip) << 16) | (q(self.blush) << 24)
+    }
+
+    /// The coat's linear colour for these channels as the GPU reads them (each a byte, so
+    /// quantised to 1/255), mixed as the renderer's `coat_color` in `shaders/frame.wgsl`:
+    /// the main colour toward cream, stripe, darkened stripe at the ear tips, and blush.
+    pub fn color(&self) -> Vec3 {
+        let [cream, stripe, ear_tip, blush] =
+            self.pack().to_le_bytes().map(|b| f32::from(b) / 255.0);
+        let mut c = Srgb::MAIN.linear();
+        c = c.lerp(Srgb::CREAM.linear(), cream);
+        c = c.lerp(Srgb::STRIPE.linear(), stripe);
+        // Ear tips: the stripe colour, darkened.
+        c = c.lerp(Srgb::STRIPE.linear() * 0.45, ear_tip);
+        c.lerp(Srgb::BLUSH.linear(), blush)
     }
 }
 

@@ -1,8 +1,8 @@
-//! The groom's regions, shared by the flow (which way fur lies) and the coat pattern (what
+//! The coat's regions, shared by the flow (which way fur lies) and the coat pattern (what
 //! colour it is): how much a head direction belongs to the muzzle, cheeks, ears, belly,
 //! fluff and blush spots, and the body's chest mask.
 
-use crate::creature::{Bump, RadialHead};
+use super::{Bump, RadialHead};
 use glam::Vec3;
 
 /// Hermite step from 0 at `e0` to 1 at `e1` (either order), clamped outside.
