@@ -126,6 +126,7 @@ fn the_fur_on_the_exported_creatures_tail_rides_its_swing() {
     let fur_body = FurBody {
         mesh: Arc::new(body.mesh.clone()),
         motion: Arc::from(body.motion(None).unwrap()),
+        groom: None,
     };
     let mut sim = FurSim::new_cpu_on_body(&FurConfig::new(4_096, 3), fur_body).unwrap();
     let (_, _, before) = tail_roots_off_skin(&mut sim, &tail);
@@ -221,6 +222,7 @@ fn spring_cylinder_glb(spec: &CylinderSpec) -> Vec<u8> {
             weights: mesh.weights.clone(),
             indices: mesh.triangles.iter().flatten().copied().collect(),
             color: [0.8, 0.5, 0.3, 1.0],
+            colors: Vec::new(),
         }),
         avatar: None,
         generator: "body_springs test".into(),
@@ -564,6 +566,7 @@ fn the_fur_on_the_exported_creatures_tail_rides_its_swing_on_the_gpu() {
     let fur_body = FurBody {
         mesh: Arc::new(body.mesh.clone()),
         motion: Arc::from(body.motion(None).unwrap()),
+        groom: None,
     };
     let ctx = solver_common::gpu();
     let mut sim = FurSim::new_gpu_on_body(&FurConfig::new(2_048, 3), fur_body, &ctx).unwrap();

@@ -17,6 +17,7 @@ fn cylinder(spec: &CylinderSpec) -> FurBody {
     FurBody {
         mesh: Arc::new(mesh),
         motion: Arc::new(motion),
+        groom: None,
     }
 }
 

@@ -24,6 +24,7 @@ fn furred_cylinder(gpu: &GpuContext) -> SimulatedFur {
         body: Some(FurBody {
             mesh: Arc::new(mesh),
             motion: Arc::new(motion),
+            groom: None,
         }),
         ..SimulatedFurOptions::new(STRANDS, 11, layout)
     };
