@@ -222,7 +222,10 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
         }
         let e = fails(&args);
         assert!(
-            e.contains("--groom") && e.contains("needs --body") && e.contains("export --vrm"),
+            e.contains("--groom")
+                && e.contains("needs --body")
+                && e.contains("export --out creature.vrm")
+                && !e.contains("  "),
             "{command}: {e}"
         );
         assert!(!out.is_file(), "{command} wrote {}", out.display());

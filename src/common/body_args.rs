@@ -87,7 +87,10 @@ impl BodyArgs {
             // find: a groom is for a body. The creature itself is one, exported.
             if let Some(groom) = &self.groom {
                 bail!(
-                    "--groom {} needs --body: a groom grows fur on a body's triangles, and the                      built-in creature has its own groom. To groom the creature, export it                      with `pelt export --vrm creature.vrm` and give `--body creature.vrm                      --groom {}`",
+                    "--groom {} needs --body: a groom grows fur on a body's triangles, and the \
+                     built-in creature has its own groom. To groom the creature, export it \
+                     with `pelt export --out creature.vrm` and give `--body creature.vrm \
+                     --groom {}`",
                     crate::common::printable::printable_path(groom),
                     crate::common::printable::printable_path(groom)
                 );
