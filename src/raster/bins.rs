@@ -140,7 +140,8 @@ fn entry(nearest: f32, segment: usize) -> u64 {
     (u64::from(!ordered) << 32) | segment as u64
 }
 
-/// The segment an entry names: `(k, j)`, the strand drawn `k`th and its segment `j`.
+/// The segment an entry names: `(k, j)`, the strand in place `k` of the projected points
+/// and its segment `j`.
 pub(crate) fn entry_segment(entry: u64) -> (usize, usize) {
     let s = (entry & 0xffff_ffff) as usize;
     (s / SEGMENTS, s % SEGMENTS)

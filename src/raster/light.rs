@@ -90,7 +90,7 @@ pub fn draw_light_maps(
                 .into(),
         ));
     }
-    let points = project(strands, light, false);
+    let (points, drawn) = project(strands, light, false);
     let grid = Grid::new(light.width, light.height);
     let texels = light.width as usize * light.height as usize;
     let mut maps = LightMaps {
@@ -105,10 +105,10 @@ pub fn draw_light_maps(
         .zip(maps.deep_opacity.chunks_mut(band))
         .collect();
     let stats = if options.simd {
-        let k = LightKernel::<f32x8>::new(&points, &grid, strands, slabs);
+        let k = LightKernel::<f32x8>::new(&points, &drawn, &grid, strands, slabs);
         bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
     } else {
-        let k = LightKernel::<f32>::new(&points, &grid, strands, slabs);
+        let k = LightKernel::<f32>::new(&points, &drawn, &grid, strands, slabs);
         bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
     };
     Ok((maps, stats))
@@ -119,6 +119,8 @@ type LightBand<'a> = (&'a mut [f32], &'a mut [[f32; 4]]);
 
 struct LightKernel<'a, L> {
     points: &'a [ScreenPoint],
+    /// The drawn number of the strand in each place of `points`.
+    drawn: &'a [u32],
     across: u32,
     width: u32,
     order: Option<&'a [u32]>,
@@ -145,10 +147,17 @@ struct LightTile {
 impl<'a, L: Lanes> LightKernel<'a, L> {
     const GROUPS: usize = TILE as usize / L::WIDTH;
 
-    fn new(points: &'a [ScreenPoint], grid: &Grid, s: &'a Strands, slabs: &LightSlabs) -> Self {
+    fn new(
+        points: &'a [ScreenPoint],
+        drawn: &'a [u32],
+        grid: &Grid,
+        s: &'a Strands,
+        slabs: &LightSlabs,
+    ) -> Self {
         let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         LightKernel {
             points,
+            drawn,
             across: grid.across,
             width: grid.width,
             order: s.order,
@@ -286,6 +295,7 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
                 continue;
             };
             if pass == 0 {
+                let k = self.drawn[k] as usize;
                 let strand = self.order.map_or(k as u32, |o| o[k]);
                 self.first_hair(state, &seg, strand, rows);
             } else {

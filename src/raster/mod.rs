@@ -13,7 +13,8 @@
 //! surfaces' depth, composited over their colour by [`Picture::composite`].
 //!
 //! Memory, all of it freed when a call returns (but the picture or maps it returns): 24 B
-//! a drawn strand point ([`SCREEN_POINT_BYTES`]), 16 B a pixel of the picture (20 B a
+//! a drawn strand point ([`SCREEN_POINT_BYTES`]) and 4 B a drawn strand (its place among
+//! them: strands are placed by where their root lands), 16 B a pixel of the picture (20 B a
 //! texel of the light maps), each tile written straight into its place in the rows, 12 B
 //! a tile (counts and list starts), and the binning pool, the frame's list entries but at
 //! most `bin_capacity` × 8 B ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At
@@ -116,7 +117,8 @@ impl RasterOptions {
     }
 }
 
-/// Bytes a frame holds at its peak: `points` drawn strand points projected, a
+/// Bytes a frame holds at its peak: `points` drawn strand points projected and their
+/// strands' places, a
 /// `width × height` picture (16 B a pixel; a light map's 20 B a texel), the tiles' counts
 /// and list starts, and a binning pool of `pool` entries: the frame's list entries
 /// ([`BinStats::entries`]), at most the options' `bin_capacity`.
@@ -124,6 +126,7 @@ pub fn buffer_bytes(width: u32, height: u32, points: u64, pool: u64) -> u64 {
     let tiles = u64::from(width.div_ceil(TILE)) * u64::from(height.div_ceil(TILE));
     let pixel = 16;
     points * SCREEN_POINT_BYTES
+        + points / crate::sim::POINTS_PER_STRAND as u64 * 4
         + u64::from(width) * u64::from(height) * pixel
         + tiles * 12
         + pool * ENTRY_BYTES

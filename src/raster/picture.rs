@@ -109,7 +109,7 @@ pub fn draw_picture(
             view.height
         )));
     }
-    let points = project(strands, view, true);
+    let (points, _) = project(strands, view, true);
     let grid = Grid::new(view.width, view.height);
     let mut pixels = vec![[0.0, 0.0, 0.0, 1.0]; pixels];
     let mut bands: Vec<&mut [[f32; 4]]> = pixels

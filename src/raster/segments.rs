@@ -178,12 +178,34 @@ pub(crate) struct ScreenPoint {
 /// Bytes of one projected point.
 pub const SCREEN_POINT_BYTES: u64 = std::mem::size_of::<ScreenPoint>() as u64;
 
-/// Every drawn strand's points projected, in drawn order (`k * 6 + i`).
-pub(crate) fn project(strands: &Strands, view: &RasterView, colors: bool) -> Vec<ScreenPoint> {
+/// Every drawn strand's points projected, strands placed by where their root lands on
+/// screen (so a tile's segments lie near each other in memory), and the drawn number `k`
+/// of the strand in each place.
+pub(crate) fn project(
+    strands: &Strands,
+    view: &RasterView,
+    colors: bool,
+) -> (Vec<ScreenPoint>, Vec<u32>) {
+    let mut keys: Vec<(u32, u32)> = (0..strands.drawn())
+        .into_par_iter()
+        .map(|k| {
+            let root = strands.positions[strands.strand(k) * POINTS_PER_STRAND].truncate();
+            let p = view.project(root);
+            let cell = |v: f32| (v / 16.0).clamp(0.0, 65535.0) as u32;
+            let key = if p.w > 0.0 && p.x.is_finite() && p.y.is_finite() {
+                morton(cell(p.x), cell(p.y))
+            } else {
+                u32::MAX
+            };
+            (key, k as u32)
+        })
+        .collect();
+    keys.par_sort_unstable();
     let mut out = vec![ScreenPoint::default(); strands.drawn() * POINTS_PER_STRAND];
     out.par_chunks_mut(POINTS_PER_STRAND)
-        .enumerate()
-        .for_each(|(k, points)| {
+        .zip(keys.par_iter())
+        .for_each(|(points, &(_, k))| {
+            let k = k as usize;
             let s = strands.strand(k);
             let base = s * POINTS_PER_STRAND;
             let p = &strands.positions[base..base + POINTS_PER_STRAND];
@@ -193,7 +215,19 @@ pub(crate) fn project(strands: &Strands, view: &RasterView, colors: bool) -> Vec
                 out.color = if colors { strands.colors[base + i] } else { 0 };
             }
         });
-    out
+    (out, keys.into_iter().map(|(_, k)| k).collect())
+}
+
+/// The bits of `x` and `y` (16 each) interleaved: nearby cells get nearby numbers.
+fn morton(x: u32, y: u32) -> u32 {
+    let spread = |mut v: u32| {
+        v &= 0xffff;
+        v = (v | (v << 8)) & 0x00ff_00ff;
+        v = (v | (v << 4)) & 0x0f0f_0f0f;
+        v = (v | (v << 2)) & 0x3333_3333;
+        (v | (v << 1)) & 0x5555_5555
+    };
+    spread(x) | (spread(y) << 1)
 }
 
 /// Point `i` of a strand (`p`, its six points) drawn with LOD `weight`.
@@ -287,7 +321,7 @@ pub(crate) struct Shade {
 }
 
 impl Segment {
-    /// Segment `j` of the strand drawn `k`th, from its projected points, faded over the
+    /// Segment `j` of the strand in place `k` of the projected points, faded over the
     /// last `tip_fade` of the strand's length; `None` when it covers nothing (behind the
     /// viewer, or of no length on screen).
     pub fn new(points: &[ScreenPoint], k: usize, j: usize, tip_fade: f32) -> Option<Self> {
@@ -321,7 +355,7 @@ impl Segment {
         })
     }
 
-    /// The colours of segment `j` of the strand drawn `k`th, tone-mapped with `exposure`.
+    /// The colours of segment `j` of the strand in place `k`, tone-mapped with `exposure`.
     pub fn shade(points: &[ScreenPoint], k: usize, j: usize, exposure: Exposure) -> Shade {
         let color = |w: u32| {
             let c = unpack_point_color(w);
