@@ -94,7 +94,12 @@ fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
 
 /// Calls `f` with every tile `e` can touch: within its box grown by its reach, and within
 /// reach plus half a tile's diagonal of the tile's centre.
-fn for_each_tile(e: &Extent, grid: &Grid, mut f: impl FnMut(usize)) {
+fn for_each_tile(e: &Extent, grid: &Grid, f: impl FnMut(usize)) {
+    for_each_tile_in(e, grid, (0, grid.down - 1), f);
+}
+
+/// [`for_each_tile`] in the rows of tiles `rows` (inclusive) alone.
+fn for_each_tile_in(e: &Extent, grid: &Grid, rows: (u32, u32), mut f: impl FnMut(usize)) {
     let t = TILE as f32;
     let (right, bottom) = (
         (e.ax.max(e.bx) + e.reach) / t,
@@ -106,8 +111,8 @@ fn for_each_tile(e: &Extent, grid: &Grid, mut f: impl FnMut(usize)) {
     // Non-negative, so truncation is the floor.
     let x0 = ((e.ax.min(e.bx) - e.reach) / t).max(0.0) as u32;
     let x1 = (right as u32).min(grid.across - 1);
-    let y0 = ((e.ay.min(e.by) - e.reach) / t).max(0.0) as u32;
-    let y1 = (bottom as u32).min(grid.down - 1);
+    let y0 = (((e.ay.min(e.by) - e.reach) / t).max(0.0) as u32).max(rows.0);
+    let y1 = (bottom as u32).min(grid.down - 1).min(rows.1);
     if !(x0 <= x1 && y0 <= y1) {
         return;
     }
@@ -281,9 +286,14 @@ fn fill(
         .map(|&s| AtomicU32::new(s as u32))
         .collect();
     let slots: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
+    // Only the rows of tiles the group spans are looked at.
+    let rows = (
+        (first / grid.across as usize) as u32,
+        ((end - 1) / grid.across as usize) as u32,
+    );
     (0..drawn * SEGMENTS).into_par_iter().for_each(|s| {
         if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
-            for_each_tile(&e, grid, |t| {
+            for_each_tile_in(&e, grid, rows, |t| {
                 if (first..end).contains(&t) {
                     let at = cursors[t - first].fetch_add(1, Ordering::Relaxed);
                     slots[at as usize].store(entry(e.nearest, s), Ordering::Relaxed);
@@ -316,7 +326,8 @@ fn draw_overflowing<K: TileKernel>(
             'scan: for s in 0..drawn * SEGMENTS {
                 if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
                     let mut hit = false;
-                    for_each_tile(&e, grid, |t| hit |= t == tile);
+                    let row = (tile / grid.across as usize) as u32;
+                    for_each_tile_in(&e, grid, (row, row), |t| hit |= t == tile);
                     if hit {
                         if seen >= from {
                             chunk.push(entry(e.nearest, s));
