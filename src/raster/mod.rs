@@ -19,7 +19,7 @@
 //! a tile (counts and list starts), and the binning pool, the frame's list entries but at
 //! most `bin_capacity` × 8 B ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At
 //! 1920×1080: 33.2 MB of picture, 0.4 MB of tiles, at most 33.6 MB of pool with the
-//! default capacity, and 0.6 MB for 4,096 strands' points (60.5 MB for the full coat's
+//! default capacity, and 0.6 MB for 4,096 strands' points (62.2 MB for the full coat's
 //! 420,032).
 
 mod bins;
