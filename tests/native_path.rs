@@ -223,14 +223,15 @@ fn the_native_light_maps_shadow_the_same_skin_as_the_ribbons() {
         mean_r > 1.0,
         "no hair shadow to compare ({mean_r:.2} levels)"
     );
-    // The native maps darken the skin less than the ribbons' (see the report in
-    // docs/architecture.md, "Measured"): a bound near what they reach.
+    // Both draw the maps with one sample a texel and the same dither, so the shadows
+    // agree closely: a fifth of the old 40% (the box overlap of the camera's coverage
+    // made the native shadow about 30% lighter) and the same darkened skin.
     assert!(
-        (mean_n - mean_r).abs() <= 0.4 * mean_r,
+        (mean_n - mean_r).abs() <= 0.08 * mean_r,
         "hair shadow by native {mean_n:.2} levels, by the ribbons {mean_r:.2}"
     );
     assert!(
-        overlap >= 0.75,
+        overlap >= 0.95,
         "the shadowed skin overlaps by {overlap:.4}"
     );
 }

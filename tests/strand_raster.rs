@@ -4,7 +4,7 @@
 //! strands winning, the kept layers blending exactly, a stack of opaque strands closing its
 //! pixels early, a binning pool too small for the frame changing nothing that shows, the
 //! SIMD path against the scalar one, and the same bits on any number of threads; the light
-//! maps' first hair and slabs.
+//! maps' first hair and slabs, their one sample a texel, and their early exit.
 
 use glam::{Mat4, Vec3, Vec4};
 use pelt::raster::{
@@ -521,6 +521,134 @@ fn the_light_maps_hold_the_first_hair_and_the_opacity_in_each_slab() {
         "{o:?}"
     );
     assert_eq!(maps.first_hair_rgba8().len(), (W * H * 4) as usize);
+}
+
+/// The light's view of the hand-worked cases: depth 0 near … 1 far over 2 m.
+fn light_view() -> (RasterView, LightSlabs) {
+    let light = RasterView {
+        reversed_depth: false,
+        ..view()
+    };
+    let slabs = LightSlabs {
+        depth_range: 2.0,
+        ends: [0.012, 0.035, 0.08, 0.2],
+    };
+    (light, slabs)
+}
+
+#[test]
+fn the_light_maps_see_a_strand_by_one_sample_a_texel_as_the_ribbons_shadow_passes() {
+    // The ribbons draw the light's maps with one sample a texel: a texel counts a strand
+    // where its centre lies inside it, by the soft edge there (no box overlap, which
+    // models the camera's four samples). A thick strand (6 px, centre y = 19.8) and a thin
+    // one (0.3 px, drawn 1 px wide at 0.3 opacity, centre y = 40.6), far apart in depth
+    // so each is alone in its texels.
+    let white = Vec3::ONE;
+    let coat = Coat::new(&[
+        (
+            strand(Vec3::new(8.0, 19.8, 0.3), Vec3::new(88.0, 19.8, 0.3)),
+            white,
+        ),
+        (
+            strand(Vec3::new(8.0, 40.6, 0.6), Vec3::new(88.0, 40.6, 0.6)),
+            white,
+        ),
+    ]);
+    let (light, slabs) = light_view();
+    // The width is the frame's: drawn once 6 px wide (the first strand read), once 0.3 px
+    // (the second).
+    let maps = |root: f32| {
+        let s = coat.strands(StrandStyle {
+            min_pixels: 1.0,
+            ..style(root, 1.0, 1e-4)
+        });
+        draw_light_maps(&s, &light, &slabs, &RasterOptions::default())
+            .unwrap()
+            .0
+    };
+    let (thick_maps, thin_maps) = (maps(6.0), maps(0.3));
+    let edge = |d: f32, h: f32| (1.0 - (d / h).powi(4)).max(0.0);
+    let mut worst = 0.0f32;
+    let (mut sum_thin, mut want_thin) = (0.0f32, 0.0f32);
+    for x in [20u32, 47, 70] {
+        for y in 12..28 {
+            let got = thick_maps.deep_opacity[(y * W + x) as usize][3];
+            let want = edge((y as f32 + 0.5 - 19.8).abs(), 3.0);
+            worst = worst.max((got - want).abs());
+        }
+        for y in 36..46 {
+            let got = thin_maps.deep_opacity[(y * W + x) as usize][3];
+            let want = 0.3 * edge((y as f32 + 0.5 - 40.6).abs(), 0.5);
+            worst = worst.max((got - want).abs());
+            sum_thin += got;
+            want_thin += want;
+        }
+    }
+    assert!(worst < 1e-4, "light opacity off one sample's by {worst}");
+    // Across the thin strand, each column holds the ribbons' total: its one texel.
+    assert!(
+        (sum_thin - want_thin).abs() < 1e-4 && want_thin > 0.8,
+        "thin strand: {sum_thin} against {want_thin}"
+    );
+}
+
+#[test]
+fn the_light_maps_stop_reading_a_tile_once_nothing_left_can_change_it() {
+    // Deep piles of wide translucent strands (30 over each of 4 rows of tiles, a
+    // centimetre apart in depth): read nearest first, a tile stops once every texel's first hair is nearer
+    // than what is left and the rest lies past the last slab. A pool too small for any
+    // list draws every entry by the slow path, in no order and with no early exit: the
+    // same maps.
+    let white = Vec3::ONE;
+    let mut strands = Vec::new();
+    for place in 0..4 {
+        let y = 12.0 + 16.0 * place as f32;
+        for i in 0..30 {
+            let z = 0.1 + 0.01 * i as f32 + 0.002 * place as f32;
+            let wobble = 0.37 * i as f32;
+            strands.push((
+                strand(
+                    Vec3::new(-10.0 + wobble, y + 0.05 * i as f32, z),
+                    Vec3::new(106.0 - wobble, y - 1.0, z),
+                ),
+                white,
+            ));
+        }
+    }
+    let coat = Coat::new(&strands);
+    let mut s = coat.strands(style(16.0, 1.0, 1e-4));
+    // Translucent (LOD weights 0.2 … 0.5), so a texel's first hair is often not the
+    // nearest strand over it.
+    s.lod = Lod {
+        drawn: 120,
+        end: 200.0,
+        fade: 400.0,
+        width_scale: 1.0,
+    };
+    let (light, slabs) = light_view();
+    let (fast, fs) = draw_light_maps(&s, &light, &slabs, &RasterOptions::default()).unwrap();
+    let slow_options = RasterOptions {
+        bin_capacity: 4,
+        ..RasterOptions::default()
+    };
+    let (slow, ss) = draw_light_maps(&s, &light, &slabs, &slow_options).unwrap();
+    assert!(
+        fs.skipped_entries * 4 > fs.entries,
+        "only {} of {} entries skipped",
+        fs.skipped_entries,
+        fs.entries
+    );
+    assert!(ss.overflow_tiles > 0 && ss.skipped_entries == 0, "{ss:?}");
+    assert_eq!(fast.first_hair, slow.first_hair, "first hair differs");
+    let worst = fast
+        .deep_opacity
+        .iter()
+        .zip(&slow.deep_opacity)
+        .flat_map(|(a, b)| (0..4).map(move |c| (a[c] - b[c]).abs() / b[c].max(1.0)))
+        .fold(0.0f32, f32::max);
+    assert!(worst < 1e-5, "deep opacity differs by {worst} (relative)");
+    let covered = fast.first_hair.iter().filter(|&&d| d < 1.0).count();
+    assert!(covered > 1000, "{covered} texels with hair");
 }
 
 #[test]

@@ -94,24 +94,33 @@ fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
 
 /// Calls `f` with every tile `e` can touch: within its box grown by its reach, and within
 /// reach plus half a tile's diagonal of the tile's centre.
-fn for_each_tile(e: &Extent, grid: &Grid, mut f: impl FnMut(usize)) {
+fn for_each_tile(e: &Extent, grid: &Grid, f: impl FnMut(usize)) {
+    for_each_tile_in(e, grid, (0, grid.down - 1), f);
+}
+
+/// [`for_each_tile`] in the rows of tiles `rows` (inclusive) alone.
+fn for_each_tile_in(e: &Extent, grid: &Grid, rows: (u32, u32), mut f: impl FnMut(usize)) {
     let t = TILE as f32;
-    let x0 = ((e.ax.min(e.bx) - e.reach) / t).floor().max(0.0);
-    let x1 = ((e.ax.max(e.bx) + e.reach) / t)
-        .floor()
-        .min(grid.across as f32 - 1.0);
-    let y0 = ((e.ay.min(e.by) - e.reach) / t).floor().max(0.0);
-    let y1 = ((e.ay.max(e.by) + e.reach) / t)
-        .floor()
-        .min(grid.down as f32 - 1.0);
+    let (right, bottom) = (
+        (e.ax.max(e.bx) + e.reach) / t,
+        (e.ay.max(e.by) + e.reach) / t,
+    );
+    if !(right >= 0.0 && bottom >= 0.0) {
+        return;
+    }
+    // Non-negative, so truncation is the floor.
+    let x0 = ((e.ax.min(e.bx) - e.reach) / t).max(0.0) as u32;
+    let x1 = (right as u32).min(grid.across - 1);
+    let y0 = (((e.ay.min(e.by) - e.reach) / t).max(0.0) as u32).max(rows.0);
+    let y1 = (bottom as u32).min(grid.down - 1).min(rows.1);
     if !(x0 <= x1 && y0 <= y1) {
         return;
     }
     let (dx, dy) = (e.bx - e.ax, e.by - e.ay);
     let inv = 1.0 / (dx * dx + dy * dy);
     let limit = e.reach + 0.5 * t * std::f32::consts::SQRT_2 + 0.01;
-    for ty in y0 as u32..=y1 as u32 {
-        for tx in x0 as u32..=x1 as u32 {
+    for ty in y0..=y1 {
+        for tx in x0..=x1 {
             let cx = (tx as f32 + 0.5) * t;
             let cy = (ty as f32 + 0.5) * t;
             let h = (((cx - e.ax) * dx + (cy - e.ay) * dy) * inv).clamp(0.0, 1.0);
@@ -136,7 +145,8 @@ fn entry(nearest: f32, segment: usize) -> u64 {
     (u64::from(!ordered) << 32) | segment as u64
 }
 
-/// The segment an entry names: `(k, j)`, the strand drawn `k`th and its segment `j`.
+/// The segment an entry names: `(k, j)`, the strand in place `k` of the projected points
+/// and its segment `j`.
 pub(crate) fn entry_segment(entry: u64) -> (usize, usize) {
     let s = (entry & 0xffff_ffff) as usize;
     (s / SEGMENTS, s % SEGMENTS)
@@ -146,8 +156,8 @@ pub(crate) fn entry_segment(entry: u64) -> (usize, usize) {
 pub(crate) trait TileKernel: Sync {
     /// What a tile keeps between its chunks of segments.
     type State: Send;
-    /// What one pixel ends as.
-    type Pixel: Send + Copy;
+    /// One band of the output: the rows of pixels of one row of tiles, row-major.
+    type Band<'a>: Send;
     /// Passes over a tile's segments (the light's maps need two: first hair, then the
     /// opacity behind it).
     const PASSES: usize;
@@ -156,32 +166,28 @@ pub(crate) trait TileKernel: Sync {
     /// Pass `pass` over some of the tile's segments: the whole list nearest first
     /// (`in_order`), or one chunk of it in no order (the slow path).
     fn feed(&self, state: &mut Self::State, pass: usize, entries: &[u64], in_order: bool);
-    /// Writes the tile's pixels (row-major within the tile); returns how many entries it
-    /// left unread.
-    fn end(&self, state: Self::State, out: &mut [Self::Pixel]) -> u64;
+    /// Writes the tile's pixels into its `band`, the tile's first column at pixel `x0`
+    /// (pixels outside the target are not written); returns how many entries it left
+    /// unread.
+    fn end(&self, state: Self::State, band: &mut Self::Band<'_>, x0: usize) -> u64;
 }
 
-/// Draws every tile of `grid` with `kernel` into `out` (tile-major: tile `t`'s pixels at
-/// `t * 64 ..`), binning the drawn segments with at most `capacity` entries at a time.
-/// Tiles no segment touches are left as they are: `out` must hold the kernel's empty pixel.
-pub(crate) fn draw<K: TileKernel>(
+/// Draws every tile of `grid` with `kernel` into `bands` (one a row of tiles, top to
+/// bottom), binning the drawn segments with at most `capacity` entries at a time. Rows of
+/// tiles are spread over threads. Tiles no segment touches are left as they are: the
+/// bands must hold the kernel's empty pixel.
+pub(crate) fn draw<'a, K: TileKernel>(
     points: &[ScreenPoint],
     grid: &Grid,
     capacity: usize,
     kernel: &K,
-    out: &mut [K::Pixel],
+    bands: &mut [K::Band<'a>],
 ) -> BinStats {
     let drawn = points.len() / POINTS_PER_STRAND;
-    let counts = count(points, drawn, grid);
+    let across = grid.across as usize;
+    let (counts, segments) = count(points, drawn, grid);
     let mut stats = BinStats {
-        segments: (0..drawn)
-            .into_par_iter()
-            .map(|k| {
-                (0..SEGMENTS)
-                    .filter(|&j| extent(points, k, j).is_some())
-                    .count() as u64
-            })
-            .sum(),
+        segments,
         entries: counts.iter().map(|&c| u64::from(c)).sum(),
         ..BinStats::default()
     };
@@ -193,8 +199,9 @@ pub(crate) fn draw<K: TileKernel>(
         if own > capacity {
             stats.overflow_tiles += 1;
             stats.overflow_entries += own as u64;
-            let pixels = &mut out[first * TILE_PIXELS..(first + 1) * TILE_PIXELS];
-            draw_overflowing(points, drawn, grid, first, own, capacity, kernel, pixels);
+            let band = &mut bands[first / across];
+            let tile = (grid, first, own, capacity);
+            draw_overflowing(points, drawn, tile, kernel, band);
             first += 1;
             continue;
         }
@@ -206,28 +213,33 @@ pub(crate) fn draw<K: TileKernel>(
             end += 1;
         }
         let (mut entries, starts) = fill(points, drawn, grid, &counts, first, end, total);
-        let mut lists = Vec::with_capacity(end - first);
+        // Each row of tiles gets its tiles' lists.
+        let (top, bottom) = (first / across, (end - 1) / across);
+        let mut rows: Vec<Vec<(usize, &mut [u64])>> = (top..=bottom).map(|_| Vec::new()).collect();
         let mut rest = entries.as_mut_slice();
         for t in first..end {
             let (list, tail) = rest.split_at_mut(starts[t - first + 1] - starts[t - first]);
-            lists.push(list);
+            rows[t / across - top].push((t, list));
             rest = tail;
         }
-        stats.skipped_entries += out[first * TILE_PIXELS..end * TILE_PIXELS]
-            .par_chunks_mut(TILE_PIXELS)
-            .zip(lists)
-            .enumerate()
-            .map(|(i, (pixels, list))| {
-                if list.is_empty() {
-                    // Nothing to draw: `out` holds the empty pixel already.
-                    return 0;
+        stats.skipped_entries += bands[top..=bottom]
+            .par_iter_mut()
+            .zip(rows)
+            .map(|(band, tiles)| {
+                let mut skipped = 0;
+                for (t, list) in tiles {
+                    if list.is_empty() {
+                        // Nothing to draw: the band holds the empty pixel already.
+                        continue;
+                    }
+                    list.sort_unstable();
+                    let mut state = kernel.begin(t);
+                    for pass in 0..K::PASSES {
+                        kernel.feed(&mut state, pass, list, true);
+                    }
+                    skipped += kernel.end(state, band, (t % across) * TILE as usize);
                 }
-                list.sort_unstable();
-                let mut state = kernel.begin(first + i);
-                for pass in 0..K::PASSES {
-                    kernel.feed(&mut state, pass, list, true);
-                }
-                kernel.end(state, pixels)
+                skipped
             })
             .sum::<u64>();
         first = end;
@@ -235,17 +247,23 @@ pub(crate) fn draw<K: TileKernel>(
     stats
 }
 
-/// Entries per tile.
-fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> Vec<u32> {
+/// Entries per tile, and the segments that cover anything.
+fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> (Vec<u32>, u64) {
     let counts: Vec<AtomicU32> = (0..grid.tiles()).map(|_| AtomicU32::new(0)).collect();
-    (0..drawn * SEGMENTS).into_par_iter().for_each(|s| {
-        if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+    let segments = (0..drawn * SEGMENTS)
+        .into_par_iter()
+        .filter(|&s| {
+            let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) else {
+                return false;
+            };
             for_each_tile(&e, grid, |t| {
                 counts[t].fetch_add(1, Ordering::Relaxed);
             });
-        }
-    });
-    counts.into_iter().map(AtomicU32::into_inner).collect()
+            true
+        })
+        .count() as u64;
+    let counts = counts.into_iter().map(AtomicU32::into_inner).collect();
+    (counts, segments)
 }
 
 /// The lists of tiles `first .. end` (`total` entries), and where each starts.
@@ -268,9 +286,14 @@ fn fill(
         .map(|&s| AtomicU32::new(s as u32))
         .collect();
     let slots: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
+    // Only the rows of tiles the group spans are looked at.
+    let rows = (
+        (first / grid.across as usize) as u32,
+        ((end - 1) / grid.across as usize) as u32,
+    );
     (0..drawn * SEGMENTS).into_par_iter().for_each(|s| {
         if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
-            for_each_tile(&e, grid, |t| {
+            for_each_tile_in(&e, grid, rows, |t| {
                 if (first..end).contains(&t) {
                     let at = cursors[t - first].fetch_add(1, Ordering::Relaxed);
                     slots[at as usize].store(entry(e.nearest, s), Ordering::Relaxed);
@@ -283,18 +306,15 @@ fn fill(
     (entries, starts)
 }
 
-/// The slow path: tile `tile`, whose `own` entries exceed `capacity`, fed chunk by chunk
-/// (each found by a scan of every segment, in segment order) for each pass.
-#[allow(clippy::too_many_arguments)]
+/// The slow path: `tile` = (its grid, its number, its `own` entries, which exceed the
+/// pool's `capacity`), fed chunk by chunk (each found by a scan of every segment, in
+/// segment order) for each pass, then written into its `band`.
 fn draw_overflowing<K: TileKernel>(
     points: &[ScreenPoint],
     drawn: usize,
-    grid: &Grid,
-    tile: usize,
-    own: usize,
-    capacity: usize,
+    (grid, tile, own, capacity): (&Grid, usize, usize, usize),
     kernel: &K,
-    pixels: &mut [K::Pixel],
+    band: &mut K::Band<'_>,
 ) {
     let mut state = kernel.begin(tile);
     let mut chunk = Vec::with_capacity(capacity);
@@ -306,7 +326,8 @@ fn draw_overflowing<K: TileKernel>(
             'scan: for s in 0..drawn * SEGMENTS {
                 if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
                     let mut hit = false;
-                    for_each_tile(&e, grid, |t| hit |= t == tile);
+                    let row = (tile / grid.across as usize) as u32;
+                    for_each_tile_in(&e, grid, (row, row), |t| hit |= t == tile);
                     if hit {
                         if seen >= from {
                             chunk.push(entry(e.nearest, s));
@@ -322,7 +343,8 @@ fn draw_overflowing<K: TileKernel>(
             from += chunk.len().max(1);
         }
     }
-    kernel.end(state, pixels);
+    let x0 = (tile % grid.across as usize) * TILE as usize;
+    kernel.end(state, band, x0);
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! a segment near its pixel but listed late (its nearer end is elsewhere) is never lost.
 
 use super::bins::{TILE, TILE_PIXELS, TileKernel, entry_segment};
-use super::coverage::fragment;
+use super::coverage::{along, hit, picture_alpha};
 use super::lanes::Lanes;
 use super::segments::{Exposure, ScreenPoint, Segment};
 use std::marker::PhantomData;
@@ -75,7 +75,7 @@ impl<L: Lanes> PictureKernel<'_, L> {
 
 impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
     type State = TileState<L>;
-    type Pixel = [f32; 4];
+    type Band<'a> = &'a mut [[f32; 4]];
     const PASSES: usize = 1;
 
     fn begin(&self, tile: usize) -> TileState<L> {
@@ -128,7 +128,7 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
         let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         for (n, &e) in entries.iter().enumerate() {
             let (k, j) = entry_segment(e);
-            let Some(seg) = Segment::new(self.points, k, j, self.exposure) else {
+            let Some(seg) = Segment::new(self.points, k, j, self.tip_fade) else {
                 continue;
             };
             if in_order {
@@ -144,24 +144,41 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
                     break;
                 }
             }
-            let first = (seg.y_min - state.y0).floor().max(0.0) as usize;
-            let last = (seg.y_max - state.y0).floor().min(TILE as f32 - 1.0);
-            if last < 0.0 {
+            let Some((top, bottom)) = seg.rows_in_tile(state.x0, state.y0) else {
                 continue;
-            }
-            for y in first..=last as usize {
-                let py = L::splat(state.y0 + y as f32 + 0.5);
+            };
+            // The colours only once a pixel is covered.
+            let mut shade = None;
+            for y in top..=bottom {
+                let ry = state.y0 + y as f32 + 0.5 - seg.ay;
                 for g in 0..Self::GROUPS {
-                    let px = L::load(&offsets[g * L::WIDTH..]) + L::splat(state.x0);
-                    let f = fragment(&seg, px, py, self.tip_fade);
+                    let rx = L::load(&offsets[g * L::WIDTH..]) + L::splat(state.x0 - seg.ax);
+                    let Some(hit) = hit(&seg, rx, ry) else {
+                        continue;
+                    };
+                    let alpha = picture_alpha(&seg, &hit);
+                    let near = along(seg.near, seg.d_near, hit.t);
                     let p = &mut state.pixels[y * Self::GROUPS + g];
-                    take(p, f.alpha, f.near, f.rgb);
+                    let drawn = L::and(alpha.gt(L::splat(0.0)), near.ge(p.surface));
+                    if !L::any(drawn) {
+                        continue;
+                    }
+                    let s = shade
+                        .get_or_insert_with(|| Segment::shade(self.points, k, j, self.exposure));
+                    let rgb = [
+                        along(s.color.x, s.d_color.x, hit.t),
+                        along(s.color.y, s.d_color.y, hit.t),
+                        along(s.color.z, s.d_color.z, hit.t),
+                    ];
+                    take(p, drawn, alpha, near, rgb);
                 }
             }
         }
     }
 
-    fn end(&self, state: TileState<L>, out: &mut [[f32; 4]]) -> u64 {
+    fn end(&self, state: TileState<L>, band: &mut &mut [[f32; 4]], x0: usize) -> u64 {
+        let width = self.width as usize;
+        let rows = band.len() / width;
         for (i, p) in state.pixels.iter().enumerate() {
             let (rgb, t) = resolve(p);
             let mut lanes = [[0.0f32; TILE as usize]; 4];
@@ -169,8 +186,11 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
                 rgb[c].store(&mut lanes[c]);
             }
             t.store(&mut lanes[3]);
+            let (y, x) = (i / Self::GROUPS, (i % Self::GROUPS) * L::WIDTH + x0);
             for lane in 0..L::WIDTH {
-                out[i * L::WIDTH + lane] = std::array::from_fn(|c| lanes[c][lane]);
+                if y < rows && x + lane < width {
+                    band[y * width + x + lane] = std::array::from_fn(|c| lanes[c][lane]);
+                }
             }
         }
         state.skipped
@@ -191,11 +211,10 @@ fn closed_behind<L: Lanes>(p: &PixelState<L>, near: f32) -> L::Mask {
     t.lt(L::splat(EXIT_TRANSMITTANCE))
 }
 
-/// Takes a fragment into a pixel's layers: where it is drawn (some opacity, not behind the
-/// surfaces), it is sorted into the kept layers and whatever falls out of them (it, or the
-/// farthest kept) joins the unordered rest.
-fn take<L: Lanes>(p: &mut PixelState<L>, alpha: L, near: L, rgb: [L; 3]) {
-    let drawn = L::and(alpha.gt(L::splat(0.0)), near.ge(p.surface));
+/// Takes a fragment into a pixel's layers: where it is `drawn` (some opacity, not behind
+/// the surfaces), it is sorted into the kept layers and whatever falls out of them (it, or
+/// the farthest kept) joins the unordered rest.
+fn take<L: Lanes>(p: &mut PixelState<L>, drawn: L::Mask, alpha: L, near: L, rgb: [L; 3]) {
     let zero = L::splat(0.0);
     let mut carry = Layer {
         near: L::select(drawn, near, L::splat(f32::NEG_INFINITY)),
@@ -204,6 +223,10 @@ fn take<L: Lanes>(p: &mut PixelState<L>, alpha: L, near: L, rgb: [L; 3]) {
     };
     for layer in p.layers.iter_mut() {
         let swap = carry.near.gt(layer.near);
+        if !L::any(swap) {
+            // Kept as it is in every lane.
+            continue;
+        }
         let kept = Layer {
             near: L::select(swap, carry.near, layer.near),
             alpha: L::select(swap, carry.alpha, layer.alpha),
@@ -215,6 +238,10 @@ fn take<L: Lanes>(p: &mut PixelState<L>, alpha: L, near: L, rgb: [L; 3]) {
             rgb: std::array::from_fn(|c| L::select(swap, layer.rgb[c], carry.rgb[c])),
         };
         *layer = kept;
+    }
+    if !L::any(carry.alpha.gt(zero)) {
+        // Nothing falls out of the kept layers: the rest is as it was.
+        return;
     }
     for c in 0..3 {
         p.rest_rgb[c] = p.rest_rgb[c] + carry.alpha * carry.rgb[c];
@@ -269,6 +296,12 @@ mod tests {
         }
     }
 
+    /// `take` where the fragment has opacity and is not behind the surface.
+    fn put(p: &mut PixelState<f32>, alpha: f32, near: f32, rgb: [f32; 3]) {
+        let drawn = alpha > 0.0 && near >= p.surface;
+        take(p, drawn, alpha, near, rgb);
+    }
+
     /// Exact front-to-back blending of (nearness, opacity, colour) sorted nearest first.
     fn exact(mut f: Vec<(f32, f32, [f32; 3])>) -> ([f32; 3], f32) {
         f.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -297,7 +330,7 @@ mod tests {
             let mut order = frags.clone();
             order.rotate_left(rotation);
             for (n, a, c) in order {
-                take(&mut p, a, n, c);
+                put(&mut p, a, n, c);
             }
             let (rgb, t) = resolve(&p);
             for c in 0..3 {
@@ -314,7 +347,7 @@ mod tests {
             .map(|i| (1.0 - i as f32 * 0.1, 0.3, [i as f32, 0.0, 0.0]))
             .collect();
         for &(n, a, c) in frags.iter().rev() {
-            take(&mut p, a, n, c);
+            put(&mut p, a, n, c);
         }
         let (rgb, t) = resolve(&p);
         // Transmittance is order-free; the two far ones (same opacity) show their mean
@@ -339,21 +372,21 @@ mod tests {
     #[test]
     fn a_pixel_closes_only_to_what_lies_behind_its_opaque_fragments() {
         let mut p = pixel();
-        take(&mut p, 0.9995, 0.6, [1.0; 3]);
+        put(&mut p, 0.9995, 0.6, [1.0; 3]);
         assert!(closed_behind(&p, 0.6) && closed_behind(&p, 0.2));
         // A segment that may still be nearer than the opaque fragment keeps it open.
         assert!(!closed_behind(&p, 0.7));
         // Past the kept layers, the rest counts once all of it is in front.
         let mut q = pixel();
         for i in 0..LAYERS + 3 {
-            take(&mut q, 0.7, 0.9 - 0.01 * i as f32, [1.0; 3]);
+            put(&mut q, 0.7, 0.9 - 0.01 * i as f32, [1.0; 3]);
         }
         assert!(closed_behind(&q, 0.5));
         assert!(!closed_behind(&q, 0.875));
         // Behind the surface: nothing is taken.
         let mut r = pixel();
         r.surface = 0.5;
-        take(&mut r, 0.5, 0.4, [1.0; 3]);
+        put(&mut r, 0.5, 0.4, [1.0; 3]);
         assert_eq!(resolve(&r).1, 1.0);
     }
 }

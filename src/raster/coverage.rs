@@ -11,56 +11,85 @@
 //!
 //! `d` the distance in pixels, `h` the drawn half-width in pixels, both interpolated along
 //! the segment at the pixel's parameter `t`; the pixel counts for the segment only for
-//! `t ∈ [0, 1)`, so the ends are square and a strand's joints are drawn once.
+//! `t ∈ [0, 1)` and `d < h`, so the ends are square and a strand's joints are drawn once.
+//! The light's maps are drawn by the ribbons with one sample a texel, not four: there the
+//! overlap factor is left out (a texel is in or out by its centre, as the rasteriser
+//! decides), which keeps a thin strand's total opacity the ribbons' in the light's maps.
 
 use super::lanes::Lanes;
 use super::segments::Segment;
 
-/// One segment's fragment at a row of pixels: its opacity (0 where it covers nothing) and
-/// its nearness and colour there.
-pub(crate) struct Fragment<L: Lanes> {
-    pub alpha: L,
-    pub near: L,
-    pub rgb: [L; 3],
+/// Where a segment lies against a row of pixels: each pixel's parameter along it, its
+/// distance from the centre line and the half-width there (pixels), and which pixels it
+/// covers at all (their centre projects into [0, 1) and lies inside the half-width).
+pub(crate) struct Hit<L: Lanes> {
+    pub t: L,
+    pub d: L,
+    pub h: L,
+    pub cover: L::Mask,
+}
+
+/// `seg` against the pixel centres `rx` (their x less the segment's start) on the row
+/// whose centre lies `ry` below the segment's start; `None` when it covers none of them.
+#[inline(always)]
+pub(crate) fn hit<L: Lanes>(seg: &Segment, rx: L, ry: f32) -> Option<Hit<L>> {
+    let t = (rx * L::splat(seg.dx) + L::splat(ry * seg.dy)) * L::splat(seg.inv_len2);
+    let d = (rx * L::splat(seg.dy) - L::splat(ry * seg.dx)).abs() * L::splat(seg.inv_len);
+    let h = L::splat(seg.half) + L::splat(seg.d_half) * t;
+    let inside = L::and(t.ge(L::splat(0.0)), t.lt(L::splat(1.0)));
+    let cover = L::and(inside, d.lt(h));
+    L::any(cover).then_some(Hit { t, d, h, cover })
 }
 
 /// The overlap of a pixel-wide box at distance `d` with a band of half-width `h` (both in
 /// pixels), times the soft edge at the centre: the per-pixel coverage before the fade.
+#[inline(always)]
 pub(crate) fn profile<L: Lanes>(d: L, h: L) -> L {
     let half = L::splat(0.5);
     let overlap = ((d + half).min(h) - (d - half).max(L::splat(0.0) - h)).clamp01();
-    let s = d / h;
-    let s2 = s * s;
-    let edge = (L::splat(1.0) - s2 * s2).max(L::splat(0.0));
-    overlap * edge
+    overlap * edge(d, h)
 }
 
-/// The fragment of `seg` at the pixel centres (`px`, `py`), with `inv_tip_fade` the
-/// reciprocal of the faded share of the length.
-pub(crate) fn fragment<L: Lanes>(seg: &Segment, px: L, py: L, tip_fade: f32) -> Fragment<L> {
-    let rx = px - L::splat(seg.ax);
-    let ry = py - L::splat(seg.ay);
-    let (dx, dy) = (L::splat(seg.dx), L::splat(seg.dy));
-    let t = (rx * dx + ry * dy) * L::splat(seg.inv_len2);
-    let inside = L::and(t.ge(L::splat(0.0)), t.lt(L::splat(1.0)));
-    let inv_len = L::splat(seg.inv_len2.sqrt());
-    let d = (rx * dy - ry * dx).abs() * inv_len;
-    let h = L::splat(seg.half) + L::splat(seg.d_half) * t;
-    let along = L::splat(seg.along) + L::splat(seg.d_along) * t;
-    let fade = ((L::splat(1.0) - along) / L::splat(tip_fade.max(1e-4))).clamp01();
+/// The ribbons' soft edge `max(1 − (d/h)⁴, 0)` at distance `d` from a band of half-width
+/// `h`: what one sample at the pixel centre sees (the light's maps, drawn by the ribbons
+/// without MSAA).
+#[inline(always)]
+pub(crate) fn edge<L: Lanes>(d: L, h: L) -> L {
+    let s = d / h;
+    let s2 = s * s;
+    (L::splat(1.0) - s2 * s2).max(L::splat(0.0))
+}
+
+/// The opacity `hit` gives before its profile: the tip fade times the coverage along the
+/// segment, clamped to 0 … 1.
+#[inline(always)]
+pub(crate) fn weight<L: Lanes>(seg: &Segment, t: L) -> L {
+    let fade = (L::splat(seg.fade) + L::splat(seg.d_fade) * t).clamp01();
     let coverage = L::splat(seg.coverage) + L::splat(seg.d_coverage) * t;
-    let alpha = profile(d, h) * (fade * coverage).clamp01();
-    let alpha = L::select(inside, alpha, L::splat(0.0));
-    let c = |v: f32, dv: f32| L::splat(v) + L::splat(dv) * t;
-    Fragment {
-        alpha,
-        near: L::splat(seg.near) + L::splat(seg.d_near) * t,
-        rgb: [
-            c(seg.color.x, seg.d_color.x),
-            c(seg.color.y, seg.d_color.y),
-            c(seg.color.z, seg.d_color.z),
-        ],
-    }
+    (fade * coverage).clamp01()
+}
+
+/// The camera's opacity of the covered pixels of `hit` (0 elsewhere): the pixel box's
+/// overlap with the band (the share of the ribbons' MSAA samples inside it) times the
+/// edge and the weight.
+#[inline(always)]
+pub(crate) fn picture_alpha<L: Lanes>(seg: &Segment, hit: &Hit<L>) -> L {
+    let alpha = profile(hit.d, hit.h) * weight(seg, hit.t);
+    L::select(hit.cover, alpha, L::splat(0.0))
+}
+
+/// The light's opacity of the covered pixels of `hit` (0 elsewhere): one sample at the
+/// centre, so the edge times the weight, as the ribbons' shadow passes have it.
+#[inline(always)]
+pub(crate) fn light_alpha<L: Lanes>(seg: &Segment, hit: &Hit<L>) -> L {
+    let alpha = edge(hit.d, hit.h) * weight(seg, hit.t);
+    L::select(hit.cover, alpha, L::splat(0.0))
+}
+
+/// A value at the start of a segment with `change` to its end, at parameters `t`.
+#[inline(always)]
+pub(crate) fn along<L: Lanes>(start: f32, change: f32, t: L) -> L {
+    L::splat(start) + L::splat(change) * t
 }
 
 #[cfg(test)]

@@ -27,93 +27,137 @@ pub(crate) trait Lanes:
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
     fn min(self, o: Self) -> Self;
     fn max(self, o: Self) -> Self;
+    #[inline(always)]
     fn abs(self) -> Self {
         self.max(Self::splat(0.0) - self)
     }
+    #[inline(always)]
     fn clamp01(self) -> Self {
         self.max(Self::splat(0.0)).min(Self::splat(1.0))
     }
     /// Whether `m` holds in every lane.
     fn all(m: Self::Mask) -> bool;
+    /// Whether `m` holds in any lane.
+    fn any(m: Self::Mask) -> bool;
+    /// The lanes where `m` holds, lane `i` as bit `i`.
+    fn bits(m: Self::Mask) -> u32;
 }
 
 impl Lanes for f32 {
     type Mask = bool;
     const WIDTH: usize = 1;
+    #[inline(always)]
     fn splat(v: f32) -> Self {
         v
     }
+    #[inline(always)]
     fn load(v: &[f32]) -> Self {
         v[0]
     }
+    #[inline(always)]
     fn store(self, out: &mut [f32]) {
         out[0] = self;
     }
+    #[inline(always)]
     fn gt(self, o: Self) -> bool {
         self > o
     }
+    #[inline(always)]
     fn ge(self, o: Self) -> bool {
         self >= o
     }
+    #[inline(always)]
     fn lt(self, o: Self) -> bool {
         self < o
     }
+    #[inline(always)]
     fn and(a: bool, b: bool) -> bool {
         a && b
     }
+    #[inline(always)]
     fn select(m: bool, a: Self, b: Self) -> Self {
         if m { a } else { b }
     }
+    #[inline(always)]
     fn min(self, o: Self) -> Self {
         if o < self { o } else { self }
     }
+    #[inline(always)]
     fn max(self, o: Self) -> Self {
         if o > self { o } else { self }
     }
+    #[inline(always)]
     fn all(m: bool) -> bool {
         m
+    }
+    #[inline(always)]
+    fn any(m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
+    fn bits(m: bool) -> u32 {
+        u32::from(m)
     }
 }
 
 impl Lanes for f32x8 {
     type Mask = f32x8;
     const WIDTH: usize = 8;
+    #[inline(always)]
     fn splat(v: f32) -> Self {
         f32x8::splat(v)
     }
+    #[inline(always)]
     fn load(v: &[f32]) -> Self {
         let mut a = [0.0; 8];
         a.copy_from_slice(&v[..8]);
         f32x8::from(a)
     }
+    #[inline(always)]
     fn store(self, out: &mut [f32]) {
         out[..8].copy_from_slice(&self.to_array());
     }
+    #[inline(always)]
     fn gt(self, o: Self) -> f32x8 {
         self.simd_gt(o)
     }
+    #[inline(always)]
     fn ge(self, o: Self) -> f32x8 {
         self.simd_ge(o)
     }
+    #[inline(always)]
     fn lt(self, o: Self) -> f32x8 {
         self.simd_lt(o)
     }
+    #[inline(always)]
     fn and(a: f32x8, b: f32x8) -> f32x8 {
         a & b
     }
+    #[inline(always)]
     fn select(m: f32x8, a: Self, b: Self) -> Self {
         m.select(a, b)
     }
     // The same rule as the scalar one (`o` when it is strictly less), not the hardware's
     // NaN handling: the kernels never see NaN, and the two must agree bit for bit.
+    #[inline(always)]
     fn min(self, o: Self) -> Self {
         o.simd_lt(self).select(o, self)
     }
+    #[inline(always)]
     fn max(self, o: Self) -> Self {
         o.simd_gt(self).select(o, self)
     }
+    #[inline(always)]
     fn all(m: f32x8) -> bool {
         m.all()
+    }
+    #[inline(always)]
+    fn any(m: f32x8) -> bool {
+        m.any()
+    }
+    #[inline(always)]
+    fn bits(m: f32x8) -> u32 {
+        m.to_bitmask()
     }
 }
 
@@ -136,6 +180,10 @@ mod tests {
             assert_eq!(picked[i], f32::select(*x > 0.5, 1.0, 2.0), "lane {i}");
         }
         assert!(!f32x8::all(m));
+        assert!(f32x8::any(m));
+        let want = v.iter().enumerate().filter(|(_, x)| **x > 0.5);
+        assert_eq!(f32x8::bits(m), want.map(|(i, _)| 1u32 << i).sum::<u32>());
+        assert!(!f32x8::any(f32x8::splat(0.0).gt(f32x8::splat(1.0))));
         assert!(f32x8::all(f32x8::splat(1.0).gt(f32x8::splat(0.0))));
     }
 }

@@ -4,15 +4,19 @@
 //! first hair is the nearest fragment whose opacity beats the ribbons' own per-strand,
 //! per-texel dither (`fs_hair_depth`: the same hash, so the same choice); each channel of
 //! the deep opacity is the sum of the opacities of the fragments no farther than its slab's
-//! end behind that first hair (`fs_deep_opacity`).
+//! end behind that first hair (`fs_deep_opacity`). Those passes draw one sample a texel,
+//! so a fragment's opacity here is the soft edge at the texel's centre, without the
+//! camera's box overlap ([`coverage`](super::coverage)). A tile reads its list nearest
+//! first and stops each pass once nothing left can change it: the first hair once every
+//! texel has one at least as near as the next segment, the slabs once that segment lies
+//! past the last slab behind the farthest first hair.
 
 use super::bins::{self, BinStats, Grid, TILE, TILE_PIXELS, TileKernel, entry_segment};
-use super::coverage::fragment;
+use super::coverage::{along, hit, light_alpha};
 use super::lanes::Lanes;
 use super::segments::{ScreenPoint, Segment, Strands, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
-use std::marker::PhantomData;
 use wide::f32x8;
 
 /// What the light's maps need beyond the view: the light's depth range (metres from depth
@@ -86,135 +90,233 @@ pub fn draw_light_maps(
                 .into(),
         ));
     }
-    let points = project(strands, light, false);
+    let (points, drawn) = project(strands, light, false);
     let grid = Grid::new(light.width, light.height);
-    let mut tiles = vec![[1.0, 0.0, 0.0, 0.0, 0.0]; grid.tiles() * TILE_PIXELS];
-    let stats = if options.simd {
-        let k = LightKernel::<f32x8>::new(&points, &grid, strands, slabs);
-        bins::draw(&points, &grid, options.bin_capacity, &k, &mut tiles)
-    } else {
-        let k = LightKernel::<f32>::new(&points, &grid, strands, slabs);
-        bins::draw(&points, &grid, options.bin_capacity, &k, &mut tiles)
-    };
     let texels = light.width as usize * light.height as usize;
     let mut maps = LightMaps {
         size: light.width,
-        first_hair: Vec::with_capacity(texels),
-        deep_opacity: Vec::with_capacity(texels),
+        first_hair: vec![1.0; texels],
+        deep_opacity: vec![[0.0; 4]; texels],
     };
-    for y in 0..light.height {
-        for x in 0..light.width {
-            let tile = (y / TILE * grid.across + x / TILE) as usize;
-            let t = tiles[tile * TILE_PIXELS + ((y % TILE) * TILE + x % TILE) as usize];
-            maps.first_hair.push(t[0]);
-            maps.deep_opacity.push([t[1], t[2], t[3], t[4]]);
-        }
-    }
+    let band = light.width as usize * TILE as usize;
+    let mut bands: Vec<LightBand> = maps
+        .first_hair
+        .chunks_mut(band)
+        .zip(maps.deep_opacity.chunks_mut(band))
+        .collect();
+    let stats = if options.simd {
+        let k = LightKernel::<f32x8>::new(&points, &drawn, &grid, strands, slabs);
+        bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
+    } else {
+        let k = LightKernel::<f32>::new(&points, &drawn, &grid, strands, slabs);
+        bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
+    };
     Ok((maps, stats))
 }
 
+/// A row of tiles of the maps: its rows of first-hair depths and of deep opacities.
+type LightBand<'a> = (&'a mut [f32], &'a mut [[f32; 4]]);
+
 struct LightKernel<'a, L> {
     points: &'a [ScreenPoint],
+    /// The drawn number of the strand in each place of `points`.
+    drawn: &'a [u32],
     across: u32,
+    width: u32,
     order: Option<&'a [u32]>,
     tip_fade: f32,
     slabs: LightSlabs,
-    lanes: PhantomData<L>,
+    /// The pixel centres' x within a tile, a lane group at a time.
+    columns: [L; TILE as usize],
 }
 
-struct LightTile<L> {
+/// A tile's texels while it is drawn, row-major: the first hair's depth and the opacity in
+/// each slab.
+struct LightTile {
     x0: u32,
     y0: u32,
-    first: Vec<L>,
-    opacity: Vec<[L; 4]>,
+    first: [f32; TILE_PIXELS],
+    opacity: [[f32; TILE_PIXELS]; 4],
+    /// The farthest first hair in the tile (1 while a texel has none).
+    farthest: f32,
+    skipped: u64,
+    /// The segments of the tile's list set up by pass 0, for pass 1.
+    segments: Vec<Option<Segment>>,
 }
 
 impl<'a, L: Lanes> LightKernel<'a, L> {
     const GROUPS: usize = TILE as usize / L::WIDTH;
 
-    fn new(points: &'a [ScreenPoint], grid: &Grid, s: &'a Strands, slabs: &LightSlabs) -> Self {
+    fn new(
+        points: &'a [ScreenPoint],
+        drawn: &'a [u32],
+        grid: &Grid,
+        s: &'a Strands,
+        slabs: &LightSlabs,
+    ) -> Self {
+        let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         LightKernel {
             points,
+            drawn,
             across: grid.across,
+            width: grid.width,
             order: s.order,
             tip_fade: s.style.tip_fade,
             slabs: *slabs,
-            lanes: PhantomData,
+            columns: std::array::from_fn(|g| {
+                L::load(&offsets[(g * L::WIDTH).min(TILE as usize - L::WIDTH)..])
+            }),
+        }
+    }
+
+    /// Pass 0: the nearest fragment of each texel that beats the ribbons' dither of its
+    /// strand and texel (drawn only for the texels the fragment could win).
+    fn first_hair(&self, state: &mut LightTile, seg: &Segment, strand: u32, rows: (usize, usize)) {
+        let strand_hash = hash_u32(strand);
+        let (x0, y0) = (state.x0 as f32, state.y0 as f32);
+        let mut changed = false;
+        for y in rows.0..=rows.1 {
+            let ry = y0 + y as f32 + 0.5 - seg.ay;
+            for g in 0..Self::GROUPS {
+                let rx = self.columns[g] + L::splat(x0 - seg.ax);
+                let Some(hit) = hit(seg, rx, ry) else {
+                    continue;
+                };
+                let alpha = light_alpha(seg, &hit);
+                // Light depth (forward): the nearness negated back.
+                let z = L::splat(0.0) - along(seg.near, seg.d_near, hit.t);
+                let at = y * TILE as usize + g * L::WIDTH;
+                let first = L::load(&state.first[at..]);
+                let mut lanes = L::bits(L::and(alpha.gt(L::splat(0.0)), z.lt(first)));
+                if lanes == 0 {
+                    continue;
+                }
+                let (mut a, mut d) = ([0.0f32; TILE as usize], [0.0f32; TILE as usize]);
+                alpha.store(&mut a);
+                z.store(&mut d);
+                while lanes != 0 {
+                    let lane = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    let x = state.x0 + (g * L::WIDTH + lane) as u32;
+                    let cell = (x & 0xffff) | ((state.y0 + y as u32) << 16);
+                    if a[lane] > hash_unit(cell ^ strand_hash) {
+                        state.first[at + lane] = d[lane];
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if changed {
+            state.farthest = state.first.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+        }
+    }
+
+    /// Pass 1: each fragment's opacity added to every slab that ends no nearer than it,
+    /// behind the texel's first hair.
+    fn deep_opacity(&self, state: &mut LightTile, seg: &Segment, rows: (usize, usize)) {
+        let range = L::splat(self.slabs.depth_range);
+        let (x0, y0) = (state.x0 as f32, state.y0 as f32);
+        for y in rows.0..=rows.1 {
+            let ry = y0 + y as f32 + 0.5 - seg.ay;
+            for g in 0..Self::GROUPS {
+                let rx = self.columns[g] + L::splat(x0 - seg.ax);
+                let Some(hit) = hit(seg, rx, ry) else {
+                    continue;
+                };
+                let alpha = light_alpha(seg, &hit);
+                let z = L::splat(0.0) - along(seg.near, seg.d_near, hit.t);
+                let at = y * TILE as usize + g * L::WIDTH;
+                let behind = (z - L::load(&state.first[at..])) * range;
+                for (i, o) in state.opacity.iter_mut().enumerate() {
+                    let slab = L::splat(self.slabs.ends[i]);
+                    let sum = L::load(&o[at..]) + L::select(behind.gt(slab), L::splat(0.0), alpha);
+                    sum.store(&mut o[at..]);
+                }
+            }
         }
     }
 }
 
 impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
-    type State = LightTile<L>;
-    type Pixel = [f32; 5];
+    type State = LightTile;
+    type Band<'a> = LightBand<'a>;
     const PASSES: usize = 2;
 
-    fn begin(&self, tile: usize) -> LightTile<L> {
-        let groups = TILE_PIXELS / L::WIDTH;
+    fn begin(&self, tile: usize) -> LightTile {
         LightTile {
             x0: (tile % self.across as usize) as u32 * TILE,
             y0: (tile / self.across as usize) as u32 * TILE,
-            first: vec![L::splat(1.0); groups],
-            opacity: vec![[L::splat(0.0); 4]; groups],
+            first: [1.0; TILE_PIXELS],
+            opacity: [[0.0; TILE_PIXELS]; 4],
+            farthest: 1.0,
+            skipped: 0,
+            segments: Vec::new(),
         }
     }
 
-    fn feed(&self, state: &mut LightTile<L>, pass: usize, entries: &[u64], _in_order: bool) {
-        let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
-        let range = L::splat(self.slabs.depth_range);
-        for &e in entries {
+    fn feed(&self, state: &mut LightTile, pass: usize, entries: &[u64], in_order: bool) {
+        let (x0, y0) = (state.x0 as f32, state.y0 as f32);
+        // A whole list comes twice (once a pass) and is set up once; a chunk of the slow
+        // path's is set up each time.
+        let cached = if in_order && pass == 1 {
+            std::mem::take(&mut state.segments)
+        } else {
+            Vec::new()
+        };
+        for (n, &e) in entries.iter().enumerate() {
             let (k, j) = entry_segment(e);
-            let Some(seg) = Segment::new(self.points, k, j, None) else {
+            let seg = match cached.get(n) {
+                Some(&seg) => seg,
+                None => Segment::new(self.points, k, j, self.tip_fade),
+            };
+            if in_order && pass == 0 {
+                state.segments.push(seg);
+            }
+            let Some(seg) = seg else {
                 continue;
             };
-            let strand = self.order.map_or(k as u32, |o| o[k]);
-            let strand_hash = hash_u32(strand);
-            let first_row = (seg.y_min - state.y0 as f32).floor().max(0.0) as usize;
-            let last = (seg.y_max - state.y0 as f32).floor().min(TILE as f32 - 1.0);
-            if last < 0.0 {
-                continue;
-            }
-            for y in first_row..=last as usize {
-                let py = L::splat((state.y0 + y as u32) as f32 + 0.5);
-                for g in 0..Self::GROUPS {
-                    let px = L::load(&offsets[g * L::WIDTH..]) + L::splat(state.x0 as f32);
-                    let f = fragment(&seg, px, py, self.tip_fade);
-                    // Light depth (forward): the nearness negated back.
-                    let z = L::splat(0.0) - f.near;
-                    let at = y * Self::GROUPS + g;
-                    if pass == 0 {
-                        let mut dither = [0.0f32; TILE as usize];
-                        for (lane, d) in dither.iter_mut().enumerate().take(L::WIDTH) {
-                            let x = state.x0 + (g * L::WIDTH + lane) as u32;
-                            let cell = (x & 0xffff) | ((state.y0 + y as u32) << 16);
-                            *d = hash_unit(cell ^ strand_hash);
-                        }
-                        let counts = L::and(f.alpha.gt(L::load(&dither)), z.lt(state.first[at]));
-                        state.first[at] = L::select(counts, z, state.first[at]);
-                    } else {
-                        let behind = (z - state.first[at]) * range;
-                        for (i, o) in state.opacity[at].iter_mut().enumerate() {
-                            let slab = L::splat(self.slabs.ends[i]);
-                            *o = *o + L::select(behind.gt(slab), L::splat(0.0), f.alpha);
-                        }
-                    }
+            if in_order {
+                // Sorted nearest first: every later fragment lies at least as far as this
+                // segment's nearer end. In pass 0 none can beat a first hair at least as
+                // near in any texel; in pass 1 none can land in a slab once that end lies
+                // past the last slab behind the farthest first hair.
+                let nearest = 0.0 - seg.nearest;
+                let done = if pass == 0 {
+                    nearest >= state.farthest
+                } else {
+                    (nearest - state.farthest) * self.slabs.depth_range > self.slabs.ends[3]
+                };
+                if done {
+                    state.skipped += (entries.len() - n) as u64;
+                    break;
                 }
+            }
+            let Some(rows) = seg.rows_in_tile(x0, y0) else {
+                continue;
+            };
+            if pass == 0 {
+                let k = self.drawn[k] as usize;
+                let strand = self.order.map_or(k as u32, |o| o[k]);
+                self.first_hair(state, &seg, strand, rows);
+            } else {
+                self.deep_opacity(state, &seg, rows);
             }
         }
     }
 
-    fn end(&self, state: LightTile<L>, out: &mut [[f32; 5]]) -> u64 {
-        for (i, (first, opacity)) in state.first.iter().zip(&state.opacity).enumerate() {
-            let mut lanes = [[0.0f32; TILE as usize]; 5];
-            first.store(&mut lanes[0]);
-            for c in 0..4 {
-                opacity[c].store(&mut lanes[c + 1]);
-            }
-            for lane in 0..L::WIDTH {
-                out[i * L::WIDTH + lane] = std::array::from_fn(|c| lanes[c][lane]);
+    fn end(&self, state: LightTile, band: &mut LightBand<'_>, x0: usize) -> u64 {
+        let (first, deep) = band;
+        let width = self.width as usize;
+        let rows = first.len() / width;
+        let tile = TILE as usize;
+        for y in 0..rows.min(tile) {
+            for x in 0..tile.min(width.saturating_sub(x0)) {
+                let (at, i) = (y * width + x0 + x, y * tile + x);
+                first[at] = state.first[i];
+                deep[at] = std::array::from_fn(|c| state.opacity[c][i]);
             }
         }
-        0
+        state.skipped
     }
 }
 

@@ -3,20 +3,24 @@
 //! against the ribbons' tapered half-width, the nearest [`LAYERS`] fragments of a pixel
 //! blended in depth order and the rest without order, a pixel closed once less than
 //! [`EXIT_TRANSMITTANCE`] shows through. Tiles of 8×8 pixels are spread over threads
-//! (rayon); inside a tile, a row of eight pixels is one SIMD value (`wide`), with a scalar
-//! path of the same operations that gives the same bits. Pure CPU: no device.
+//! (rayon, a row of tiles a task); inside a tile, a row of eight pixels is one SIMD value
+//! (`wide`), with a scalar path of the same operations that gives the same bits. Each
+//! segment is set up once per tile it is listed in and visited only on the tile's rows it
+//! can cover; rows and layers it leaves unchanged are skipped. Pure CPU: no device.
 //!
 //! One frame: [`draw_light_maps`] from the key light (the first hair's depth and the deep
 //! opacity the hair's shading reads), then [`draw_picture`] from the camera over the
 //! surfaces' depth, composited over their colour by [`Picture::composite`].
 //!
-//! Memory, all of it freed when a call returns: 24 B a drawn strand point
-//! ([`SCREEN_POINT_BYTES`]), 16 B a pixel of the picture padded to whole tiles (20 B a
-//! texel of the light maps, twice: by tile, then by row), 12 B a tile (counts and list
-//! starts), and the binning pool, the frame's list entries but at most `bin_capacity` × 8 B
-//! ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At 1920×1080: 33.2 MB of picture,
-//! 0.4 MB of tiles, at most 33.6 MB of pool with the default capacity, and 0.6 MB for
-//! 4,096 strands' points (60.5 MB for the full coat's 420,032).
+//! Memory, all of it freed when a call returns (but the picture or maps it returns): 24 B
+//! a drawn strand point ([`SCREEN_POINT_BYTES`]) and 4 B a drawn strand (its place among
+//! them: strands are placed by where their root lands), 16 B a pixel of the picture (20 B a
+//! texel of the light maps), each tile written straight into its place in the rows, 12 B
+//! a tile (counts and list starts), and the binning pool, the frame's list entries but at
+//! most `bin_capacity` × 8 B ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At
+//! 1920×1080: 33.2 MB of picture, 0.4 MB of tiles, at most 33.6 MB of pool with the
+//! default capacity, and 0.6 MB for 4,096 strands' points (62.2 MB for the full coat's
+//! 420,032).
 
 mod bins;
 mod blend;
@@ -113,16 +117,17 @@ impl RasterOptions {
     }
 }
 
-/// Bytes a frame holds at its peak: `points` drawn strand points projected, a
-/// `width × height` picture padded to whole tiles (16 B a pixel; a light map's 20 B a
-/// texel, its rows 20 B more), the tiles' counts and list starts, and a binning pool of
-/// `pool` entries: the frame's list entries ([`BinStats::entries`]), at most the
-/// options' `bin_capacity`.
+/// Bytes a frame holds at its peak: `points` drawn strand points projected and their
+/// strands' places, a
+/// `width × height` picture (16 B a pixel; a light map's 20 B a texel), the tiles' counts
+/// and list starts, and a binning pool of `pool` entries: the frame's list entries
+/// ([`BinStats::entries`]), at most the options' `bin_capacity`.
 pub fn buffer_bytes(width: u32, height: u32, points: u64, pool: u64) -> u64 {
     let tiles = u64::from(width.div_ceil(TILE)) * u64::from(height.div_ceil(TILE));
     let pixel = 16;
     points * SCREEN_POINT_BYTES
-        + tiles * u64::from(TILE * TILE) * pixel
+        + points / crate::sim::POINTS_PER_STRAND as u64 * 4
+        + u64::from(width) * u64::from(height) * pixel
         + tiles * 12
         + pool * ENTRY_BYTES
 }

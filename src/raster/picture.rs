@@ -1,7 +1,7 @@
 //! The camera's picture of the hair: premultiplied colour and transmittance per pixel, and
 //! its composite over the surfaces (`out = hair + T · surface`).
 
-use super::bins::{self, BinStats, Grid, TILE, TILE_PIXELS};
+use super::bins::{self, BinStats, Grid, TILE};
 use super::blend::PictureKernel;
 use super::segments::{Strands, project};
 use super::view::RasterView;
@@ -16,9 +16,8 @@ pub struct Picture {
     pub width: u32,
     /// Height, pixels.
     pub height: u32,
-    /// Tile-major: tile `t` (row-major among tiles of 8×8) holds pixels `t·64 … t·64+63`,
-    /// row-major within it; each premultiplied linear RGB and transmittance.
-    tiles: Vec<[f32; 4]>,
+    /// Row-major: each pixel's premultiplied linear RGB and transmittance.
+    pixels: Vec<[f32; 4]>,
 }
 
 impl Picture {
@@ -27,20 +26,12 @@ impl Picture {
         if x >= self.width || y >= self.height {
             return None;
         }
-        let across = self.width.div_ceil(TILE);
-        let tile = (y / TILE * across + x / TILE) as usize;
-        Some(self.tiles[tile * TILE_PIXELS + ((y % TILE) * TILE + x % TILE) as usize])
+        Some(self.pixels[(y * self.width + x) as usize])
     }
 
     /// Every pixel, row-major.
     pub fn rows(&self) -> Vec<[f32; 4]> {
-        let mut out = Vec::with_capacity(self.width as usize * self.height as usize);
-        for y in 0..self.height {
-            for x in 0..self.width {
-                out.push(self.pixel(x, y).unwrap_or([0.0, 0.0, 0.0, 1.0]));
-            }
-        }
-        out
+        self.pixels.clone()
     }
 
     /// The hair over the surfaces' colour (`surface`, row-major linear RGB): hair + T ·
@@ -50,7 +41,7 @@ impl Picture {
             return None;
         }
         Some(
-            self.rows()
+            self.pixels
                 .iter()
                 .zip(surface)
                 .map(|(h, s)| std::array::from_fn(|c| h[c] + h[3] * s[c]))
@@ -66,7 +57,7 @@ impl Picture {
             return None;
         }
         let mut out = rgba.to_vec();
-        for (h, px) in self.rows().iter().zip(out.chunks_mut(4)) {
+        for (h, px) in self.pixels.iter().zip(out.chunks_mut(4)) {
             for c in 0..3 {
                 let s = srgb_to_linear(f32::from(px[c]) / 255.0);
                 px[c] = (linear_to_srgb(h[c] + h[3] * s) * 255.0).round() as u8;
@@ -118,21 +109,24 @@ pub fn draw_picture(
             view.height
         )));
     }
-    let points = project(strands, view, true);
+    let (points, _) = project(strands, view, true);
     let grid = Grid::new(view.width, view.height);
-    let mut tiles = vec![[0.0, 0.0, 0.0, 1.0]; grid.tiles() * TILE_PIXELS];
+    let mut pixels = vec![[0.0, 0.0, 0.0, 1.0]; pixels];
+    let mut bands: Vec<&mut [[f32; 4]]> = pixels
+        .chunks_mut(view.width as usize * TILE as usize)
+        .collect();
     let stats = if options.simd {
         let kernel = kernel::<f32x8>(&points, view, options, strands, surface_depth);
-        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut tiles)
+        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
     } else {
         let kernel = kernel::<f32>(&points, view, options, strands, surface_depth);
-        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut tiles)
+        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
     };
     Ok((
         Picture {
             width: view.width,
             height: view.height,
-            tiles,
+            pixels,
         },
         stats,
     ))

@@ -5,6 +5,7 @@
 //! two projected points set up for the per-pixel coverage.
 
 use super::RasterError;
+use super::bins::TILE;
 use super::colors::{tone_map, unpack_point_color};
 use super::view::RasterView;
 use crate::sim::POINTS_PER_STRAND;
@@ -177,12 +178,34 @@ pub(crate) struct ScreenPoint {
 /// Bytes of one projected point.
 pub const SCREEN_POINT_BYTES: u64 = std::mem::size_of::<ScreenPoint>() as u64;
 
-/// Every drawn strand's points projected, in drawn order (`k * 6 + i`).
-pub(crate) fn project(strands: &Strands, view: &RasterView, colors: bool) -> Vec<ScreenPoint> {
+/// Every drawn strand's points projected, strands placed by where their root lands on
+/// screen (so a tile's segments lie near each other in memory), and the drawn number `k`
+/// of the strand in each place.
+pub(crate) fn project(
+    strands: &Strands,
+    view: &RasterView,
+    colors: bool,
+) -> (Vec<ScreenPoint>, Vec<u32>) {
+    let mut keys: Vec<(u32, u32)> = (0..strands.drawn())
+        .into_par_iter()
+        .map(|k| {
+            let root = strands.positions[strands.strand(k) * POINTS_PER_STRAND].truncate();
+            let p = view.project(root);
+            let cell = |v: f32| (v / 16.0).clamp(0.0, 65535.0) as u32;
+            let key = if p.w > 0.0 && p.x.is_finite() && p.y.is_finite() {
+                morton(cell(p.x), cell(p.y))
+            } else {
+                u32::MAX
+            };
+            (key, k as u32)
+        })
+        .collect();
+    keys.par_sort_unstable();
     let mut out = vec![ScreenPoint::default(); strands.drawn() * POINTS_PER_STRAND];
     out.par_chunks_mut(POINTS_PER_STRAND)
-        .enumerate()
-        .for_each(|(k, points)| {
+        .zip(keys.par_iter())
+        .for_each(|(points, &(_, k))| {
+            let k = k as usize;
             let s = strands.strand(k);
             let base = s * POINTS_PER_STRAND;
             let p = &strands.positions[base..base + POINTS_PER_STRAND];
@@ -192,7 +215,19 @@ pub(crate) fn project(strands: &Strands, view: &RasterView, colors: bool) -> Vec
                 out.color = if colors { strands.colors[base + i] } else { 0 };
             }
         });
-    out
+    (out, keys.into_iter().map(|(_, k)| k).collect())
+}
+
+/// The bits of `x` and `y` (16 each) interleaved: nearby cells get nearby numbers.
+fn morton(x: u32, y: u32) -> u32 {
+    let spread = |mut v: u32| {
+        v &= 0xffff;
+        v = (v | (v << 8)) & 0x00ff_00ff;
+        v = (v | (v << 4)) & 0x0f0f_0f0f;
+        v = (v | (v << 2)) & 0x3333_3333;
+        (v | (v << 1)) & 0x5555_5555
+    };
+    spread(x) | (spread(y) << 1)
 }
 
 /// Point `i` of a strand (`p`, its six points) drawn with LOD `weight`.
@@ -248,7 +283,8 @@ fn project_point(
 /// A segment set up for its pixels: the centre line from `a` along `d` (pixels), and each
 /// value at its start and its change to the end. A pixel at parameter t ∈ [0, 1) along the
 /// line (the ends are cut square, so neighbouring segments share no pixel twice) gets the
-/// values at t.
+/// values at t. Everything that depends on the segment alone is worked out here, once per
+/// tile it is drawn in, not once per pixel.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Segment {
     pub ax: f32,
@@ -256,31 +292,39 @@ pub(crate) struct Segment {
     pub dx: f32,
     pub dy: f32,
     pub inv_len2: f32,
+    /// The reciprocal of the length (pixels).
+    pub inv_len: f32,
     pub near: f32,
     pub d_near: f32,
     pub half: f32,
     pub d_half: f32,
     pub coverage: f32,
     pub d_coverage: f32,
-    pub along: f32,
-    pub d_along: f32,
-    pub color: Vec3,
-    pub d_color: Vec3,
+    /// The tip fade before its clamp to 0 … 1 (`(1 − along) / tip_fade`), and its change.
+    pub fade: f32,
+    pub d_fade: f32,
     /// The nearness of its nearer end: the key tiles sort their segments by.
     pub nearest: f32,
-    /// Rows (pixels, inclusive) the segment's pixels can lie on.
-    pub y_min: f32,
-    pub y_max: f32,
+    /// How far from the centre line its pixels can lie (pixels, with a pixel to spare).
+    pub reach: f32,
 }
 
 /// The exposure the colours are tone-mapped with before blending, or none (they are
 /// blended as given, linear).
 pub(crate) type Exposure = Option<f32>;
 
+/// A segment's colour at its start and its change to the end.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shade {
+    pub color: Vec3,
+    pub d_color: Vec3,
+}
+
 impl Segment {
-    /// Segment `j` of the strand drawn `k`th, from its projected points; `None` when it
-    /// covers nothing (behind the viewer, or of no length on screen).
-    pub fn new(points: &[ScreenPoint], k: usize, j: usize, exposure: Exposure) -> Option<Self> {
+    /// Segment `j` of the strand in place `k` of the projected points, faded over the
+    /// last `tip_fade` of the strand's length; `None` when it covers nothing (behind the
+    /// viewer, or of no length on screen).
+    pub fn new(points: &[ScreenPoint], k: usize, j: usize, tip_fade: f32) -> Option<Self> {
         let p0 = points[k * POINTS_PER_STRAND + j];
         let p1 = points[k * POINTS_PER_STRAND + j + 1];
         let (dx, dy) = (p1.x - p0.x, p1.y - p0.y);
@@ -288,32 +332,73 @@ impl Segment {
         if p0.half < 0.0 || p1.half < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
             return None;
         }
-        let color = |w: u32| {
-            let c = unpack_point_color(w);
-            exposure.map_or(c, |e| tone_map(c, e))
-        };
-        let (c0, c1) = (color(p0.color), color(p1.color));
         let along = j as f32 / SEGMENTS as f32;
-        let reach = p0.half.max(p1.half) + 1.0;
+        let inv_fade = 1.0 / tip_fade.max(1e-4);
+        let inv_len2 = 1.0 / len2;
         Some(Segment {
             ax: p0.x,
             ay: p0.y,
             dx,
             dy,
-            inv_len2: 1.0 / len2,
+            inv_len2,
+            inv_len: inv_len2.sqrt(),
             near: p0.near,
             d_near: p1.near - p0.near,
             half: p0.half,
             d_half: p1.half - p0.half,
             coverage: p0.coverage,
             d_coverage: p1.coverage - p0.coverage,
-            along,
-            d_along: 1.0 / SEGMENTS as f32,
+            fade: (1.0 - along) * inv_fade,
+            d_fade: -(1.0 / SEGMENTS as f32) * inv_fade,
+            nearest: p0.near.max(p1.near),
+            reach: p0.half.max(p1.half) + 1.0,
+        })
+    }
+
+    /// The colours of segment `j` of the strand in place `k`, tone-mapped with `exposure`.
+    pub fn shade(points: &[ScreenPoint], k: usize, j: usize, exposure: Exposure) -> Shade {
+        let color = |w: u32| {
+            let c = unpack_point_color(w);
+            exposure.map_or(c, |e| tone_map(c, e))
+        };
+        let c0 = color(points[k * POINTS_PER_STRAND + j].color);
+        let c1 = color(points[k * POINTS_PER_STRAND + j + 1].color);
+        Shade {
             color: c0,
             d_color: c1 - c0,
-            nearest: p0.near.max(p1.near),
-            y_min: p0.y.min(p1.y) - reach,
-            y_max: p0.y.max(p1.y) + reach,
-        })
+        }
+    }
+
+    /// The rows (inclusive, 0 … 7) of the tile whose top left pixel is (`x0`, `y0`) that the
+    /// segment can cover: the part of its centre line within reach of the tile's columns,
+    /// grown by its reach. `None` when it covers no pixel of the tile.
+    pub fn rows_in_tile(&self, x0: f32, y0: f32) -> Option<(usize, usize)> {
+        let tile = TILE as f32;
+        let (left, right) = (x0 + 0.5 - self.reach, x0 + tile - 0.5 + self.reach);
+        let (mut from, mut to) = (0.0f32, 1.0f32);
+        if self.dx.abs() > 1e-6 {
+            let a = (left - self.ax) / self.dx;
+            let b = (right - self.ax) / self.dx;
+            from = from.max(a.min(b));
+            to = to.min(a.max(b));
+            if from > to {
+                return None;
+            }
+        } else if self.ax < left || self.ax > right {
+            return None;
+        }
+        let (ya, yb) = (self.ay + self.dy * from, self.ay + self.dy * to);
+        let (top, bottom) = (
+            ya.min(yb) - self.reach - y0 - 0.5,
+            ya.max(yb) + self.reach - y0 - 0.5,
+        );
+        if !(bottom >= 0.0 && top <= tile - 1.0) {
+            return None;
+        }
+        // Within 0 … 7 here, so truncation rounds down (and, a whole row added, up).
+        let top = top.max(0.0);
+        let first = top as usize + usize::from(top > (top as usize) as f32);
+        let last = (bottom.min(tile - 1.0)) as usize;
+        (first <= last).then_some((first, last))
     }
 }
