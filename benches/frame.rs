@@ -8,16 +8,15 @@
 //! `PELT_BENCH_FRAMES` (default 5) sets the frames measured per row after two warm-up
 //! frames; `PELT_BENCH_TIERS` (default `32768,104960,420032`) and `PELT_BENCH_SIZES`
 //! (default `1280x720,1920x1080`) choose the rows; `PELT_BENCH_RASTERS` (default
-//! `ribbons,native,compute`; `auto` is not one: it picks one of them) which hair paths
+//! `ribbons,native,strands`; `auto` is not one: it picks one of them) which hair paths
 //! each row is drawn with. A value that does not parse is named and skipped.
 //!
 //! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
 //! the table also gives the process's CPU time per frame (all its threads: the driver's
 //! rasteriser threads and the one that runs vertex shaders), which moves less with the
 //! load than wall time, and the load average when the run began. There the per-pass
-//! columns undercount the compute rasteriser's walks (lavapipe writes a timestamp when
-//! its queue thread reaches it; the architecture page, "Machines without a GPU", has the
-//! measurements): compare its rows by wall and CPU time.
+//! columns leave out what the native path draws on the host between its GPU passes:
+//! compare its rows by wall and CPU time.
 
 use pelt::creature::Creature;
 use pelt::gpu::{GpuContext, list_adapters};
@@ -396,7 +395,7 @@ fn main() {
         let (w, h) = s.split_once('x')?;
         Some((w.parse().ok()?, h.parse().ok()?))
     });
-    let rasters = env_list("PELT_BENCH_RASTERS", "ribbons,native,compute", |s| {
+    let rasters = env_list("PELT_BENCH_RASTERS", "ribbons,native,strands", |s| {
         s.parse::<Raster>().ok().filter(|r| *r != Raster::Auto)
     });
     let instance =

@@ -6,11 +6,6 @@
 use std::sync::{Arc, Mutex};
 use thiserror::Error;
 
-/// The device features of the compute rasteriser's one-walk path (64-bit atomic max on
-/// storage buffers), asked for wherever the adapter has them.
-pub const WIDE_ATOMICS: wgpu::Features =
-    wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
-
 /// The names `WGPU_BACKEND` takes (wgpu's own), each backend with its other spellings.
 const BACKEND_NAMES: [(wgpu::Backends, &str, &[&str]); 6] = [
     (wgpu::Backends::VULKAN, "vulkan", &["vk"]),
@@ -262,10 +257,8 @@ impl GpuContext {
         adapter: wgpu::Adapter,
     ) -> Result<Self, GpuError> {
         let required_limits = adapter.limits();
-        // Timestamps where the adapter has them, for the frame bench's per-pass times, and
-        // 64-bit atomic max, for the compute rasteriser's one-walk path.
-        let required_features =
-            adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | WIDE_ATOMICS);
+        // Timestamps where the adapter has them, for the frame bench's per-pass times.
+        let required_features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("pelt"),
             required_limits,

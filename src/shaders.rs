@@ -50,32 +50,12 @@ pub const CULL_WORKGROUP: u32 = 64;
 pub const STRANDS_PER_BATCH: u32 = 64;
 /// Ribbon vertices per strand: two per point.
 pub const VERTICES_PER_STRAND: u32 = 2 * POINTS;
-/// Threads of one workgroup of the compute rasteriser (`render::compute_raster`).
+/// Threads of one workgroup of the passes that take one item a thread (the shading of
+/// strand points, the strand rasteriser's binning).
 pub const RASTER_WORKGROUP: u32 = 64;
-/// Most pixels in a segment's screen box that its own thread draws; a longer segment goes
-/// to the queue a whole workgroup draws.
-pub const RASTER_THREAD_PIXELS: u32 = 64;
-/// Pixels a side of the tiles the compute rasteriser's resolves draw.
-pub const RESOLVE_TILE: u32 = 8;
 /// Pixels a side of a workgroup of the native hair path's depth read
 /// (`render::hair::native_gpu`).
 pub const DEPTH_READ_TILE: u32 = 8;
-/// The fewest bits of the compute rasteriser's sample code that hold where along its
-/// segment the winning hair is at the pixel centre (0 at point j, all ones at point j + 1),
-/// below the segment and triangle: the resolve blends the two points' colours by it rather
-/// than setting the segment up again. More are used where fewer strands leave room
-/// (`render::compute_raster::along_bits`).
-pub const RASTER_ALONG_BITS: u32 = 7;
-/// The lowest of those values kept: a covered sample's pixel centre can lie outside a thin
-/// triangle, where the hardware extrapolates the colours.
-pub const RASTER_ALONG_LOW: f32 = -1.0;
-/// The span of the values kept, from [`RASTER_ALONG_LOW`] (to 2).
-pub const RASTER_ALONG_SPAN: f32 = 3.0;
-/// The most strands the compute rasteriser draws (more go to the ribbons): their
-/// `2 × SEGMENTS` codes shifted past [`RASTER_ALONG_BITS`] must stay below 2³² − 1, the
-/// code no hair has (3,355,443 strands: eight full coats).
-pub const MAX_COMPUTE_RASTER_STRANDS: u32 =
-    ((1u32 << (32 - RASTER_ALONG_BITS)) - 1) / (2 * SEGMENTS);
 /// Pixels a side of the strand rasteriser's screen tiles (`render::strand_raster`): one
 /// workgroup of its drawing pass, a thread per pixel.
 pub const STRAND_RASTER_TILE: u32 = 8;
@@ -161,11 +141,8 @@ pub const HAIR_BSDF_WGSL: &str = include_str!("../shaders/hair_bsdf.wgsl");
 pub const RIBBON_GEOMETRY_WGSL: &str = include_str!("../shaders/ribbon_geometry.wgsl");
 /// The key light's visibility (`shaders/shadow_lookup.wgsl`).
 pub const SHADOW_LOOKUP_WGSL: &str = include_str!("../shaders/shadow_lookup.wgsl");
-/// The ribbons' shading, for the shading passes of the ribbons and of the compute rasteriser
-/// (`shaders/ribbons.wgsl`).
+/// The ribbons' shading, for the shading pass every hair path reads (`shaders/ribbons.wgsl`).
 pub const RIBBONS_WGSL: &str = include_str!("../shaders/ribbons.wgsl");
-/// A strand segment on screen as the hardware draws it (`shaders/strand_segments.wgsl`).
-pub const STRAND_SEGMENTS_WGSL: &str = include_str!("../shaders/strand_segments.wgsl");
 /// The volume grid's splat and read (the solver's module only).
 pub const VOLUME_GRID_WGSL: &str = include_str!("../shaders/volume_grid.wgsl");
 /// A strand segment as the strand rasteriser sets it up and draws it at a pixel, and its
@@ -185,22 +162,12 @@ const fn shared(name: &'static str, value: u32) -> SharedConstant {
     SharedConstant { name, value }
 }
 
-/// The compute rasteriser's camera MSAA samples: a pipeline-overridable constant of
-/// `hair_raster.wgsl`, set when its pipelines are made (its value differs by target layout,
-/// so it is no prelude constant).
-pub const RASTER_SAMPLES_OVERRIDE: &str = "RASTER_SAMPLES";
-
-/// Whether the compute rasteriser's walks skip samples that already hold nearer hair: a
-/// pipeline-overridable constant of `hair_raster.wgsl` (on; off for the test that skipping
-/// changes no byte).
-pub const RASTER_EARLY_DEPTH_OVERRIDE: &str = "RASTER_EARLY_DEPTH";
-
 /// The pipeline-overridable constants the shader files declare, each set from Rust when its
-/// pipelines are made; the files declare no other constant of their own.
-pub const PIPELINE_OVERRIDES: [&str; 2] = [RASTER_SAMPLES_OVERRIDE, RASTER_EARLY_DEPTH_OVERRIDE];
+/// pipelines are made (none today); the files declare no other constant of their own.
+pub const PIPELINE_OVERRIDES: [&str; 0] = [];
 
 /// Every `u32` constant of the prelude.
-pub const SHARED_CONSTANTS: [SharedConstant; 41] = [
+pub const SHARED_CONSTANTS: [SharedConstant; 39] = [
     shared("POINTS", POINTS),
     shared("SEGMENTS", SEGMENTS),
     shared("MAX_CAPSULES", MAX_CAPSULES),
@@ -221,8 +188,6 @@ pub const SHARED_CONSTANTS: [SharedConstant; 41] = [
     shared("STRANDS_PER_BATCH", STRANDS_PER_BATCH),
     shared("VERTICES_PER_STRAND", VERTICES_PER_STRAND),
     shared("RASTER_WORKGROUP", RASTER_WORKGROUP),
-    shared("RASTER_THREAD_PIXELS", RASTER_THREAD_PIXELS),
-    shared("RESOLVE_TILE", RESOLVE_TILE),
     shared("STRAND_RASTER_TILE", STRAND_RASTER_TILE),
     shared("STRAND_RASTER_LAYERS", STRAND_RASTER_LAYERS),
     shared("STRAND_RASTER_MAX_CAPACITY", STRAND_RASTER_MAX_CAPACITY),
@@ -259,7 +224,7 @@ const fn float(name: &'static str, value: f32) -> SharedFloat {
 
 /// Every `f32` constant of the prelude: π, the hair fibre's constants, the volume grid's
 /// and the floor's.
-pub const SHARED_FLOATS: [SharedFloat; 17] = [
+pub const SHARED_FLOATS: [SharedFloat; 15] = [
     float("PI", std::f32::consts::PI),
     float("HAIR_ALPHA", HAIR_ALPHA),
     float("HAIR_BETA_R", HAIR_BETA_R),
@@ -276,9 +241,6 @@ pub const SHARED_FLOATS: [SharedFloat; 17] = [
     float("FLOOR_CENTER_Z", FLOOR_CENTER_Z),
     float("FLOOR_FADE_START", FLOOR_FADE_START),
     float("FLOOR_FADE_END", FLOOR_FADE_END),
-    // Where along its segment a compute-rasterised sample's pixel centre is kept.
-    float("ALONG_LOW", RASTER_ALONG_LOW),
-    float("ALONG_SPAN", RASTER_ALONG_SPAN),
     // When a pixel of the strand rasteriser is opaque enough to stop.
     float("STRAND_RASTER_OPAQUE_T", STRAND_RASTER_OPAQUE_T),
 ];
@@ -318,19 +280,9 @@ pub enum ShaderModule {
     Overlay,
     /// The ID target's sample-0 copy (`render::ids`).
     Ids,
-    /// The camera's hair drawn by compute: shading and the two raster passes
-    /// (`render::compute_raster`).
-    HairRaster,
-    /// The compute rasteriser's per-sample resolve into the camera's targets
-    /// (`render::compute_raster`).
-    HairResolve,
-    /// The hair's shadow maps by compute (`render::shadow_raster`).
-    ShadowRaster,
     /// The native hair path's GPU side: the surfaces' depth read (sample 0) and the host's
     /// picture composited over the surfaces (`render::hair::native`).
     HairNative,
-    /// The compute shadow written into the shadow maps (`render::shadow_raster`).
-    ShadowResolve,
     /// The demo's scene, drawn smaller, upscaled into its window (the binary's
     /// `app::upscale`).
     Upscale,
@@ -348,7 +300,7 @@ pub enum ShaderModule {
 
 impl ShaderModule {
     /// Every module.
-    pub const ALL: [ShaderModule; 18] = [
+    pub const ALL: [ShaderModule; 14] = [
         ShaderModule::StrandStep,
         ShaderModule::StrandCull,
         ShaderModule::Shadow,
@@ -357,10 +309,6 @@ impl ShaderModule {
         ShaderModule::Overlay,
         ShaderModule::Ids,
         ShaderModule::RibbonShading,
-        ShaderModule::HairRaster,
-        ShaderModule::HairResolve,
-        ShaderModule::ShadowRaster,
-        ShaderModule::ShadowResolve,
         ShaderModule::HairNative,
         ShaderModule::Upscale,
         ShaderModule::PanelCache,
@@ -380,10 +328,6 @@ impl ShaderModule {
             ShaderModule::Overlay => "overlay",
             ShaderModule::Ids => "ids",
             ShaderModule::RibbonShading => "ribbon_shading",
-            ShaderModule::HairRaster => "hair_raster",
-            ShaderModule::HairResolve => "hair_resolve",
-            ShaderModule::ShadowRaster => "shadow_raster",
-            ShaderModule::ShadowResolve => "shadow_resolve",
             ShaderModule::HairNative => "hair_native",
             ShaderModule::Upscale => "upscale",
             ShaderModule::PanelCache => "panel_cache",
@@ -404,10 +348,6 @@ impl ShaderModule {
             ShaderModule::Overlay => include_str!("../shaders/overlay.wgsl"),
             ShaderModule::Ids => include_str!("../shaders/ids.wgsl"),
             ShaderModule::RibbonShading => include_str!("../shaders/ribbon_shading.wgsl"),
-            ShaderModule::HairRaster => include_str!("../shaders/hair_raster.wgsl"),
-            ShaderModule::HairResolve => include_str!("../shaders/hair_resolve.wgsl"),
-            ShaderModule::ShadowRaster => include_str!("../shaders/shadow_raster.wgsl"),
-            ShaderModule::ShadowResolve => include_str!("../shaders/shadow_resolve.wgsl"),
             ShaderModule::HairNative => include_str!("../shaders/hair_native.wgsl"),
             ShaderModule::Upscale => include_str!("../shaders/upscale.wgsl"),
             ShaderModule::PanelCache => include_str!("../shaders/panel_cache.wgsl"),
@@ -446,15 +386,6 @@ impl ShaderModule {
                 RIBBONS_WGSL,
             ],
             ShaderModule::Overlay => &[CREATURE_POSE_WGSL, FRAME_WGSL],
-            ShaderModule::HairRaster
-            | ShaderModule::HairResolve
-            | ShaderModule::ShadowRaster
-            | ShaderModule::ShadowResolve => &[
-                CREATURE_POSE_WGSL,
-                FRAME_WGSL,
-                RIBBON_GEOMETRY_WGSL,
-                STRAND_SEGMENTS_WGSL,
-            ],
             ShaderModule::StrandRasterBin
             | ShaderModule::StrandRasterDraw
             | ShaderModule::StrandRasterComposite => &[

@@ -152,19 +152,6 @@ fn an_output_that_ends_in_a_folder_separator_is_refused_before_any_work() {
     assert_eq!(listing(dir.path()), ["m.json"]);
 }
 
-/// The storage binding limit `pelt info` reports, bytes.
-fn storage_binding_bytes() -> u64 {
-    let info = pelt().arg("info").output().unwrap();
-    let info = String::from_utf8_lossy(&info.stdout).into_owned();
-    let mib: u64 = info
-        .split("storage binding ")
-        .nth(1)
-        .and_then(|rest| rest.split(" MiB").next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no storage binding limit in `pelt info`:\n{info}"));
-    mib << 20
-}
-
 #[test]
 fn a_raster_path_asked_for_by_name_draws_the_frame_or_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -192,32 +179,21 @@ fn a_raster_path_asked_for_by_name_draws_the_frame_or_is_refused() {
     };
     // A small frame: drawn by the path asked for, and said so.
     let small = dir.path().join("small.png");
-    let o = render("compute", 64, 36, &small);
+    let o = render("native", 64, 36, &small);
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("compute raster"), "{err}");
-    assert!(!err.contains("not compute"), "{err}");
-    // The compute rasteriser keeps 8 bytes per sample (4 samples a pixel) in one storage
-    // binding: a frame one row past what the binding holds, at a width whose targets stay
-    // within Pelt's picture budget, is one it cannot draw.
-    let width = 2048u64;
-    let height = storage_binding_bytes() / (8 * 4 * width) + 1;
-    let budget_rows = (4u64 << 30) / (width * 48);
-    if height <= budget_rows.min(16_384) {
-        let big = dir.path().join("big.png");
-        let o = render("compute", width, height, &big);
-        let err = stderr(&o);
-        assert!(!o.status.success(), "drawn by another path: {err}");
-        assert!(
-            err.contains("--raster compute") && err.contains("storage binding"),
-            "{err}"
-        );
-        assert!(!big.exists());
-    } else {
-        // No frame Pelt draws here is too large for the compute path: every one is drawn
-        // by it, the largest included.
-        eprintln!("this adapter binds {height} rows of {width}: every frame fits compute");
+    assert!(err.contains("native raster"), "{err}");
+    // The retired compute rasteriser: refused before any work, saying so and naming every
+    // path there is, not drawn by another one in its place.
+    let retired = dir.path().join("retired.png");
+    let o = render("compute", 64, 36, &retired);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "drawn by another path: {err}");
+    assert!(err.contains("retired"), "{err}");
+    for name in ["ribbons", "native", "strands", "auto"] {
+        assert!(err.contains(name), "{name} not named: {err}");
     }
+    assert!(!retired.exists());
 }
 
 /// Runs `pelt args`, which must fail cleanly, with no adapter to be found and files

@@ -431,7 +431,7 @@ fn a_frame_after_another_draws_what_a_fresh_renderer_draws() {
     // be made again: a second frame under another light is the same picture a renderer
     // that never drew the first one draws, by either rasteriser.
     let ctx = gpu();
-    for raster in [Raster::Hardware, Raster::Compute] {
+    for raster in [Raster::Hardware, Raster::Native] {
         let (sim, mut used) = setup(&ctx, STRANDS);
         let (_, mut fresh) = setup(&ctx, STRANDS);
         used.set_raster(raster);

@@ -2,7 +2,7 @@
 //! (`RenderSettings::shadow_extent`), made again at that size when the picture's size
 //! changes. Checked on every hair path: a renderer that drew a large picture first draws
 //! a small one, and then the large one again, exactly as renderers made for each size do
-//! (no map, group or compute buffer of the other size left behind), and the small
+//! (no map, group or buffer of the other size left behind), and the small
 //! picture's shadows are not those of the full maps.
 
 use pelt::creature::Creature;
@@ -82,7 +82,7 @@ fn maps_made_again_for_each_size_draw_as_maps_made_for_it() {
     let creature = Creature::default();
     let mut sim = FurSim::new_gpu(&FurConfig::new(STRANDS, 3), creature, &ctx).unwrap();
     sim.step(20).unwrap();
-    for raster in [Raster::Hardware, Raster::Compute, Raster::Native] {
+    for raster in [Raster::Hardware, Raster::Native] {
         let following = RenderSettings {
             raster,
             ..RenderSettings::default()

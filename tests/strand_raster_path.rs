@@ -10,7 +10,7 @@ mod render_common;
 
 use pelt::render::strand_raster::{DEFAULT_CAPACITY, StrandRaster};
 use pelt::render::{
-    Camera, CameraPreset, DebugMode, FurRenderer, Image, RELEASE_COMPUTE_AFTER_FRAMES, Raster,
+    Camera, CameraPreset, DebugMode, FurRenderer, Image, RELEASE_IDLE_BUFFERS_AFTER_FRAMES, Raster,
     Scene,
 };
 use pelt::sim::FurSim;
@@ -121,7 +121,7 @@ fn the_strand_rasteriser_draws_the_ribbons_picture_at_the_readme_cameras() {
     assert!(failed.is_empty(), "{failed:?}");
 }
 
-/// The strand rasteriser's buffers are freed after `RELEASE_COMPUTE_AFTER_FRAMES` frames
+/// The strand rasteriser's buffers are freed after `RELEASE_IDLE_BUFFERS_AFTER_FRAMES` frames
 /// in a row drawn by the ribbons, and made again by its next frame, which draws the same
 /// bytes.
 #[test]
@@ -134,13 +134,13 @@ fn the_strand_buffers_are_freed_after_a_run_of_hardware_frames() {
     let first = renderer.render_image(&front, w, h).unwrap();
     let with_strands = renderer.memory_bytes();
     renderer.set_raster(Raster::Hardware);
-    for _ in 1..RELEASE_COMPUTE_AFTER_FRAMES {
+    for _ in 1..RELEASE_IDLE_BUFFERS_AFTER_FRAMES {
         renderer.render_image(&front, w, h).unwrap();
     }
     assert_eq!(
         renderer.memory_bytes(),
         with_strands,
-        "freed before {RELEASE_COMPUTE_AFTER_FRAMES} hardware frames in a row"
+        "freed before {RELEASE_IDLE_BUFFERS_AFTER_FRAMES} hardware frames in a row"
     );
     renderer.render_image(&front, w, h).unwrap();
     assert_eq!(

@@ -194,13 +194,13 @@ mod tests {
 
     #[test]
     fn three_candidates_are_each_measured_and_the_fastest_kept() {
-        let mut p = RasterProbe::new(1, &[Raster::Hardware, Raster::Compute, Raster::Native]);
+        let mut p = RasterProbe::new(1, &[Raster::Hardware, Raster::Strands, Raster::Native]);
         let (chosen, frames) = probe(&mut p, 0, |r| match r {
-            Raster::Compute => 30.0,
+            Raster::Strands => 30.0,
             Raster::Native => 35.0,
             _ => 60.0,
         });
-        assert_eq!(chosen, Raster::Compute);
+        assert_eq!(chosen, Raster::Strands);
         assert_eq!(frames, 3 * (SETTLE as usize + FRAMES));
     }
 }

@@ -91,15 +91,6 @@ pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
         .with_context(|| format!("growing a coat of {strands} strands"))?;
     fur.set_debug_mode(options.mode);
     fur.renderer_mut().set_raster(options.raster);
-    // A path asked for by name draws every frame or the clip is refused before the first;
-    // only `auto` may fall back to the other path.
-    if options.raster == pelt::render::Raster::Compute
-        && let Some(reason) = fur.renderer().compute_raster_refusal((width, height))
-    {
-        anyhow::bail!(
-            "--raster compute: {reason}; choose a smaller --record-size or fewer --strands, or --raster ribbons, native or auto"
-        );
-    }
     let params = pelt::sim::FurParams {
         volume: options.volume.on(),
         volume_interval: options.volume.interval(),

@@ -42,8 +42,8 @@ pub struct DemoArgs {
     #[arg(long, default_value = "final", value_parser = super::render::mode_parser())]
     pub mode: pelt::render::DebugMode,
     /// How the hair is drawn: ribbons (the hardware ribbons, the reference), native (the
-    /// strand rasteriser on the CPU's cores), strands (the same rasteriser in WGSL),
-    /// compute (the compute rasteriser) or auto: with the budget on, the ribbons and native
+    /// strand rasteriser on the CPU's cores), strands (the same rasteriser in WGSL) or
+    /// auto: with the budget on, the ribbons and native
     /// are timed at each budget level and the faster kept; with --budget off, the adapter's
     /// kind decides (native on CPU adapters such as lavapipe, the ribbons elsewhere). The
     /// panel switches it too.

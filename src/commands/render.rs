@@ -63,9 +63,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub capsule_script: Option<PathBuf>,
     /// How the hair is drawn: ribbons (the hardware ribbons, the reference), native (the
-    /// strand rasteriser on the CPU's cores), strands (the same rasteriser in WGSL),
-    /// compute (the compute rasteriser) or auto (native on CPU adapters such as lavapipe,
-    /// the ribbons elsewhere).
+    /// strand rasteriser on the CPU's cores), strands (the same rasteriser in WGSL) or
+    /// auto (native on CPU adapters such as lavapipe, the ribbons elsewhere).
     #[arg(long, default_value = "auto")]
     pub raster: Raster,
     /// The coat's density and velocity grid.
@@ -216,15 +215,6 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         },
     )?;
     renderer.set_strands_from_sim(&sim)?;
-    // A path asked for by name draws the frame or the run stops here, before the steps;
-    // only `auto` may fall back to the other path.
-    if args.raster == Raster::Compute
-        && let Some(reason) = renderer.compute_raster_refusal((args.width, args.height))
-    {
-        bail!(
-            "--raster compute: {reason}; choose a smaller --width/--height or fewer --strands, or --raster ribbons, native or auto"
-        );
-    }
     renderer.set_environment(environment.as_ref());
     let mut contact = None;
     let stepped = std::time::Instant::now();
@@ -301,17 +291,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             crate::common::printable::printable_path(env)
         ));
     }
-    // The path that drew the frame: with `auto`, a frame too large for the compute
-    // rasteriser's buffers on this device is drawn by the ribbons (the log says why).
-    let raster = if renderer.last_raster() == renderer.raster() {
-        format!("{} raster", renderer.last_raster())
-    } else {
-        format!(
-            "{} raster (not {}: the frame is too large for it on this device)",
-            renderer.last_raster(),
-            renderer.raster()
-        )
-    };
+    // The path that drew the frame (`auto` resolved for the adapter).
+    let raster = format!("{} raster", renderer.last_raster());
     eprintln!(
         "{} strands{} grown in {grow_s:.2} s, {} steps in {step_s:.2} s, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
         strands,

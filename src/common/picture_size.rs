@@ -88,7 +88,6 @@ mod tests {
             color_format: wgpu::TextureFormat::Rgba8UnormSrgb,
             samples: 4,
             ids: false,
-            per_sample_shading: true,
         };
         let limits = wgpu::Limits {
             max_texture_dimension_2d: 16384,

@@ -34,24 +34,6 @@ pub fn compute_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGro
     buffer_entry(binding, wgpu::ShaderStages::COMPUTE, ty, false, None)
 }
 
-/// The group of a draw over the tiles a compute pass marked (the camera's resolve, the
-/// shadow maps' writer): the raster uniforms at 0, read by the vertex stage too (it places
-/// the tiles by the target's width), and two read-only storage buffers for the fragment
-/// stage at 1 and 2.
-pub fn tile_draw_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroupLayout {
-    use wgpu::BufferBindingType::{Storage, Uniform};
-    let fragment = wgpu::ShaderStages::FRAGMENT;
-    bind_group_layout(
-        device,
-        label,
-        &[
-            buffer_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT, Uniform, false, None),
-            buffer_entry(1, fragment, Storage { read_only: true }, false, None),
-            buffer_entry(2, fragment, Storage { read_only: true }, false, None),
-        ],
-    )
-}
-
 /// The most workgroups along one dispatch dimension (WebGPU's limit).
 pub const MAX_WORKGROUPS_X: u32 = 65_535;
 

@@ -261,7 +261,8 @@ impl FrameBinding {
     /// The buffers and the group.
     pub fn new(device: &wgpu::Device) -> Self {
         let view_size = PassView::min_size().get();
-        // Compute too: the compute rasteriser reads the frame as the ribbons do.
+        // Compute too: the shading and the WGSL strand rasteriser read the frame as the
+        // ribbons do.
         let with_compute = |mut entry: wgpu::BindGroupLayoutEntry| {
             entry.visibility |= wgpu::ShaderStages::COMPUTE;
             entry

@@ -1,6 +1,6 @@
 //! The key light's view of the creature: the orthographic frame its shadow maps are drawn
 //! in, and the maps' formats and depth slabs. Below the passes that draw or read the maps
-//! (`shadow`, `shadow_raster`, `frame`, `descriptors`), so none of them imports another for
+//! (`shadow`, `frame`, `descriptors`, the hair paths), so none of them imports another for
 //! these numbers.
 
 use super::pass_view::PassView;

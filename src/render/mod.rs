@@ -8,7 +8,6 @@
 //! the hair's passes sit behind one interface in [`hair`] (each way of drawing it a
 //! [`hair::HairPath`]: the hardware [`hair::ribbons`], the reference; the strand
 //! rasteriser on the host's cores, [`hair::native`]; its WGSL twin, [`hair::strands_gpu`];
-//! the exact emulation of the ribbons' MSAA by compute, [`hair::compute`];
 //! [`hair::HairPaths`] picks one per frame). [`FurRenderer`] only orders them; [`frame`]
 //! holds the uniforms every pass reads (bind group 0), [`timing`] the timestamps around
 //! the [`Pass`]es. What each costs, measured, is in `docs/architecture.md` ("Measured").
@@ -133,8 +132,7 @@ pub use capture::Image;
 pub use debug::DebugMode;
 pub use embed::{EmbedTarget, Placement};
 pub use environment::{EnvironmentError, EnvironmentMap};
-pub use hair::compute_raster;
-pub use hair::{RELEASE_COMPUTE_AFTER_FRAMES, RibbonStrand};
+pub use hair::{RELEASE_IDLE_BUFFERS_AFTER_FRAMES, RibbonStrand};
 pub use mesh::Material;
 pub use palette::BACKGROUND;
 pub use palette::{Lighting, Srgb};

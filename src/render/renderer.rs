@@ -6,7 +6,7 @@
 //! 2. [`SurfacesPass`]: skin, face, hand and floor, into the camera's targets (cleared);
 //! 3. [`StrandCullPass`]: which strands the camera cannot see;
 //! 4. the strands' shading ([`HairStrands::shade`]), then the frame's hair path
-//!    ([`HairPaths`]: the ribbons, the compute or the strand rasteriser), then
+//!    ([`HairPaths`]: the ribbons or a strand rasteriser), then
 //!    [`OverlayPass`] in the `contact` view, resolved into the output;
 //! 5. [`IdsPass`]: sample 0 of the ID target, when the layout has one.
 
@@ -16,8 +16,8 @@ use super::capture::{Image, read_image};
 use super::debug::HairView;
 use super::frame::FrameBinding;
 use super::hair::{
-    CameraHair, ComputePath, HairDraw, HairFrame, HairLook, HairPaths, HairStrands, NativePath,
-    RibbonsPass, StrandBinding, StrandsGpuPath,
+    CameraHair, HairDraw, HairFrame, HairLook, HairPaths, HairStrands, NativePath, RibbonsPass,
+    StrandBinding, StrandsGpuPath,
 };
 use super::ids::IdsPass;
 use super::overlay::OverlayPass;
@@ -107,7 +107,6 @@ impl FurRenderer {
         let shadow = ShadowPass::new(device, first_maps);
         let hair_strands = HairStrands::new(device, &frame.layout, &shadow.inputs_layout);
         let ribbons = RibbonsPass::new(device, &hair_strands, &frame.layout, &shadow, &layout);
-        let compute = ComputePath::new(&frame.layout, &hair_strands.layout, layout);
         let strand_raster = StrandsGpuPath::new(&frame.layout, &hair_strands.layout, layout);
         let surfaces = SurfacesPass::new(
             device,
@@ -136,7 +135,6 @@ impl FurRenderer {
             cull,
             hair: HairPaths::new(
                 ribbons,
-                compute,
                 NativePath::new(layout),
                 strand_raster,
                 settings.raster,
@@ -269,10 +267,7 @@ impl FurRenderer {
         };
         self.upload_hand(hand, &scene.camera, targets.size);
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
-        let bound = self.strands.as_ref().map_or(0, |s| s.count);
-        let raster = self.hair.choose(|compute| {
-            compute.refusal(&self.device, targets.size, self.shadow.maps.size, bound)
-        });
+        let raster = self.hair.choose();
         let host = (!self.host_latest.is_empty()).then_some(&self.host_latest[..]);
         let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn)
             .map(|draw| draw.with_host_positions(host));

@@ -10,8 +10,6 @@ pub enum Raster {
     /// Ribbons through the hardware rasteriser (`render::hair::ribbons`).
     #[default]
     Hardware,
-    /// Segments through the compute rasteriser (`render::hair::compute`).
-    Compute,
     /// The strand rasteriser on the host's cores (`render::hair::native`, drawing with
     /// [`crate::raster`]): one sample a pixel with analytic coverage, composited over the
     /// surfaces.
@@ -26,11 +24,10 @@ pub enum Raster {
 
 impl Raster {
     /// Every choice, in the order the command line and the demo's panel list them.
-    pub const CHOICES: [Raster; 5] = [
+    pub const CHOICES: [Raster; 4] = [
         Raster::Hardware,
         Raster::Native,
         Raster::Strands,
-        Raster::Compute,
         Raster::Auto,
     ];
 
@@ -38,7 +35,6 @@ impl Raster {
     pub fn name(self) -> &'static str {
         match self {
             Raster::Hardware => "ribbons",
-            Raster::Compute => "compute",
             Raster::Native => "native",
             Raster::Strands => "strands",
             Raster::Auto => "auto",
@@ -59,13 +55,18 @@ impl std::str::FromStr for Raster {
         if s == "hardware" {
             return Ok(Raster::Hardware);
         }
+        let names = Raster::CHOICES.map(Raster::name).join(", ");
+        // The exact MSAA emulation by compute is gone: its name gets an error of its own
+        // rather than a silent stand-in, so a comparison asked for is never of another path.
+        if s == "compute" {
+            return Err(format!(
+                "the compute rasteriser (an exact emulation of the ribbons' 4× MSAA) was retired: use one of {names} (native and strands are the strand rasteriser, on the CPU's cores and in WGSL)"
+            ));
+        }
         Raster::CHOICES
             .into_iter()
             .find(|r| r.name() == s)
-            .ok_or_else(|| {
-                let names = Raster::CHOICES.map(Raster::name).join(", ");
-                format!("{s:?} is not a raster path; use one of {names}")
-            })
+            .ok_or_else(|| format!("{s:?} is not a raster path; use one of {names}"))
     }
 }
 

@@ -213,30 +213,7 @@ impl StrandRaster {
         layout: &wgpu::BindGroupLayout,
         target: &TargetLayout,
     ) -> wgpu::RenderPipeline {
-        let blend = wgpu::BlendState {
-            color: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::One,
-                dst_factor: wgpu::BlendFactor::SrcAlpha,
-                operation: wgpu::BlendOperation::Add,
-            },
-            alpha: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::Zero,
-                dst_factor: wgpu::BlendFactor::One,
-                operation: wgpu::BlendOperation::Add,
-            },
-        };
-        let targets = [
-            Some(wgpu::ColorTargetState {
-                format: target.color_format,
-                blend: Some(blend),
-                write_mask: wgpu::ColorWrites::ALL,
-            }),
-            target.ids.then_some(wgpu::ColorTargetState {
-                format: super::target::ID_FORMAT,
-                blend: None,
-                write_mask: wgpu::ColorWrites::empty(),
-            }),
-        ];
+        let targets = super::hair::composite::composite_targets(target);
         let module = ShaderModule::StrandRasterComposite.create(device);
         let pipeline_layout = pipeline_layout(
             device,

@@ -13,10 +13,6 @@ pub struct TargetLayout {
     pub samples: u32,
     /// Whether frames also write the ID target.
     pub ids: bool,
-    /// Whether fragment shaders can run once per MSAA sample (wgpu's
-    /// `MULTISAMPLED_SHADING`): the compute rasteriser's resolve then draws once, not once
-    /// per sample.
-    pub per_sample_shading: bool,
 }
 
 /// Depth format of the camera passes (reversed: cleared to 0, nearer is greater).
@@ -50,17 +46,13 @@ impl TargetLayout {
             color_format,
             samples: if msaa { 4 } else { 1 },
             ids,
-            per_sample_shading: adapter
-                .get_downlevel_capabilities()
-                .flags
-                .contains(wgpu::DownlevelFlags::MULTISAMPLED_SHADING),
         }
     }
 
     /// Checks a layout (perhaps made by hand) against the backend it will draw on: 1 or 4
-    /// MSAA samples (the compute rasteriser's sample positions are the standard 4×'s), and
-    /// 1 on OpenGL, where wgpu cannot write the sample mask the ribbons and the resolve's
-    /// draws per sample use (the picture came out aliased, or empty with IDs, and no error).
+    /// MSAA samples (the ribbons' sample mask is written for the standard 4× positions), and
+    /// 1 on OpenGL, where wgpu cannot write the sample mask the ribbons use (the picture
+    /// came out aliased, or empty with IDs, and no error).
     pub fn check(&self, backend: wgpu::Backend) -> Result<(), RenderError> {
         let bad = |why: String| Err(RenderError::Settings(format!("target layout: {why}")));
         if self.samples != 1 && self.samples != 4 {
@@ -257,7 +249,6 @@ mod tests {
             color_format: OFFSCREEN_FORMAT,
             samples,
             ids: true,
-            per_sample_shading: true,
         }
     }
 

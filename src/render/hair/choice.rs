@@ -1,20 +1,18 @@
 //! [`HairPaths`]: the hair paths a renderer has and which one draws each frame. Every
 //! choice between them is made here: the setting resolved per adapter
-//! ([`Raster::for_adapter`]), a frame too large for the compute path drawn by the ribbons
-//! (said once in the log), the `contact` colouring and frames without hair left to the
-//! ribbons, the light's maps of a strand rasteriser's frame drawn by the ribbons, and a
-//! path's buffers freed after a run of frames that did not use them.
+//! ([`Raster::for_adapter`]), the `contact` colouring and frames without hair left to the
+//! ribbons, the light's maps of the WGSL strand rasteriser's frames drawn by the ribbons,
+//! and a path's buffers freed after a run of frames that did not use them.
 
-use super::compute::ComputePath;
 use super::native::NativePath;
 use super::path::{HairLook, HairPath};
 use super::ribbons::RibbonsPass;
 use super::strands_gpu::StrandsGpuPath;
 use crate::render::settings::Raster;
 
-/// Frames drawn in a row by the hardware ribbons after which the renderer frees the compute
-/// rasteriser's buffers (a compute frame after that makes them again).
-pub const RELEASE_COMPUTE_AFTER_FRAMES: u32 = 120;
+/// Frames drawn in a row by other paths after which the renderer frees a strand
+/// rasteriser's buffers (its next frame makes them again).
+pub const RELEASE_IDLE_BUFFERS_AFTER_FRAMES: u32 = 120;
 
 impl Raster {
     /// The path `self` means on an adapter described by `info`: `Auto` becomes the one
@@ -42,8 +40,6 @@ pub struct HairPaths {
     /// The hardware ribbons: the reference, and the path of the `contact` colouring and of
     /// frames drawn into a caller's targets.
     pub ribbons: RibbonsPass,
-    /// The compute rasteriser.
-    pub compute: ComputePath,
     /// The strand rasteriser on the host's cores.
     pub native: NativePath,
     /// The strand rasteriser in WGSL.
@@ -52,13 +48,10 @@ pub struct HairPaths {
     chosen: Raster,
     /// The path that drew the last frame.
     last: Raster,
-    /// Whether the log has said that a frame was too large for the compute path.
-    warned_compute_too_large: bool,
-    /// Frames drawn in a row without the compute path (its buffers are released at
-    /// [`RELEASE_COMPUTE_AFTER_FRAMES`]).
-    frames_without_compute: u32,
-    /// Frames drawn in a row without the strand rasteriser (its buffers are released at
-    /// [`RELEASE_COMPUTE_AFTER_FRAMES`] too).
+    /// Frames drawn in a row without the native path (its buffers are released at
+    /// [`RELEASE_IDLE_BUFFERS_AFTER_FRAMES`]).
+    frames_without_native: u32,
+    /// Frames drawn in a row without the WGSL strand rasteriser (the same).
     frames_without_strands: u32,
 }
 
@@ -66,26 +59,23 @@ impl HairPaths {
     /// The paths, drawing by `chosen` (already resolved for the adapter).
     pub fn new(
         ribbons: RibbonsPass,
-        compute: ComputePath,
         native: NativePath,
         strands: StrandsGpuPath,
         chosen: Raster,
     ) -> Self {
         HairPaths {
             ribbons,
-            compute,
             native,
             strands,
             chosen,
             last: chosen,
-            warned_compute_too_large: false,
-            frames_without_compute: 0,
+            frames_without_native: 0,
             frames_without_strands: 0,
         }
     }
 
-    /// The path asked for: [`Raster::Hardware`], [`Raster::Native`], [`Raster::Strands`] or
-    /// [`Raster::Compute`] (never [`Raster::Auto`]).
+    /// The path asked for: [`Raster::Hardware`], [`Raster::Native`] or [`Raster::Strands`]
+    /// (never [`Raster::Auto`]).
     pub fn chosen(&self) -> Raster {
         self.chosen
     }
@@ -100,65 +90,43 @@ impl HairPaths {
         self.last
     }
 
-    /// Picks the path of the next frame: the one asked for, except that a frame the compute
-    /// path cannot draw (`refusal` says why; asked only when the compute path is chosen) is
-    /// drawn by the ribbons instead, and the log says so once. Counts the frames drawn
-    /// without the compute path (see [`HairPaths::note_frame`]).
-    pub fn choose(&mut self, refusal: impl FnOnce(&ComputePath) -> Option<String>) -> Raster {
-        let raster = match self.chosen {
-            Raster::Compute => match refusal(&self.compute) {
-                None => Raster::Compute,
-                Some(reason) => {
-                    if !self.warned_compute_too_large {
-                        self.warned_compute_too_large = true;
-                        log::warn!("{reason}: the hair is drawn by the hardware ribbons instead");
-                    }
-                    Raster::Hardware
-                }
-            },
-            other => other,
-        };
+    /// Picks the path of the next frame, the one asked for, and counts the frames drawn
+    /// without each strand rasteriser (see [`HairPaths::note_frame`]).
+    pub fn choose(&mut self) -> Raster {
+        let raster = self.chosen;
         self.note_frame(raster);
         raster
     }
 
-    /// Records that a frame is drawn by `raster` and, at [`RELEASE_COMPUTE_AFTER_FRAMES`]
-    /// frames in a row without the compute path, frees its buffers (the largest the
-    /// renderer holds, which the ribbons do not use); a later compute frame makes them
-    /// again. Not at the first such frame: the demo's budget tries both paths in turn while
+    /// Records that a frame is drawn by `raster` and, at
+    /// [`RELEASE_IDLE_BUFFERS_AFTER_FRAMES`] frames in a row without a strand rasteriser,
+    /// frees its buffers (which the ribbons do not use); a later frame of it makes them
+    /// again. Not at the first such frame: the demo's budget tries the paths in turn while
     /// it measures them, and would make the buffers again at each switch. A frame set to
-    /// draw by compute counts as using them even where it draws no hair by compute
-    /// (`contact`, or no strands bound): memory kept a little longer, never freed while in
-    /// use.
+    /// draw by a path counts as using it even where it draws no hair by it (`contact`, or
+    /// no strands bound): memory kept a little longer, never freed while in use.
     pub fn note_frame(&mut self, raster: Raster) {
         self.last = raster;
-        self.frames_without_strands = if raster == Raster::Strands {
-            0
-        } else {
-            self.frames_without_strands.saturating_add(1)
+        let idle = |frames: &mut u32, used: bool| {
+            *frames = if used { 0 } else { frames.saturating_add(1) };
+            *frames >= RELEASE_IDLE_BUFFERS_AFTER_FRAMES
         };
-        if self.frames_without_strands >= RELEASE_COMPUTE_AFTER_FRAMES {
+        if idle(&mut self.frames_without_strands, raster == Raster::Strands) {
             self.strands.release_buffers();
         }
-        if raster == Raster::Compute {
-            self.frames_without_compute = 0;
-            return;
-        }
-        self.frames_without_compute = self.frames_without_compute.saturating_add(1);
-        if self.frames_without_compute >= RELEASE_COMPUTE_AFTER_FRAMES {
-            self.compute.release_buffers();
+        if idle(&mut self.frames_without_native, raster == Raster::Native) {
+            self.native.release_buffers();
         }
     }
 
     /// The path that draws the hair's share of the light's maps in a frame drawn by
     /// `raster`, with hair to draw (`has_hair`) or not (the ribbons' passes then only
-    /// clear the maps). The strand rasteriser draws no maps yet: its frames' are the
+    /// clear the maps). The WGSL strand rasteriser draws no maps yet: its frames' are the
     /// ribbons'.
     pub fn light_path(&mut self, raster: Raster, has_hair: bool) -> &mut dyn HairPath {
         // Positions the native path read for an earlier frame's maps are not this one's.
         self.native.begin_frame();
         match raster {
-            Raster::Compute if has_hair => &mut self.compute,
             Raster::Native if has_hair => &mut self.native,
             _ => &mut self.ribbons,
         }
@@ -168,7 +136,6 @@ impl HairPaths {
     /// `contact` colouring is the ribbons' own, per vertex.
     pub fn camera_path(&mut self, raster: Raster, look: HairLook) -> &mut dyn HairPath {
         match (raster, look) {
-            (Raster::Compute, HairLook::Shaded) => &mut self.compute,
             (Raster::Native, HairLook::Shaded) => &mut self.native,
             (Raster::Strands, HairLook::Shaded) => &mut self.strands,
             _ => &mut self.ribbons,
@@ -177,9 +144,6 @@ impl HairPaths {
 
     /// Bytes of GPU memory every path holds now.
     pub fn memory_bytes(&self) -> u64 {
-        self.ribbons.memory_bytes()
-            + self.compute.memory_bytes()
-            + self.native.memory_bytes()
-            + self.strands.memory_bytes()
+        self.ribbons.memory_bytes() + self.native.memory_bytes() + self.strands.memory_bytes()
     }
 }

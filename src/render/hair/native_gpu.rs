@@ -4,6 +4,7 @@
 //! the full-screen pass that composites that picture over the surfaces
 //! (`shaders/hair_native.wgsl`).
 
+use super::composite::composite_targets;
 use crate::render::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, camera_multisample, pipeline_layout,
     render_pipeline, texture_entry,
@@ -118,19 +119,6 @@ impl NativeGpu {
             "native hair: composite",
             &[None, Some(&picture_layout)],
         );
-        // out = hair + T · surface; the surfaces' alpha kept.
-        let over = wgpu::BlendState {
-            color: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::One,
-                dst_factor: wgpu::BlendFactor::SrcAlpha,
-                operation: wgpu::BlendOperation::Add,
-            },
-            alpha: wgpu::BlendComponent {
-                src_factor: wgpu::BlendFactor::Zero,
-                dst_factor: wgpu::BlendFactor::One,
-                operation: wgpu::BlendOperation::Add,
-            },
-        };
         let color = |blend, write_mask| {
             Some(wgpu::ColorTargetState {
                 format: target.color_format,
@@ -172,10 +160,7 @@ impl NativeGpu {
         let composite = pipeline(
             "native hair: composite",
             "fs_composite",
-            &[
-                color(Some(over), wgpu::ColorWrites::ALL),
-                id(wgpu::ColorWrites::empty()),
-            ],
+            &composite_targets(target),
         );
         let ids = target.ids.then(|| {
             pipeline(

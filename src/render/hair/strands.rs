@@ -137,7 +137,7 @@ impl StrandBinding {
     }
 
     /// Each point's shaded colour, as [`HairStrands::shade`] writes it: what the camera's
-    /// ribbons and the compute rasteriser's resolve read.
+    /// ribbons and the strand rasterisers read.
     pub fn shaded_points(&self) -> &wgpu::Buffer {
         &self.shaded_points
     }
@@ -170,7 +170,7 @@ impl HairStrands {
         frame: &wgpu::BindGroupLayout,
         shadow_inputs: &wgpu::BindGroupLayout,
     ) -> Self {
-        // Compute too: the compute rasteriser and the shading read the strands as the
+        // Compute too: the shading and the WGSL strand rasteriser read the strands as the
         // ribbons do.
         let entry = |binding| {
             let mut e = storage_entry(binding);
