@@ -1,0 +1,116 @@
+//! Hostile bodies, round four: a body's own springs, petting a body and the body's field,
+//! attacked as a hostile user would. Each test is a finding that was fixed: it fails
+//! without the fix.
+
+use pelt::body::{BodyOptions, LoadedBody, MAX_CATCH_UP_WORK, SETTLE_STEPS, SkinPose};
+use pelt::creature::{Creature, CreatureExport};
+use serde_json::{Value, json};
+
+/// The creature as `pelt export --vrm` writes it: a body whose tail is a VRM spring.
+fn creature_bytes() -> Vec<u8> {
+    let options = CreatureExport {
+        vrm: true,
+        ..CreatureExport::default()
+    };
+    pelt::vrm::creature_glb(&Creature::default(), &options).unwrap()
+}
+
+/// The creature's file with its JSON changed by `edit`, its tail undamped (no drag): the
+/// tail swings under gravity for ever, so where it is depends on every step taken since it
+/// started at rest (a damped tail settles to the same bits whenever it started).
+fn edited_creature(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let bytes = creature_bytes();
+    let (json, bin) = pelt::vrm::glb::unpack(&bytes).unwrap();
+    let mut json: Value = serde_json::from_slice(json).unwrap();
+    let bin = bin.unwrap().to_vec();
+    for joint in json["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
+        .as_array_mut()
+        .unwrap()
+    {
+        joint["dragForce"] = json!(0.0);
+    }
+    edit(&mut json);
+    pelt::vrm::glb::pack(&serde_json::to_vec(&json).unwrap(), &bin)
+}
+
+fn read(bytes: &[u8]) -> LoadedBody {
+    LoadedBody::from_bytes(bytes, "creature.vrm", &BodyOptions::default()).unwrap()
+}
+
+fn pose_bits(pose: &SkinPose) -> Vec<u32> {
+    pose.joints
+        .iter()
+        .flat_map(|m| m.to_cols_array())
+        .map(f32::to_bits)
+        .collect()
+}
+
+/// Colliders the creature's tail chain tests every step.
+const FAR_COLLIDERS: usize = 4_000;
+
+/// The creature with `FAR_COLLIDERS` sphere colliders in one more group of its tail chain,
+/// all a hundred metres away: they never touch the tail (it swings to the same bits as
+/// without them), but each step of the tail tests every one of them.
+fn costly_tail() -> Vec<u8> {
+    edited_creature(|json| {
+        let ext = &mut json["extensions"]["VRMC_springBone"];
+        let colliders = ext["colliders"].as_array_mut().unwrap();
+        let first = colliders.len();
+        for _ in 0..FAR_COLLIDERS {
+            colliders.push(json!({"node": 0, "shape": {"sphere":
+                {"offset": [100.0, 0.0, 0.0], "radius": 0.01}}}));
+        }
+        let groups = ext["colliderGroups"].as_array_mut().unwrap();
+        groups.push(json!({"colliders": (first..first + FAR_COLLIDERS).collect::<Vec<_>>()}));
+        let group = groups.len() - 1;
+        let chain = &mut ext["springs"][0]["colliderGroups"];
+        let mut list = chain.as_array().cloned().unwrap_or_default();
+        list.push(json!(group));
+        *chain = json!(list);
+    })
+}
+
+/// A pose far ahead of the last one (or before it) on springs whose steps are costly does
+/// not step them the whole way: past the body's catch-up limit, which the work of a step
+/// sets, the springs start at rest `SETTLE_STEPS` before the time asked for. Before the fix
+/// only the hour-long step limit held, so one such pose stepped 20,000 steps of 20,000
+/// collider tests (an hour ahead: minutes of work).
+#[test]
+fn a_far_pose_on_costly_springs_catches_up_within_the_work_limit() {
+    let cheap = read(&edited_creature(|_| {}));
+    let costly = read(&costly_tail());
+    assert_eq!(
+        costly.spring_joints, cheap.spring_joints,
+        "{}",
+        costly.summary
+    );
+    let tail_joints = cheap.spring_joints as u64;
+    let tests_a_step = tail_joints * FAR_COLLIDERS as u64;
+    // Far enough ahead that catching up the whole way is over the work limit.
+    let steps = MAX_CATCH_UP_WORK / tests_a_step + 2 * SETTLE_STEPS;
+    let seconds = steps as f64 / 60.0;
+    let settled = SETTLE_STEPS as f64 / 60.0;
+
+    // The body is still (no animation), so springs started at rest `SETTLE_STEPS` before
+    // `steps` are where springs started at rest at 0 are after `SETTLE_STEPS`; the far
+    // colliders change no bit of the swing.
+    let want = pose_bits(&cheap.motion(None).unwrap().pose_at(settled));
+    // And that is not where the springs stepped the whole way are: the comparison below
+    // tells the two apart.
+    let whole_way = pose_bits(&cheap.motion(None).unwrap().pose_at(seconds));
+    assert_ne!(want, whole_way);
+
+    let motion = costly.motion(None).unwrap();
+    assert_eq!(pose_bits(&motion.pose_at(seconds)), want, "forward");
+    // Back one step: from the start again, so the same limit holds.
+    let back = pose_bits(&motion.pose_at(seconds - 1.0 / 60.0));
+    let want_back = pose_bits(&cheap.motion(None).unwrap().pose_at(settled));
+    assert_eq!(back, want_back, "backward");
+    // Within the limit the springs are still stepped the whole way, as before.
+    let near = SETTLE_STEPS as f64 * 1.5 / 60.0;
+    assert_eq!(
+        pose_bits(&costly.motion(None).unwrap().pose_at(near)),
+        pose_bits(&cheap.motion(None).unwrap().pose_at(near)),
+        "within the limit"
+    );
+}
