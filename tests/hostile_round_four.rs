@@ -114,3 +114,65 @@ fn a_far_pose_on_costly_springs_catches_up_within_the_work_limit() {
         "within the limit"
     );
 }
+
+/// The creature with its springs as a VRM 0.x record whose first bone group is `group`.
+fn vrm0_creature(group: Value) -> Vec<u8> {
+    edited_creature(|json| {
+        let ext = json["extensions"].as_object_mut().unwrap();
+        ext.remove("VRMC_springBone");
+        ext.insert(
+            "VRM".into(),
+            json!({"secondaryAnimation": {"boneGroups": [group], "colliderGroups": []}}),
+        );
+        json["extensionsUsed"] = json!(["VRM"]);
+    })
+}
+
+/// Spring records of the wrong shape leave the body usable and say, in the summary, what
+/// the part should look like in the file's own terms. Before the fix the reason named the
+/// reader's Rust types ("expected struct Vrm0Vec3").
+#[test]
+fn a_spring_record_of_the_wrong_shape_is_described_in_the_files_terms() {
+    let cases = [
+        (
+            "a VRM 0.x gravityDir that is a number",
+            vrm0_creature(json!({"bones": [1], "gravityDir": 5})),
+            r#"expected an object {"x": number, "y": number, "z": number}"#,
+        ),
+        (
+            "a VRM 0.x bone group that is a string",
+            vrm0_creature(json!("tail")),
+            r#"expected a bone group: {"bones": [node indices]"#,
+        ),
+        (
+            "a VRMC_springBone spring that is a number",
+            edited_creature(|json| {
+                json["extensions"]["VRMC_springBone"]["springs"] = json!([5]);
+            }),
+            r#"expected a spring: {"joints": ["#,
+        ),
+        (
+            "a VRMC_springBone joint that is a string",
+            edited_creature(|json| {
+                json["extensions"]["VRMC_springBone"]["springs"][0]["joints"][0] = json!("tail");
+            }),
+            r#"expected a joint: {"node": index"#,
+        ),
+        (
+            "a VRMC_springBone collider shape that is a string",
+            edited_creature(|json| {
+                json["extensions"]["VRMC_springBone"]["colliders"] =
+                    json!([{"node": 0, "shape": "sphere"}]);
+            }),
+            r#"expected a shape: {"sphere": {...}}"#,
+        ),
+    ];
+    for (what, bytes, wanted) in cases {
+        let body = read(&bytes);
+        assert_eq!(body.spring_joints, 0, "{what}: {}", body.summary);
+        let why = body.springs_ignored.clone().unwrap_or_default();
+        assert!(why.contains(wanted), "{what}: {why}");
+        assert!(!why.contains("struct"), "{what}: {why}");
+        assert!(body.summary.contains(&why), "{what}: {}", body.summary);
+    }
+}
