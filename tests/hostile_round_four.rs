@@ -2,6 +2,9 @@
 //! attacked as a hostile user would. Each test is a finding that was fixed: it fails
 //! without the fix.
 
+mod cli_common;
+
+use cli_common::{s, stderr};
 use pelt::body::{BodyOptions, LoadedBody, MAX_CATCH_UP_WORK, SETTLE_STEPS, SkinPose};
 use pelt::creature::{Creature, CreatureExport};
 use serde_json::{Value, json};
@@ -175,4 +178,83 @@ fn a_spring_record_of_the_wrong_shape_is_described_in_the_files_terms() {
         assert!(!why.contains("struct"), "{what}: {why}");
         assert!(body.summary.contains(&why), "{what}: {}", body.summary);
     }
+}
+
+/// Spring chains added to the creature by [`collider_bomb`].
+const BOMB_CHAINS: usize = 64;
+/// How many times each of those chains names the big collider group.
+const BOMB_GROUP_NAMES: usize = 4_000;
+
+/// The creature with `BOMB_CHAINS` more two-node spring chains, each naming one group of
+/// 4,000 colliders `BOMB_GROUP_NAMES` times: under a megabyte of JSON whose springs, built,
+/// would list a billion joint colliders (8 GB of indices).
+fn collider_bomb() -> Vec<u8> {
+    edited_creature(|json| {
+        let nodes = json["nodes"].as_array_mut().unwrap();
+        let first = nodes.len();
+        for k in 0..BOMB_CHAINS {
+            nodes.push(
+                json!({"name": format!("bomb_{k}"), "translation": [0.0, 0.01, 0.0],
+                "children": [first + BOMB_CHAINS + k]}),
+            );
+        }
+        for k in 0..BOMB_CHAINS {
+            nodes.push(json!({"name": format!("bomb_tip_{k}"), "translation": [0.0, 0.01, 0.0]}));
+        }
+        let root = &mut json["nodes"][0];
+        let mut children = root["children"].as_array().cloned().unwrap_or_default();
+        children.extend((first..first + BOMB_CHAINS).map(|n| json!(n)));
+        root["children"] = json!(children);
+        let ext = &mut json["extensions"]["VRMC_springBone"];
+        let colliders = ext["colliders"].as_array_mut().unwrap();
+        let first_collider = colliders.len();
+        for _ in 0..4_000 {
+            colliders.push(json!({"node": 0, "shape": {"sphere":
+                {"offset": [0.0, 0.0, 0.0], "radius": 0.01}}}));
+        }
+        let groups = ext["colliderGroups"].as_array_mut().unwrap();
+        groups.push(
+            json!({"colliders": (first_collider..first_collider + 4_000).collect::<Vec<_>>()}),
+        );
+        let group = groups.len() - 1;
+        let springs = ext["springs"].as_array_mut().unwrap();
+        for k in 0..BOMB_CHAINS {
+            springs.push(json!({
+                "joints": [{"node": first + k}, {"node": first + BOMB_CHAINS + k}],
+                "colliderGroups": vec![group; BOMB_GROUP_NAMES]}));
+        }
+    })
+}
+
+/// Springs whose chains name a big collider group thousands of times are refused by their
+/// count before anything is built: the body runs in a 4 GiB address space with its springs
+/// at rest and the reason in its summary. Before the fix the springs were built first, and
+/// the reader aborted on allocating the joints' collider lists.
+#[test]
+fn springs_naming_a_big_group_many_times_are_refused_before_they_are_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("bomb.vrm");
+    std::fs::write(&body, collider_bomb()).unwrap();
+    let out = dir.path().join("state.npy");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 4194304 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .args([
+            "simulate",
+            "--solver",
+            "cpu",
+            "--strands",
+            "256",
+            "--steps",
+            "3",
+        ])
+        .args(["--body", s(&body), "--out", s(&out)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("its springs are ignored"), "{err}");
+    assert!(err.contains("joint-collider tests a step"), "{err}");
+    assert!(out.exists(), "{err}");
 }
