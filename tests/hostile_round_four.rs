@@ -4,7 +4,7 @@
 
 mod cli_common;
 
-use cli_common::{s, stderr};
+use cli_common::{s, stderr, still_motion};
 use pelt::body::{BodyOptions, LoadedBody, MAX_CATCH_UP_WORK, SETTLE_STEPS, SkinPose};
 use pelt::creature::{Creature, CreatureExport};
 use serde_json::{Value, json};
@@ -257,4 +257,28 @@ fn springs_naming_a_big_group_many_times_are_refused_before_they_are_built() {
     assert!(err.contains("its springs are ignored"), "{err}");
     assert!(err.contains("joint-collider tests a step"), "{err}");
     assert!(out.exists(), "{err}");
+}
+
+/// `pelt tail-trace --file` refuses the same springs by their count, with the reason, in a
+/// 4 GiB address space and with no output written. Before the fix it built them first and
+/// aborted on the allocation.
+#[test]
+fn tail_trace_refuses_springs_naming_a_big_group_many_times_before_building_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bomb.vrm");
+    std::fs::write(&file, collider_bomb()).unwrap();
+    let motion = still_motion(&dir.path().join("m.json"));
+    let out = dir.path().join("t.csv");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 4194304 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_pelt"))
+        .args(["tail-trace", "--frames", "1", "--motion", s(&motion)])
+        .args(["--file", s(&file), "--out", s(&out)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("joint–collider tests a step"), "{err}");
+    assert!(!out.exists());
 }

@@ -128,10 +128,8 @@ pub(super) fn read_springs(json: &[u8], has_extension: bool, node_count: usize) 
             }
         }
     }
-    // Counted from the record, before the springs are built: building them lists every
-    // joint's colliders, so a chain naming a big group thousands of times would otherwise
-    // allocate that whole list before being refused.
-    let tests = collider_tests_per_step(&rig);
+    // Counted from the record, before the springs are built (see the count's doc).
+    let tests = rig.collider_tests_per_step();
     if tests > MAX_COLLIDER_TESTS_PER_STEP {
         return SpringsRead::Ignored(format!(
             "they would make {tests} joint-collider tests a step, more than the {} a body's \
@@ -153,24 +151,6 @@ pub(super) fn read_springs(json: &[u8], has_extension: bool, node_count: usize) 
         }
         Err(e) => SpringsRead::Ignored(e.to_string()),
     }
-}
-
-/// The joint–collider tests one step of `rig` makes (what
-/// [`VrmSpring::collider_tests_per_step`] counts once built): each chain's joints times the
-/// colliders of the groups it names, a group named twice counted twice; a group that does
-/// not exist counts nothing here and is refused when the springs are built.
-fn collider_tests_per_step(rig: &crate::spring::VrmSpringRig) -> u64 {
-    rig.chains
-        .iter()
-        .map(|chain| {
-            let per_joint = chain
-                .collider_groups
-                .iter()
-                .map(|&g| rig.groups.get(g).map_or(0, |g| g.colliders.len() as u64))
-                .fold(0u64, u64::saturating_add);
-            per_joint.saturating_mul(chain.joints.len() as u64)
-        })
-        .fold(0, u64::saturating_add)
 }
 
 /// A body moved by its animation (or its rest pose) with its springs swinging on top.
