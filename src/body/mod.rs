@@ -34,5 +34,7 @@ pub use fit::BodyFit;
 pub use inside::{count_inside, fraction_inside, posed_triangles};
 pub use mesh::{BodyMesh, BodyMotion, BodyTexture, JOINTS_PER_VERTEX, SkinPose};
 pub use ray::{BodyHit, BodyRays};
-pub use springs::{MAX_CATCH_UP_STEPS, MAX_COLLIDER_TESTS_PER_STEP, SETTLE_STEPS};
+pub use springs::{
+    MAX_CATCH_UP_STEPS, MAX_CATCH_UP_WORK, MAX_COLLIDER_TESTS_PER_STEP, SETTLE_STEPS,
+};
 pub use triangle_tree::{Nearest, TriangleTree, closest_on_triangle, triangle_solid_angle};

@@ -12,8 +12,10 @@
 //! pose at time 0 and stepped `k` times, step `s` under the animation at `s / 60` s: a pure
 //! function of the time asked for, so the solvers, the renderer and an export that ask for
 //! the same time get the same bits. Asking for an earlier time than the last one steps the
-//! springs again from the start; a jump of more than [`MAX_CATCH_UP_STEPS`] starts them at
-//! rest [`SETTLE_STEPS`] before the time asked for instead.
+//! springs again from the start; a jump of more than the body's catch-up limit (at most
+//! [`MAX_CATCH_UP_STEPS`], fewer for springs whose steps cost more: see
+//! [`MAX_CATCH_UP_WORK`]) starts them at rest [`SETTLE_STEPS`] before the time asked for
+//! instead.
 
 use std::sync::{Arc, Mutex};
 
@@ -32,9 +34,21 @@ const STEP_HZ: f64 = crate::spring::VRM_STEP_HZ as f64;
 /// a longer jump starts them again near the time asked for.
 pub const MAX_CATCH_UP_STEPS: u64 = 60 * 60 * 60;
 
-/// Steps the springs swing from rest before a time reached by a jump longer than
-/// [`MAX_CATCH_UP_STEPS`] (ten seconds: VRM springs settle within a few).
+/// Steps the springs swing from rest before a time reached by a jump longer than the
+/// catch-up limit (ten seconds: VRM springs settle within a few).
 pub const SETTLE_STEPS: u64 = 600;
+
+/// The most work one pose may spend catching the springs up, in units of one joint–collider
+/// test (a node posed by the animation counts [`NODE_WORK`]): what bounds the time of a
+/// `pose_at` far ahead of (or before) the last one for springs whose every step is costly,
+/// which [`MAX_CATCH_UP_STEPS`] alone does not (an hour of steps at
+/// [`MAX_COLLIDER_TESTS_PER_STEP`] is far more work than one pose may take). A body's catch-up limit is this
+/// over its cost a step, never under [`SETTLE_STEPS`] nor over [`MAX_CATCH_UP_STEPS`].
+pub const MAX_CATCH_UP_WORK: u64 = 1 << 28;
+
+/// The work of posing one node in a spring step (its animated local transform, its world
+/// transform), in joint–collider tests.
+const NODE_WORK: u64 = 4;
 
 /// The most joint–collider tests one step of a body's springs may make: far above real
 /// avatars (a few hundred joints against a few dozen colliders), and low enough that a
@@ -52,6 +66,9 @@ pub struct BodySprings {
     joint_count: usize,
     /// Which record they came from.
     source: SpringSource,
+    /// The most steps a pose may step them forward from the last one (see
+    /// [`MAX_CATCH_UP_WORK`]).
+    catch_up_steps: u64,
 }
 
 /// What reading a body's springs found.
@@ -111,21 +128,27 @@ pub(super) fn read_springs(json: &[u8], has_extension: bool, node_count: usize) 
             }
         }
     }
+    // Counted from the record, before the springs are built (see the count's doc).
+    let tests = rig.collider_tests_per_step();
+    if tests > MAX_COLLIDER_TESTS_PER_STEP {
+        return SpringsRead::Ignored(format!(
+            "they would make {tests} joint-collider tests a step, more than the {} a body's \
+             springs may make; give the chains fewer joints or their groups fewer colliders",
+            MAX_COLLIDER_TESTS_PER_STEP
+        ));
+    }
     match VrmSpring::new(rig, Affine3A::IDENTITY) {
-        Ok(spring) if spring.collider_tests_per_step() > MAX_COLLIDER_TESTS_PER_STEP => {
-            SpringsRead::Ignored(format!(
-                "they would make {} joint-collider tests a step, more than the {} a body's \
-                 springs may make; give the chains fewer joints or their groups fewer colliders",
-                spring.collider_tests_per_step(),
-                MAX_COLLIDER_TESTS_PER_STEP
-            ))
+        Ok(spring) => {
+            let work = spring.collider_tests_per_step() + (node_count as u64 + 1) * NODE_WORK;
+            let catch_up_steps = (MAX_CATCH_UP_WORK / work).clamp(SETTLE_STEPS, MAX_CATCH_UP_STEPS);
+            SpringsRead::Springs(Arc::new(BodySprings {
+                spring,
+                is_joint,
+                joint_count,
+                source: imported.source,
+                catch_up_steps,
+            }))
         }
-        Ok(spring) => SpringsRead::Springs(Arc::new(BodySprings {
-            spring,
-            is_joint,
-            joint_count,
-            source: imported.source,
-        })),
         Err(e) => SpringsRead::Ignored(e.to_string()),
     }
 }
@@ -201,12 +224,13 @@ impl SpringMotion {
     }
 
     /// The springs stepped to `step`: forward from the last step taken, from the start
-    /// when `step` is earlier, from rest near `step` after a long jump.
+    /// when `step` is earlier, from rest near `step` after a jump longer than the body's
+    /// catch-up limit.
     fn step_to(&self, cursor: &mut Cursor, step: u64) {
         if step < cursor.step {
             self.restart(cursor, 0);
         }
-        if step - cursor.step > MAX_CATCH_UP_STEPS {
+        if step - cursor.step > self.springs.catch_up_steps {
             self.restart(cursor, step - SETTLE_STEPS);
         }
         while cursor.step < step {

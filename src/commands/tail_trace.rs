@@ -117,8 +117,8 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
         None => creature_spring_rig(&Creature::default(), &TailSettings::default())
             .context("building the creature's tail")?,
     };
-    let spring = VrmSpring::new(rig, motion.at(0.0)).context("starting the springs")?;
-    let tests = spring.collider_tests_per_step();
+    // Counted from the record, before the springs are built (see the count's doc).
+    let tests = rig.collider_tests_per_step();
     if tests > MAX_COLLIDER_TESTS_PER_STEP {
         anyhow::bail!(
             "the springs would make {tests} joint–collider tests a step, more than the limit \
@@ -126,6 +126,7 @@ pub fn run(args: &TailTraceArgs) -> anyhow::Result<()> {
              colliders"
         );
     }
+    let spring = VrmSpring::new(rig, motion.at(0.0)).context("starting the springs")?;
     let mut spring = spring.with_bone_length(args.bone_length.into());
     let mut header = String::from("frame");
     let rig = spring.rig();

@@ -279,4 +279,23 @@ impl VrmSpringRig {
     pub fn joint_count(&self) -> usize {
         self.chains.iter().map(|c| c.joints.len()).sum()
     }
+
+    /// The joint–collider tests one step makes (what [`super::VrmSpring::collider_tests_per_step`]
+    /// counts once built): each chain's joints times the colliders of the groups it names, a
+    /// group named twice counted twice, a group that does not exist counting nothing. Check
+    /// it before building the springs: building lists every joint's colliders, so a chain
+    /// naming a big group thousands of times would allocate that whole list first.
+    pub fn collider_tests_per_step(&self) -> u64 {
+        self.chains
+            .iter()
+            .map(|chain| {
+                let per_joint = chain
+                    .collider_groups
+                    .iter()
+                    .map(|&g| self.groups.get(g).map_or(0, |g| g.colliders.len() as u64))
+                    .fold(0u64, u64::saturating_add);
+                per_joint.saturating_mul(chain.joints.len() as u64)
+            })
+            .fold(0, u64::saturating_add)
+    }
 }

@@ -26,6 +26,7 @@ pub const VRM_SPEC_VERSION: &str = "1.0";
 
 /// The part of a glTF document the reader uses; everything else is skipped unread.
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "a glTF document: a JSON object")]
 pub struct GltfDoc<'a> {
     /// `asset` (its `version` is checked).
     pub asset: GltfAsset,
@@ -48,6 +49,7 @@ pub struct GltfDoc<'a> {
 
 /// One of `scenes`: only its root nodes are read.
 #[derive(Debug, Default, Deserialize)]
+#[serde(expecting = "a scene: an object {\"nodes\": [node indices]}")]
 pub struct GltfScene {
     /// The scene's root node indices.
     #[serde(default)]
@@ -56,6 +58,7 @@ pub struct GltfScene {
 
 /// `asset`.
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "an asset: an object {\"version\": \"2.0\"}")]
 pub struct GltfAsset {
     /// glTF version, `"2.0"`.
     pub version: String,
@@ -63,6 +66,7 @@ pub struct GltfAsset {
 
 /// The root extensions Pelt reads, as raw JSON borrowed from the file.
 #[derive(Debug, Default, Deserialize)]
+#[serde(expecting = "the document's extensions: an object")]
 pub struct DocExtensions<'a> {
     /// `VRMC_springBone`.
     #[serde(default, borrow, rename = "VRMC_springBone")]
@@ -80,6 +84,9 @@ pub struct DocExtensions<'a> {
 
 /// A glTF node (the fields springs need).
 #[derive(Debug, Deserialize)]
+#[serde(
+    expecting = "a node: an object {\"name\": ..., \"children\": [...], \"translation\": [x, y, z], ...}"
+)]
 pub struct GltfNode {
     /// Name.
     #[serde(default)]
@@ -189,6 +196,9 @@ pub struct PeltGroup {
 
 /// `VRMC_springBone` 1.0.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    expecting = "an object {\"specVersion\": \"1.0\", \"springs\": [...], \"colliders\": [...], \"colliderGroups\": [...]}"
+)]
 pub struct VrmcSpringBone {
     /// `"1.0"`.
     #[serde(rename = "specVersion")]
@@ -210,6 +220,7 @@ pub struct VrmcSpringBone {
 
 /// A VRM collider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a collider: {\"node\": index, \"shape\": {\"sphere\": {...}}}")]
 pub struct VrmcCollider {
     /// Node index.
     pub node: usize,
@@ -223,6 +234,7 @@ pub struct VrmcCollider {
 
 /// The extensions of a collider Pelt knows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a collider's extensions: an object")]
 pub struct VrmcColliderExtensions {
     /// The extended collider.
     #[serde(
@@ -235,6 +247,7 @@ pub struct VrmcColliderExtensions {
 
 /// `VRMC_springBone_extended_collider`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "an extended collider: {\"specVersion\": \"1.0\", \"shape\": {...}}")]
 pub struct ExtendedCollider {
     /// `"1.0"`.
     #[serde(rename = "specVersion")]
@@ -246,6 +259,9 @@ pub struct ExtendedCollider {
 
 /// An extended collider shape: exactly one of the three.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(
+    expecting = "an extended shape: {\"sphere\": {...}}, {\"capsule\": {...}} or {\"plane\": {...}}"
+)]
 pub struct ExtendedShape {
     /// Sphere (maybe inside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -260,6 +276,7 @@ pub struct ExtendedShape {
 
 /// Extended sphere.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a sphere: {\"offset\": [x, y, z], \"radius\": metres, \"inside\": bool}")]
 pub struct ExtendedSphere {
     /// Centre in the node's frame.
     #[serde(default = "zero3")]
@@ -274,6 +291,9 @@ pub struct ExtendedSphere {
 
 /// Extended capsule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    expecting = "a capsule: {\"offset\": [x, y, z], \"radius\": metres, \"tail\": [x, y, z], \"inside\": bool}"
+)]
 pub struct ExtendedCapsule {
     /// Start in the node's frame.
     #[serde(default = "zero3")]
@@ -291,6 +311,7 @@ pub struct ExtendedCapsule {
 
 /// Extended plane.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a plane: {\"offset\": [x, y, z], \"normal\": [x, y, z]}")]
 pub struct ExtendedPlane {
     /// A point of the plane in the node's frame.
     #[serde(default = "zero3")]
@@ -302,6 +323,7 @@ pub struct ExtendedPlane {
 
 /// A VRM collider shape: exactly one of `sphere` and `capsule`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(expecting = "a shape: {\"sphere\": {...}} or {\"capsule\": {...}}")]
 pub struct VrmcShape {
     /// Sphere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -321,6 +343,7 @@ fn plus_z() -> [f32; 3] {
 
 /// VRM sphere shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a sphere: {\"offset\": [x, y, z], \"radius\": metres}")]
 pub struct VrmcSphere {
     /// Centre in the node's frame.
     #[serde(default = "zero3")]
@@ -332,6 +355,7 @@ pub struct VrmcSphere {
 
 /// VRM capsule shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a capsule: {\"offset\": [x, y, z], \"radius\": metres, \"tail\": [x, y, z]}")]
 pub struct VrmcCapsule {
     /// Start in the node's frame.
     #[serde(default = "zero3")]
@@ -346,6 +370,7 @@ pub struct VrmcCapsule {
 
 /// A VRM collider group.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(expecting = "a collider group: {\"colliders\": [collider indices]}")]
 pub struct VrmcColliderGroup {
     /// Name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -356,6 +381,9 @@ pub struct VrmcColliderGroup {
 
 /// A VRM spring.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    expecting = "a spring: {\"joints\": [{\"node\": index, ...}, ...], \"colliderGroups\": [indices]}"
+)]
 pub struct VrmcSpring {
     /// Name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -387,6 +415,9 @@ fn default_drag() -> f32 {
 /// A VRM joint. Missing fields take the specification's schema defaults (three-vrm uses a
 /// drag of 0.4 instead of 0.5 when it is missing; Pelt always writes every field).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    expecting = "a joint: {\"node\": index, \"stiffness\": number, \"gravityPower\": number, ...}"
+)]
 pub struct VrmcJoint {
     /// Node index.
     pub node: usize,
@@ -436,6 +467,7 @@ pub struct VrmcHumanBone {
 
 /// VRM 0.x's `VRM` extension: only `secondaryAnimation` is read.
 #[derive(Debug, Deserialize)]
+#[serde(expecting = "the VRM extension: an object {\"secondaryAnimation\": {...}, ...}")]
 pub struct Vrm0Extension<'a> {
     /// The springs.
     #[serde(default, borrow, rename = "secondaryAnimation")]
@@ -444,6 +476,7 @@ pub struct Vrm0Extension<'a> {
 
 /// VRM 0.x `secondaryAnimation`.
 #[derive(Debug, Clone, PartialEq, Deserialize, Default)]
+#[serde(expecting = "an object {\"boneGroups\": [...], \"colliderGroups\": [...]}")]
 pub struct Vrm0Secondary {
     /// Bone groups: each bone listed is the root of springs over all its descendants.
     #[serde(rename = "boneGroups", default)]
@@ -455,6 +488,7 @@ pub struct Vrm0Secondary {
 
 /// A VRM 0.x xyz object.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Default)]
+#[serde(expecting = "an object {\"x\": number, \"y\": number, \"z\": number}")]
 pub struct Vrm0Vec3 {
     /// x.
     #[serde(default)]
@@ -474,6 +508,9 @@ fn v0_drag() -> f32 {
 /// A VRM 0.x bone group. Missing numbers take three-vrm's defaults (stiffness 1, gravity
 /// 0, drag 0.4, hit radius 0).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    expecting = "a bone group: {\"bones\": [node indices], \"stiffiness\": number, \"gravityDir\": {\"x\", \"y\", \"z\"}, ...}"
+)]
 pub struct Vrm0BoneGroup {
     /// Comment (name).
     #[serde(default)]
@@ -506,6 +543,9 @@ pub struct Vrm0BoneGroup {
 
 /// A VRM 0.x collider group: spheres on one node.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    expecting = "a collider group: {\"node\": index, \"colliders\": [{\"offset\": {...}, \"radius\": metres}]}"
+)]
 pub struct Vrm0ColliderGroup {
     /// Node index.
     pub node: i64,
@@ -516,6 +556,9 @@ pub struct Vrm0ColliderGroup {
 
 /// A VRM 0.x sphere collider.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    expecting = "a sphere: {\"offset\": {\"x\": number, \"y\": number, \"z\": number}, \"radius\": metres}"
+)]
 pub struct Vrm0Sphere {
     /// Offset in the node's frame (Unity's axes: z is mirrored).
     #[serde(default)]
