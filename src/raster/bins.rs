@@ -8,14 +8,11 @@
 //! [`BinStats`]; nothing is dropped.
 
 use super::segments::{SEGMENTS, ScreenPoint};
+pub use super::tile::{TILE, TILE_PIXELS};
 use crate::sim::POINTS_PER_STRAND;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-/// Pixels along a tile's side.
-pub const TILE: u32 = 8;
-/// Pixels in a tile.
-pub const TILE_PIXELS: usize = (TILE * TILE) as usize;
 /// Bytes of one list entry: a segment's depth key and number.
 pub const ENTRY_BYTES: u64 = 8;
 

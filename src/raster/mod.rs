@@ -30,6 +30,7 @@ mod lanes;
 mod light;
 mod picture;
 mod segments;
+mod tile;
 mod view;
 
 pub use bins::{BinStats, ENTRY_BYTES, TILE};

@@ -5,8 +5,8 @@
 //! two projected points set up for the per-pixel coverage.
 
 use super::RasterError;
-use super::bins::TILE;
 use super::colors::{tone_map, unpack_point_color};
+use super::tile::TILE;
 use super::view::RasterView;
 use crate::sim::POINTS_PER_STRAND;
 use glam::{Vec3, Vec4};
