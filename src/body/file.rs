@@ -257,7 +257,7 @@ impl LoadedBody {
 
     /// The body's motion: animation `name` looped, or its rest pose (`None`), with the
     /// body's springs swinging on top when it has any (stepped at 60 Hz from rest at time 0;
-    /// see [`super::springs`]).
+    /// see `body/springs.rs`).
     pub fn motion(&self, name: Option<&str>) -> Result<Box<dyn BodyMotion>, BodyError> {
         let index = name.map(|name| self.animation_names.iter().position(|n| n == name));
         if let (Some(rig), Some(springs)) = (&self.rig, &self.springs)

@@ -39,7 +39,7 @@ pub const MAX_CATCH_UP_STEPS: u64 = 60 * 60 * 60;
 pub const SETTLE_STEPS: u64 = 600;
 
 /// The most work one pose may spend catching the springs up, in units of one joint–collider
-/// test (a node posed by the animation counts [`NODE_WORK`]): what bounds the time of a
+/// test (a node posed by the animation counts `NODE_WORK`): what bounds the time of a
 /// `pose_at` far ahead of (or before) the last one for springs whose every step is costly,
 /// which [`MAX_CATCH_UP_STEPS`] alone does not (an hour of steps at
 /// [`MAX_COLLIDER_TESTS_PER_STEP`] is far more work than one pose may take). A body's catch-up limit is this
