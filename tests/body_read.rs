@@ -4,6 +4,8 @@
 //! texture; VRM 0.x turned to face +Z; hostile files refused with a clear error; and the
 //! bodies made by others in tests/bodies/.
 
+mod cli_common;
+
 use std::f32::consts::FRAC_PI_4;
 use std::path::Path;
 
@@ -33,22 +35,6 @@ fn png_2x2() -> Vec<u8> {
         .unwrap();
     }
     out
-}
-
-/// PNG's chunk checksum (CRC-32, polynomial 0xEDB88320).
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 struct Parts {
@@ -628,7 +614,7 @@ fn hostile_files_get_clear_errors() {
         ihdr.extend_from_slice(&20_000u32.to_be_bytes());
         ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
         p.bin[at + 12..at + 29].copy_from_slice(&ihdr);
-        p.bin[at + 29..at + 33].copy_from_slice(&crc32(&ihdr).to_be_bytes());
+        p.bin[at + 29..at + 33].copy_from_slice(&cli_common::png_crc32(&ihdr).to_be_bytes());
     };
     let mut p = cylinder();
     claims_huge(&mut p);

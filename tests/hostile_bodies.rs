@@ -203,22 +203,6 @@ fn two_tone_png(width: u32, height: u32, left: [u8; 4], right: [u8; 4]) -> Vec<u
     out
 }
 
-/// The CRC-32 PNG puts after each chunk (ISO 3309, reflected, polynomial 0xEDB88320).
-fn png_crc(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 /// An avatar's texture of more texels than the packed texture holds is shrunk to fit,
 /// keeping its pattern, rather than refusing the body or dropping its colours.
 #[test]
@@ -255,7 +239,7 @@ fn a_texture_past_the_decode_cap_is_left_out_undecoded() {
     let ihdr = huge.windows(4).position(|w| w == b"IHDR").unwrap();
     huge[ihdr + 4..ihdr + 8].copy_from_slice(&9000u32.to_be_bytes());
     huge[ihdr + 8..ihdr + 12].copy_from_slice(&9000u32.to_be_bytes());
-    let crc = png_crc(&huge[ihdr..ihdr + 17]);
+    let crc = cli_common::png_crc32(&huge[ihdr..ihdr + 17]);
     huge[ihdr + 17..ihdr + 21].copy_from_slice(&crc.to_be_bytes());
     let body = read(&two_textures(&huge, &png(2, 2, [9; 4])).glb()).unwrap();
     assert!(

@@ -45,3 +45,20 @@ pub fn still_motion(path: &Path) -> std::path::PathBuf {
     .unwrap();
     path.to_path_buf()
 }
+
+/// PNG's chunk checksum (CRC-32 of ISO 3309: reflected, polynomial 0xEDB88320), for tests
+/// that forge a chunk.
+pub fn png_crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
