@@ -25,6 +25,7 @@ use orbit::OrbitControls;
 use panel::{Panel, PanelAction};
 use pelt::SimulatedFur;
 use pelt::hand::PointerScript;
+use pelt::render::Raster;
 use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
 use raster_probe::RasterProbe;
 use std::path::PathBuf;
@@ -237,6 +238,10 @@ impl App {
                 (chooser.current(), Some(chooser))
             }
         };
+        // The hair drawn on the host needs one sample a pixel; the probe then has no other
+        // path that draws right at one sample to measure.
+        let native_hair = self.options.raster.for_adapter(&gpu.gpu.info()) == Raster::Native;
+        gpu.set_native_hair(native_hair);
         let mut fur = gpu.build_fur(
             strands,
             self.options.seed,
@@ -276,6 +281,7 @@ impl App {
         panel.set_hidden(self.options.hide_panel);
         let (first_raster, first_solver) = (fur.raster().name(), fur.solver().name());
         let camera = orbit::start_camera(&mut fur);
+        let probe_candidates = raster_probe::candidates(gpu.samples());
         let replay = self
             .options
             .script
@@ -289,8 +295,10 @@ impl App {
             fur,
             panel,
             tiers: if replay.is_some() { None } else { tiers },
-            raster_probe: (self.options.raster == pelt::render::Raster::Auto && budget.is_some())
-                .then(|| RasterProbe::new(LEVELS.len(), &raster_probe::CANDIDATES)),
+            raster_probe: (self.options.raster == Raster::Auto
+                && budget.is_some()
+                && probe_candidates.len() > 1)
+                .then(|| RasterProbe::new(LEVELS.len(), probe_candidates)),
             budget,
             replay,
             frames: 0,
@@ -634,7 +642,7 @@ impl Running {
         )?;
         // Another coat costs differently: measure the levels again.
         if let Some(probe) = &mut self.raster_probe {
-            *probe = RasterProbe::new(LEVELS.len(), &raster_probe::CANDIDATES);
+            *probe = RasterProbe::new(LEVELS.len(), raster_probe::candidates(self.gpu.samples()));
         }
         self.fur.renderer_mut().set_raster(raster);
         // The volume grid's settings carry over to the new coat.
@@ -726,6 +734,16 @@ impl Running {
             PanelAction::Raster(raster) => {
                 // The user's choice stands: no more measuring.
                 self.raster_probe = None;
+                // A path that needs other targets gets a coat built for them.
+                let native = raster.for_adapter(&self.gpu.gpu.info()) == Raster::Native;
+                if self.gpu.set_native_hair(native)
+                    && let Err(e) = self.rebuild(self.stats.strands, self.panel.seed)
+                {
+                    // The old coat stays, with the targets it was built for.
+                    self.gpu.set_native_hair(!native);
+                    self.panel.note = Some(format!("{e:#}"));
+                    return Ok(());
+                }
                 self.fur.renderer_mut().set_raster(raster);
             }
             PanelAction::Regrow { strands, seed } => {

@@ -21,6 +21,17 @@ const SETTLE: u32 = 1;
 /// were measured, and is on its way out).
 pub const CANDIDATES: [Raster; 2] = [Raster::Hardware, Raster::Native];
 
+/// The candidates that draw right in targets of `samples` MSAA samples: all of them with
+/// MSAA; at one sample only the native path (the ribbons' alpha-to-coverage would turn
+/// into all-or-nothing pixels, cheaper and wrong, and the probe would pick them for it).
+pub fn candidates(samples: u32) -> &'static [Raster] {
+    if samples > 1 {
+        &CANDIDATES
+    } else {
+        &CANDIDATES[1..]
+    }
+}
+
 /// Which path each level draws faster, as far as measured.
 #[derive(Clone, Debug)]
 pub struct RasterProbe {

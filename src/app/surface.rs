@@ -28,7 +28,13 @@ pub struct WindowGpu {
     /// The format the panel is drawn in: the surface's without sRGB encoding, or the
     /// surface's own where the adapter cannot view it in another.
     panel_format: wgpu::TextureFormat,
+    /// The targets' layout: one sample a pixel while the hair is drawn on the host
+    /// ([`WindowGpu::set_native_hair`]), else the adapter's ([`TargetLayout::new`]).
     layout: TargetLayout,
+    /// The adapter's own sample count, which the ribbons' alpha-to-coverage needs.
+    full_samples: u32,
+    /// Whether the hair is drawn by the native path ([`WindowGpu::set_native_hair`]).
+    native_hair: bool,
     /// `None` while the window has no area (minimised).
     targets: Option<FrameTargets>,
     /// Share of the window's width and height the scene is drawn at (dynamic resolution).
@@ -130,6 +136,8 @@ impl WindowGpu {
             view_format,
             panel_format,
             layout,
+            full_samples: layout.samples,
+            native_hair: false,
             targets: None,
             reported: None,
             panel_ms: 0.0,
@@ -157,6 +165,34 @@ impl WindowGpu {
             height,
         ));
         self.make_scaled();
+    }
+
+    /// Whether the coat's hair is drawn by the native path (`on`) or by one of the GPU's
+    /// (the ribbons' alpha-to-coverage needs the adapter's MSAA). The native path draws
+    /// one sample a pixel and composites over sample 0 of the surfaces' depth, so with it
+    /// the targets take one sample (the surfaces' edges alias a little; the hair, the
+    /// most of the picture, does not) and the light's maps the power of two at or below
+    /// the picture's larger side ([`pelt::render::RenderSettings::shadow_rounds_down`]).
+    /// Returns whether the layout changed: the targets are made again here, and a coat
+    /// built before ([`WindowGpu::build_fur`]) must be built again, as its pipelines are
+    /// for the old layout.
+    pub fn set_native_hair(&mut self, on: bool) -> bool {
+        let samples = if on { 1 } else { self.full_samples };
+        self.native_hair = on;
+        if samples == self.layout.samples {
+            return false;
+        }
+        self.layout.samples = samples;
+        let (width, height) = self.size();
+        if self.targets.is_some() {
+            self.resize(width, height);
+        }
+        true
+    }
+
+    /// The MSAA samples of the targets (1 while the hair is drawn natively).
+    pub fn samples(&self) -> u32 {
+        self.layout.samples
     }
 
     /// Draws the scene at `scale` (0 … 1) of the window's size from the next frame on,
@@ -220,11 +256,12 @@ impl WindowGpu {
         solver: pelt::sim::SolverKind,
         body: Option<pelt::sim::FurBody>,
     ) -> anyhow::Result<SimulatedFur> {
-        let options = SimulatedFurOptions {
+        let mut options = SimulatedFurOptions {
             solver,
             body,
             ..SimulatedFurOptions::new(strands, seed, self.layout)
         };
+        options.render.shadow_rounds_down = self.native_hair;
         SimulatedFur::new(&self.gpu, &options)
             .with_context(|| format!("growing a coat of {strands} strands"))
     }

@@ -84,6 +84,13 @@ pub struct RenderSettings {
     /// 29 of its 65 ms on 1024² maps). On by default; pictures whose larger side is over
     /// 512 pixels are not affected.
     pub shadow_follows_target: bool,
+    /// Whether following the target takes the power of two at or below its larger side
+    /// rather than at or above it ([`RenderSettings::shadow_extent`]): light texels up to
+    /// twice as coarse as the camera's pixels and about a quarter of the texels to draw.
+    /// Off by default (`pelt render`'s pictures keep their maps); the demo turns it on
+    /// where its budget is tight, since a soft shadow hides the coarser texels better
+    /// than a blurred frame hides a lower render scale.
+    pub shadow_rounds_down: bool,
     /// Whether the hair casts shadows (on the skin and on itself).
     pub hair_casts_shadows: bool,
     /// Ribbon width at the root, metres (the seed's 0.0034).
@@ -111,6 +118,7 @@ impl Default for RenderSettings {
         RenderSettings {
             shadow_map_size: 1024,
             shadow_follows_target: true,
+            shadow_rounds_down: false,
             hair_casts_shadows: true,
             root_width: 0.0034,
             tip_width: 0.15,
@@ -127,19 +135,21 @@ impl Default for RenderSettings {
 impl RenderSettings {
     /// Texels along each side of the shadow maps a target of `size` pixels is drawn with:
     /// the power of two at or above its larger side (so the light's texels are no coarser
-    /// than the camera's pixels), at least 256, at most `shadow_map_size`; or
-    /// `shadow_map_size` when `shadow_follows_target` is off. In powers of two so a target
-    /// resized a little keeps its maps.
+    /// than the camera's pixels), or at or below it with `shadow_rounds_down`; at least
+    /// 256, at most `shadow_map_size`; or `shadow_map_size` when `shadow_follows_target`
+    /// is off. In powers of two so a target resized a little keeps its maps.
     pub fn shadow_extent(&self, size: (u32, u32)) -> u32 {
         if !self.shadow_follows_target {
             return self.shadow_map_size;
         }
-        size.0
-            .max(size.1)
-            .max(MIN_SHADOW_EXTENT)
-            .checked_next_power_of_two()
-            .unwrap_or(u32::MAX)
-            .min(self.shadow_map_size)
+        let side = size.0.max(size.1).max(MIN_SHADOW_EXTENT);
+        let above = side.checked_next_power_of_two().unwrap_or(1 << 31);
+        let extent = if self.shadow_rounds_down && above != side {
+            above / 2
+        } else {
+            above
+        };
+        extent.min(self.shadow_map_size)
     }
 
     /// Checks every field against its range (`max_texture` bounds the shadow maps); the
