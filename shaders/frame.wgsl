@@ -100,17 +100,36 @@ struct PassView {
 @group(0) @binding(1) var<uniform> view: PassView;
 
 // The transform that places a point of `space` (for the tail: at tail parameter `t`), the
-// same one the solver places roots with (`root_transform`); world space for the hand.
+// same one the solver places roots with (`root_transform`, the same arithmetic); world
+// space for the hand. Read straight from the uniforms, as `strand_step.wgsl` does: a pose
+// passed by value costs a software rasteriser a 448-byte copy, with its tail bones indexed
+// per lane, at every call (the shading pass calls it for every strand point).
 fn space_matrix(space: u32, t: f32) -> mat4x4<f32> {
-    if (space != SPACE_WORLD) {
-        return root_transform(CreaturePose(frame.head, frame.body, frame.tail), space, t);
+    if (space == SPACE_WORLD) {
+        return mat4x4<f32>(
+            vec4<f32>(1.0, 0.0, 0.0, 0.0),
+            vec4<f32>(0.0, 1.0, 0.0, 0.0),
+            vec4<f32>(0.0, 0.0, 1.0, 0.0),
+            vec4<f32>(0.0, 0.0, 0.0, 1.0),
+        );
     }
-    return mat4x4<f32>(
-        vec4<f32>(1.0, 0.0, 0.0, 0.0),
-        vec4<f32>(0.0, 1.0, 0.0, 0.0),
-        vec4<f32>(0.0, 0.0, 1.0, 0.0),
-        vec4<f32>(0.0, 0.0, 0.0, 1.0),
-    );
+    if (space == SPACE_BODY) {
+        return frame.body;
+    }
+    if (space == SPACE_HEAD) {
+        return frame.head;
+    }
+    let u = t * f32(TAIL_BONES) - 0.5;
+    if (u <= 0.0) {
+        return frame.tail[0];
+    }
+    if (u >= f32(TAIL_BONES - 1u)) {
+        return frame.tail[TAIL_BONES - 1u];
+    }
+    let b = floor(u);
+    let f = u - b;
+    let i = u32(b);
+    return frame.tail[i] * (1.0 - f) + frame.tail[i + 1u] * f;
 }
 
 // Lavapipe (Mesa 22.3, the CI's driver) "inlines" a uniform that a large shader branches
