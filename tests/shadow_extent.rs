@@ -77,6 +77,37 @@ fn the_extent_follows_the_larger_side_in_powers_of_two_within_the_maps() {
 }
 
 #[test]
+fn rounding_down_takes_the_power_of_two_at_or_below_within_the_maps() {
+    let s = RenderSettings {
+        shadow_rounds_down: true,
+        ..RenderSettings::default()
+    };
+    assert_eq!(
+        s.shadow_extent((640, 360)),
+        512,
+        "the demo at render scale 0.5"
+    );
+    assert_eq!(s.shadow_extent((1280, 720)), 1024);
+    assert_eq!(s.shadow_extent((1920, 1080)), 1024, "never past the maps");
+    assert_eq!(s.shadow_extent((512, 288)), 512, "a power of two is kept");
+    assert_eq!(s.shadow_extent((1024, 576)), 1024);
+    assert_eq!(s.shadow_extent((320, 180)), 256);
+    assert_eq!(s.shadow_extent((300, 100)), 256);
+    assert_eq!(s.shadow_extent((100, 50)), 256, "never below 256");
+    let fixed = RenderSettings {
+        shadow_follows_target: false,
+        ..s
+    };
+    assert_eq!(
+        fixed.shadow_extent((640, 360)),
+        1024,
+        "fixed maps keep their size"
+    );
+    // Off by default: `pelt render`'s pictures keep their maps.
+    assert!(!RenderSettings::default().shadow_rounds_down);
+}
+
+#[test]
 fn maps_made_again_for_each_size_draw_as_maps_made_for_it() {
     let ctx = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
     let creature = Creature::default();

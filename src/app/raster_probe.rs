@@ -204,6 +204,26 @@ mod tests {
     }
 
     #[test]
+    fn one_sample_targets_never_probe_the_ribbons() {
+        assert_eq!(candidates(4), &CANDIDATES[..]);
+        assert!(candidates(1).iter().all(|&r| r != Raster::Hardware));
+        assert!(candidates(1).contains(&Raster::Native));
+        // Ribbons measured faster (all-or-nothing pixels are cheap) are still not chosen.
+        let mut p = RasterProbe::new(1, candidates(1));
+        let (chosen, _) = probe(&mut p, 0, |r| match r {
+            Raster::Hardware => 10.0,
+            _ => 50.0,
+        });
+        assert_eq!(chosen, Raster::Native);
+        let mut p = RasterProbe::new(1, candidates(4));
+        let (chosen, _) = probe(&mut p, 0, |r| match r {
+            Raster::Hardware => 10.0,
+            _ => 50.0,
+        });
+        assert_eq!(chosen, Raster::Hardware);
+    }
+
+    #[test]
     fn three_candidates_are_each_measured_and_the_fastest_kept() {
         let mut p = RasterProbe::new(1, &[Raster::Hardware, Raster::Strands, Raster::Native]);
         let (chosen, frames) = probe(&mut p, 0, |r| match r {
