@@ -26,6 +26,29 @@ pub struct SkinnedMesh {
     /// Per-vertex linear RGBA (glTF's `COLOR_0`, which multiplies `color`), or empty for
     /// none.
     pub colors: Vec<[f32; 4]>,
+    /// Further pieces of the same mesh, each with its own material (a file writes each as
+    /// a primitive of its own after this one, the "coat"), skinned to the same skeleton.
+    pub parts: Vec<MeshPart>,
+}
+
+/// A piece of a [`SkinnedMesh`] with its own vertices and material: the creature's eyes
+/// and nose, so a reader can tell them from the coat by the material's name.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MeshPart {
+    /// The material's name, as a user reads it in a viewer (`eyes`, `nose`).
+    pub material: String,
+    /// Base colour, linear RGBA: the material's factor.
+    pub color: [f32; 4],
+    /// Vertex positions at rest, in the scene's space.
+    pub positions: Vec<Vec3>,
+    /// Unit normals.
+    pub normals: Vec<Vec3>,
+    /// Node indices per vertex.
+    pub joints: Vec<[u16; 4]>,
+    /// Weights per vertex (normalised to sum 1 on writing).
+    pub weights: Vec<[f32; 4]>,
+    /// Triangle list, indices into this part's vertices.
+    pub indices: Vec<u32>,
 }
 
 /// The human bones an [`Avatar`]'s humanoid may map, VRM 1.0's (the most widely read

@@ -223,6 +223,7 @@ fn spring_cylinder_glb(spec: &CylinderSpec) -> Vec<u8> {
             indices: mesh.triangles.iter().flatten().copied().collect(),
             color: [0.8, 0.5, 0.3, 1.0],
             colors: Vec::new(),
+            parts: Vec::new(),
         }),
         avatar: None,
         generator: "body_springs test".into(),

@@ -118,7 +118,7 @@ fn a_mask_keeps_fur_off_what_it_covers_and_length_and_count_are_obeyed() {
     std::fs::write(
         &groom,
         r#"{"pelt_groom": 1, "density": 300, "length": 0.1, "length_variation": 0,
-            "clumping": {"strength": 0}}"#,
+            "clumping": {"strength": 0}, "no_fur": []}"#,
     )
     .unwrap();
     let (dense, _) = coat(&vrm, &["--groom", s(&groom)], &dir.path().join("d.usda"));

@@ -25,7 +25,7 @@ fn a_full_file_parses_to_what_it_says() {
         "clumping": {"strength": 0.5, "frequency": 12},
         "lift": {"root": 0.4, "tip": 1.5},
         "colour": "#ff8000", "tint": [1, 0.5, 0.25],
-        "no_fur": [{"material": "Eyes"},
+        "no_fur": [{"material": "Eyes"}, {"material_containing": "ClaW"},
                    {"vertex_colour": "g", "above": 0.75},
                    {"texture": "a", "below": 0.5}]
     }"##,
@@ -47,6 +47,7 @@ fn a_full_file_parses_to_what_it_says() {
         g.no_fur,
         vec![
             Mask::Material("Eyes".into()),
+            Mask::MaterialContaining("claw".into()),
             Mask::VertexColour(Channel::G, Threshold::Above(0.75)),
             Mask::Texture(Channel::A, Threshold::Below(0.5)),
         ]
@@ -157,12 +158,20 @@ fn every_bad_key_and_value_is_named() {
             "`no_fur[0].material` must be a material's name",
         ),
         (
+            v(r#""no_fur": [{"material_containing": ""}]"#),
+            "`no_fur[0].material_containing` is empty",
+        ),
+        (
+            v(r#""no_fur": [{"material_containing": "eye", "below": 0.5}]"#),
+            "unknown key `below`",
+        ),
+        (
             v(r#""no_fur": [{"material": "Eyes", "below": 1}]"#),
             "unknown key `below` in `no_fur[0]`",
         ),
         (
             v(r#""no_fur": [{}, {"colour": "r"}]"#),
-            "`no_fur[0]` needs `material`, `vertex_colour` or `texture`",
+            "`no_fur[0]` needs `material`, `material_containing`, `vertex_colour` or `texture`",
         ),
         (
             v(r#""no_fur": [{"texture": "x", "below": 0.5}]"#),

@@ -32,7 +32,7 @@ pub mod tessellation;
 
 pub use coat::{Srgb, srgb_to_linear};
 pub use ellipsoid::Ellipsoid;
-pub use face::FaceLayout;
+pub use face::{EYE_COLOR, FaceFeature, FaceLayout, NOSE_COLOR};
 pub use head::{Bump, RadialHead};
 pub use pattern::{Pattern, pattern_at};
 pub use pose::{CreaturePose, IdleMotion, tail_whip, wrapped_phase};

@@ -2,14 +2,18 @@
 //! triangle chosen in proportion to its area, a point uniform within it), each bound to its
 //! triangle by barycentrics; the flow combed along the skeleton away from the highest joint
 //! (down the limbs, from the head toward the tail); colour from the base colour texture at
-//! the root's UV times the vertex colour; lengths, lift angles and clumps the creature's.
+//! the root's UV times the vertex colour; lengths, lift angles and clumps the creature's;
+//! no fur on the materials a user expects bare ([`super::BARE_MATERIAL_WORDS`]), and short
+//! fur beside them ([`super::near_bare`]).
 //! A groom file ([`GroomFile`]) changes any of these and keeps fur off its masks; strands
 //! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 
 use super::body_root::{BodyRoot, body_height, surface_at};
 use super::file::{Density, Direction, GroomFile};
 use super::flow::project_and_turn;
+use super::mask::BodyMasks;
 use super::morton::morton_code;
+use super::near_bare::NearBare;
 use super::noise::clump_field;
 use super::strands::{BodyGroomSource, roots_from_strands};
 use super::{BODY_LENGTH, GroomError, MAX_STRANDS};
@@ -141,6 +145,20 @@ impl BodyGroom {
                 max: MAX_STRANDS,
             });
         }
+        // With no file, the default masks: no fur on the parts a user expects bare, unless
+        // they name every triangle (a body of one material called "Horned_beast" is a
+        // coat, not a horn).
+        let default_masks = GroomFile::default().no_fur;
+        let mut masks = BodyMasks::new(file.map_or(&default_masks, |f| &f.no_fur), mesh);
+        if file.is_none()
+            && mesh
+                .triangle_materials
+                .iter()
+                .all(|&m| masks.material_is_bare(m))
+        {
+            masks = BodyMasks::new(&[], mesh);
+        }
+        let near_bare = NearBare::new(mesh, &masks);
         let height = body_height(mesh);
         let comb = CombField::new(mesh);
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
@@ -175,7 +193,7 @@ impl BodyGroom {
             let barycentric = Vec3::new(1.0 - a - b, a, b);
             let turn = (rng.random::<f32>() - 0.5) * jitter;
             let random: f32 = rng.random();
-            if file.is_some_and(|f| !f.grows_at(mesh, triangle, barycentric)) {
+            if !masks.grows_at(mesh, triangle, barycentric) {
                 // Masks that have covered every candidate of a long run cover the body.
                 if roots.is_empty() && drawn >= ALL_MASKED_AFTER {
                     return Err(GroomError::AllMasked);
@@ -197,6 +215,10 @@ impl BodyGroom {
                     random,
                     clump_field(clump_seed, root.position, clump_frequency),
                 ),
+            };
+            let length = match &near_bare {
+                Some(near) => near.shortened(root.position, length),
+                None => length,
             };
             roots.push(BodyRoot { length, ..root });
         }

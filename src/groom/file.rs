@@ -11,7 +11,7 @@
 //!   "clumping": { "strength": 0.25, "frequency": 9 },
 //!   "lift": { "root": 0.6, "tip": 1.25 },
 //!   "colour": "texture", "tint": [1, 0.9, 0.8],
-//!   "no_fur": [ { "material": "Eyes" },
+//!   "no_fur": [ { "material": "Eyes" }, { "material_containing": "claw" },
 //!               { "vertex_colour": "r", "below": 0.5 },
 //!               { "texture": "a", "below": 0.5 } ] }
 //! ```
@@ -34,6 +34,15 @@ pub const GROOM_FILE_VERSION: u64 = 1;
 pub const MAX_GROOM_FILE_BYTES: u64 = 1 << 20;
 /// The most `no_fur` masks in one file.
 pub const MAX_MASKS: usize = 256;
+
+/// The parts a user expects bare on any character: with no groom file, or a file without
+/// `no_fur`, no fur grows on a material whose name contains one of these, ignoring case
+/// (`"EyeIris"`, `"F00_FaceMouth"`, `"Claws_L"`). Words a coat's own material name is
+/// unlikely to hold, so a body of one material ("Body", "fox_material") keeps its fur.
+pub const BARE_MATERIAL_WORDS: &[&str] = &[
+    "eye", "iris", "pupil", "cornea", "sclera", "teeth", "tooth", "tongue", "mouth", "nose",
+    "claw", "nail", "hoof", "hooves", "beak", "horn",
+];
 
 /// How many strands grow.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,6 +120,9 @@ impl Threshold {
 pub enum Mask {
     /// Triangles of the material with this name (exactly as the body's file names it).
     Material(String),
+    /// Triangles of every material whose name contains this, ignoring case (held in lower
+    /// case); a body with no such material is not an error.
+    MaterialContaining(String),
     /// Where a channel of the interpolated vertex colour (linear, times the material's base
     /// colour factor, as [`crate::body::BodyMesh::colors`] holds it) crosses the threshold.
     VertexColour(Channel, Threshold),
@@ -168,7 +180,8 @@ pub const LENGTH_BOUNDS: (f32, f32) = (0.015, 0.25);
 
 impl Default for GroomFile {
     /// The built-in creature's body groom: its length and variation (0.88 to 1.12 of it),
-    /// flow jitter, clumping, body lift angles, base colour, no masks.
+    /// flow jitter, clumping, body lift angles, base colour; no fur on the materials
+    /// [`BARE_MATERIAL_WORDS`] names.
     fn default() -> Self {
         GroomFile {
             density: Density::Tier,
@@ -186,7 +199,10 @@ impl Default for GroomFile {
             },
             colour: Colour::Texture,
             tint: Vec3::ONE,
-            no_fur: Vec::new(),
+            no_fur: BARE_MATERIAL_WORDS
+                .iter()
+                .map(|w| Mask::MaterialContaining((*w).to_string()))
+                .collect(),
         }
     }
 }
@@ -572,6 +588,22 @@ fn mask(v: &Value, at: &str) -> Result<Mask, String> {
         })?;
         return Ok(Mask::Material(name.to_string()));
     }
+    if let Some(word) = o.get("material_containing") {
+        only_keys(o, &["material_containing"], at)?;
+        let word = word.as_str().ok_or_else(|| {
+            format!(
+                "`{at}.material_containing` must be a part of a material's name, such as \"eye\", not {}",
+                kind(word)
+            )
+        })?;
+        if word.is_empty() {
+            return Err(format!(
+                "`{at}.material_containing` is empty, which every material's name contains; \
+                 give a part of a name, such as \"eye\""
+            ));
+        }
+        return Ok(Mask::MaterialContaining(word.to_lowercase()));
+    }
     let (source, key) = match (o.get("vertex_colour"), o.get("texture")) {
         (Some(c), None) => (c, "vertex_colour"),
         (None, Some(t)) => (t, "texture"),
@@ -582,7 +614,7 @@ fn mask(v: &Value, at: &str) -> Result<Mask, String> {
         }
         (None, None) => {
             return Err(format!(
-                "`{at}` needs `material`, `vertex_colour` or `texture`"
+                "`{at}` needs `material`, `material_containing`, `vertex_colour` or `texture`"
             ));
         }
     };

@@ -48,15 +48,31 @@ pub fn stored_texel(mesh: &BodyMesh, uv: Vec2) -> Option<Vec4> {
     Some(Vec4::from(texel.map(|c| f32::from(c) / 255.0)))
 }
 
+/// The name of the triangle's material, where it has one.
+fn material_of(mesh: &BodyMesh, triangle: usize) -> Option<&str> {
+    mesh.triangle_materials
+        .get(triangle)
+        .and_then(|&m| mesh.material_names.get(usize::from(m)))
+        .map(String::as_str)
+}
+
 impl Mask {
+    /// Whether this mask keeps fur off every triangle of the material named `name`; `None`
+    /// for a mask that reads the point rather than the material.
+    pub fn bares_material(&self, name: &str) -> Option<bool> {
+        match self {
+            Mask::Material(m) => Some(m == name),
+            Mask::MaterialContaining(word) => Some(name.to_lowercase().contains(word.as_str())),
+            Mask::VertexColour(..) | Mask::Texture(..) => None,
+        }
+    }
+
     /// Whether this mask keeps fur off the point.
     pub fn bare_at(&self, mesh: &BodyMesh, triangle: usize, barycentrics: Vec3) -> bool {
         match self {
-            Mask::Material(name) => mesh
-                .triangle_materials
-                .get(triangle)
-                .and_then(|&m| mesh.material_names.get(usize::from(m)))
-                .is_some_and(|n| n == name),
+            Mask::Material(_) | Mask::MaterialContaining(_) => {
+                material_of(mesh, triangle).is_some_and(|n| self.bares_material(n) == Some(true))
+            }
             Mask::VertexColour(channel, threshold) => {
                 let c = colour_at_point(mesh, triangle, barycentrics);
                 threshold.bare(c[channel.index()])
@@ -66,6 +82,55 @@ impl Mask {
                 stored_texel(mesh, uv).is_some_and(|t| threshold.bare(t[channel.index()]))
             }
         }
+    }
+}
+
+/// A groom's masks made ready for one body: which materials are bare is decided once for
+/// each material, so the root sampler tests a name per material, not per candidate root.
+pub struct BodyMasks<'a> {
+    /// Per material of the body: whether a material mask keeps it bare.
+    bare_materials: Vec<bool>,
+    /// The masks that read the point (vertex colour, texture).
+    at_points: Vec<&'a Mask>,
+}
+
+impl<'a> BodyMasks<'a> {
+    /// `masks` on `mesh`.
+    pub fn new(masks: &'a [Mask], mesh: &BodyMesh) -> Self {
+        let bare_materials = mesh
+            .material_names
+            .iter()
+            .map(|n| masks.iter().any(|m| m.bares_material(n) == Some(true)))
+            .collect();
+        let at_points = masks
+            .iter()
+            .filter(|m| m.bares_material("").is_none())
+            .collect();
+        BodyMasks {
+            bare_materials,
+            at_points,
+        }
+    }
+
+    /// Whether the material with index `material` is bare.
+    pub fn material_is_bare(&self, material: u16) -> bool {
+        self.bare_materials
+            .get(usize::from(material))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether fur grows at the point, as [`GroomFile::grows_at`] decides it.
+    pub fn grows_at(&self, mesh: &BodyMesh, triangle: usize, barycentrics: Vec3) -> bool {
+        let bare_material = mesh
+            .triangle_materials
+            .get(triangle)
+            .is_some_and(|&m| self.material_is_bare(m));
+        !bare_material
+            && !self
+                .at_points
+                .iter()
+                .any(|m| m.bare_at(mesh, triangle, barycentrics))
     }
 }
 

@@ -11,6 +11,7 @@ mod file;
 mod flow;
 mod mask;
 mod morton;
+mod near_bare;
 mod noise;
 mod sampler;
 mod strands;
@@ -20,10 +21,11 @@ pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_tria
 pub use body::BodyGroom;
 pub use body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS};
 pub use file::{
-    Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION, GroomFile, GroomFileError,
-    LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask, Threshold,
+    BARE_MATERIAL_WORDS, Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION,
+    GroomFile, GroomFileError, LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask,
+    Threshold,
 };
-pub use mask::{colour_at_point, stored_texel, uv_at_point};
+pub use mask::{BodyMasks, colour_at_point, stored_texel, uv_at_point};
 pub use morton::{morton_code, sort_by_morton};
 pub use sampler::{JACOBIAN_SAMPLES, PartArea, REJECTION_MARGIN};
 pub use strands::{

@@ -6,7 +6,7 @@ pub use crate::creature::tessellation::sphere_direction;
 use crate::creature::tessellation::{
     GridLayout, GridSize, Seam, Winding, add_grid, tessellate_part,
 };
-use crate::creature::{Creature, FaceLayout, Part, Space};
+use crate::creature::{Creature, FaceFeature, FaceLayout, Part, Space};
 use crate::groom::pattern_at;
 use crate::shaders;
 use bytemuck::{Pod, Zeroable};
@@ -222,27 +222,23 @@ pub fn creature_skin(creature: &Creature, detail: f32) -> Mesh {
     mesh
 }
 
-/// An ellipsoid of `radii` (right, up, out) centred at `center`, its "out" axis along
-/// `out` and its "up" axis as near head-up as that allows, in head space.
+/// A face feature's ellipsoid (its radii times `swell`), in head space.
 fn oriented_ellipsoid(
-    center: Vec3,
-    out: Vec3,
-    radii: Vec3,
+    feature: FaceFeature,
+    swell: f32,
     material: Material,
     eye: bool,
     grid: (u32, u32),
 ) -> Mesh {
-    let out = out.normalize_or(Vec3::Z);
-    let right = Vec3::Y.cross(out).normalize_or(Vec3::X);
-    let up = out.cross(right);
+    let feature = FaceFeature {
+        radii: feature.radii * swell,
+        ..feature
+    };
+    let center = feature.center;
     let mut mesh = Mesh::default();
     mesh.add_grid(grid.0, grid.1, true, |u, v| {
-        let d = sphere_direction(u, v);
         // Sphere axes: x right, y up, z out.
-        let local = Vec3::new(d.x * radii.x, d.y * radii.y, d.z * radii.z);
-        let p = center + right * local.x + up * local.y + out * local.z;
-        let ln = Vec3::new(d.x / radii.x, d.y / radii.y, d.z / radii.z);
-        let n = right * ln.x + up * ln.y + out * ln.z;
+        let (p, n) = feature.at(sphere_direction(u, v));
         let mut vertex = SurfaceVertex::new(p, n, VertexSpace::Head, material);
         if eye {
             vertex.aux = [center.x, center.y, center.z, 1.0];
@@ -282,23 +278,13 @@ pub fn face(creature: &Creature, layout: &FaceLayout, detail: f32) -> Mesh {
     };
     let swell = (area(2 * FACE_GRID.1) / area(2 * grid.1)).sqrt();
     let mut mesh = Mesh::default();
-    for &dir in &layout.eyes {
-        let s = head.surface(dir);
-        let center = s.position + s.normal * 0.012;
-        mesh.append(&oriented_ellipsoid(
-            center,
-            s.normal,
-            Vec3::new(0.042, 0.046, 0.026) * swell,
-            Material::Eye,
-            true,
-            grid,
-        ));
+    for eye in layout.eye_features(head) {
+        mesh.append(&oriented_ellipsoid(eye, swell, Material::Eye, true, grid));
     }
-    let s = head.surface(layout.nose);
+    let nose = layout.nose_feature(head);
     mesh.append(&oriented_ellipsoid(
-        s.position + s.normal * 0.03,
-        s.normal,
-        Vec3::new(0.034, 0.022, 0.022) * swell,
+        nose,
+        swell,
         Material::Nose,
         false,
         grid,

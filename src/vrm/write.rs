@@ -22,7 +22,7 @@ use super::ext::{
     VrmcColliderExtensions, VrmcColliderGroup, VrmcHumanBone, VrmcHumanoid, VrmcJoint, VrmcShape,
     VrmcSphere, VrmcSpring, VrmcSpringBone, VrmcVrm,
 };
-use crate::rigged::{HUMAN_BONES, REQUIRED_HUMAN_BONES, RiggedBody, SkinnedMesh};
+use crate::rigged::{HUMAN_BONES, MeshPart, REQUIRED_HUMAN_BONES, RiggedBody, SkinnedMesh};
 use crate::spring::{
     ChainEnd, ColliderShape, NodeTransform, Skeleton, SkeletonNode, VIRTUAL_TAIL_LENGTH,
     VrmColliderShape, VrmSpringRig,
@@ -122,8 +122,55 @@ pub fn validate_body(body: &RiggedBody) -> Result<(), VrmError> {
     Ok(())
 }
 
+/// One primitive's vertices and triangles, borrowed from a [`SkinnedMesh`] or one of its
+/// [`MeshPart`]s, with its material.
+struct Primitive<'a> {
+    positions: &'a [Vec3],
+    normals: &'a [Vec3],
+    joints: &'a [[u16; 4]],
+    weights: &'a [[f32; 4]],
+    indices: &'a [u32],
+    /// Per-vertex colours, or empty.
+    colors: &'a [[f32; 4]],
+    material: &'a str,
+    color: [f32; 4],
+}
+
+/// The mesh's primitives: the coat first, then each part.
+fn primitives(m: &SkinnedMesh) -> Vec<Primitive<'_>> {
+    let coat = Primitive {
+        positions: &m.positions,
+        normals: &m.normals,
+        joints: &m.joints,
+        weights: &m.weights,
+        indices: &m.indices,
+        colors: &m.colors,
+        material: "coat",
+        color: m.color,
+    };
+    std::iter::once(coat)
+        .chain(m.parts.iter().map(|p: &MeshPart| Primitive {
+            positions: &p.positions,
+            normals: &p.normals,
+            joints: &p.joints,
+            weights: &p.weights,
+            indices: &p.indices,
+            colors: &[],
+            material: &p.material,
+            color: p.color,
+        }))
+        .collect()
+}
+
 fn validate_mesh(m: &SkinnedMesh, nodes: usize) -> Result<(), VrmError> {
-    let bad = |m: &str| Err(VrmError::BadRig(m.to_string()));
+    for p in primitives(m) {
+        validate_primitive(&p, nodes)
+            .map_err(|e| VrmError::BadRig(format!("the mesh's \"{}\" part: {e}", p.material)))?;
+    }
+    Ok(())
+}
+
+fn validate_primitive(m: &Primitive, nodes: usize) -> Result<(), &'static str> {
     let n = m.positions.len();
     if n == 0
         || m.normals.len() != n
@@ -132,21 +179,21 @@ fn validate_mesh(m: &SkinnedMesh, nodes: usize) -> Result<(), VrmError> {
         || m.indices.is_empty()
         || !m.indices.len().is_multiple_of(3)
     {
-        return bad("mesh attributes differ in length, or there are no triangles");
+        return Err("mesh attributes differ in length, or there are no triangles");
     }
     if m.indices.iter().any(|&i| i as usize >= n) {
-        return bad("a mesh index is past the last vertex");
+        return Err("a mesh index is past the last vertex");
     }
     if m.joints.iter().flatten().any(|&j| j as usize >= nodes) {
-        return bad("a vertex refers to a node that does not exist");
+        return Err("a vertex refers to a node that does not exist");
     }
-    if m.positions.iter().chain(&m.normals).any(|p| !p.is_finite())
+    if m.positions.iter().chain(m.normals).any(|p| !p.is_finite())
         || m.weights
             .iter()
             .flatten()
             .any(|w| !w.is_finite() || *w < 0.0)
     {
-        return bad("the mesh has non-finite positions, normals or weights");
+        return Err("the mesh has non-finite positions, normals or weights");
     }
     Ok(())
 }
@@ -236,7 +283,8 @@ fn to_value<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, VrmError> {
     serde_json::to_value(v).map_err(|e| VrmError::Json(e.to_string()))
 }
 
-/// Writes the mesh, its material and skin; returns the node that carries them.
+/// Writes the mesh (one primitive and material for the coat, one for each part), its
+/// skin; returns the node that carries them.
 fn write_mesh(
     root: &mut json::Root,
     bin: &mut Vec<u8>,
@@ -244,17 +292,58 @@ fn write_mesh(
     skeleton: &Skeleton,
 ) -> json::Index<json::Node> {
     use json::accessor::{ComponentType as C, Type as T};
+    let primitives: Vec<json::mesh::Primitive> = primitives(m)
+        .iter()
+        .map(|p| write_primitive(root, bin, p))
+        .collect();
+    let ibm: Vec<[f32; 16]> = skeleton
+        .rest_world(glam::Affine3A::IDENTITY)
+        .iter()
+        .map(|w| glam::Mat4::from(w.inverse()).to_cols_array())
+        .collect();
+    let v = push_view(root, bin, bytemuck::cast_slice(&ibm), None);
+    let ibm = push_accessor(root, v, ibm.len(), (C::F32, T::Mat4), None);
+    let mesh = root.push(json::Mesh {
+        name: Some("body".into()),
+        primitives,
+        weights: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    let skin = root.push(json::Skin {
+        inverse_bind_matrices: Some(ibm),
+        joints: (0..skeleton.len() as u32).map(json::Index::new).collect(),
+        name: Some("skeleton".into()),
+        skeleton: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    root.push(json::Node {
+        name: Some("mesh".into()),
+        mesh: Some(mesh),
+        skin: Some(skin),
+        ..Default::default()
+    })
+}
+
+/// Writes one primitive's accessors and its material; returns the primitive.
+fn write_primitive(
+    root: &mut json::Root,
+    bin: &mut Vec<u8>,
+    m: &Primitive,
+) -> json::mesh::Primitive {
+    use json::accessor::{ComponentType as C, Type as T};
     use json::buffer::Target::{ArrayBuffer, ElementArrayBuffer};
     let n = m.positions.len();
     let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-    for p in &m.positions {
+    for p in m.positions {
         lo = lo.min(*p);
         hi = hi.max(*p);
     }
     let v = push_view(
         root,
         bin,
-        bytemuck::cast_slice(&m.positions),
+        bytemuck::cast_slice(m.positions),
         Some(ArrayBuffer),
     );
     let bounds = (
@@ -265,12 +354,7 @@ fn write_mesh(
     let normals: Vec<Vec3> = m.normals.iter().map(|v| v.normalize_or(Vec3::Y)).collect();
     let v = push_view(root, bin, bytemuck::cast_slice(&normals), Some(ArrayBuffer));
     let normals = push_accessor(root, v, n, (C::F32, T::Vec3), None);
-    let v = push_view(
-        root,
-        bin,
-        bytemuck::cast_slice(&m.joints),
-        Some(ArrayBuffer),
-    );
+    let v = push_view(root, bin, bytemuck::cast_slice(m.joints), Some(ArrayBuffer));
     let joints = push_accessor(root, v, n, (C::U16, T::Vec4), None);
     // Weights normalised to sum 1 exactly as the validator asks.
     let weights: Vec<[f32; 4]> = m
@@ -290,29 +374,17 @@ fn write_mesh(
     let v = push_view(
         root,
         bin,
-        bytemuck::cast_slice(&m.indices),
+        bytemuck::cast_slice(m.indices),
         Some(ElementArrayBuffer),
     );
     let indices = push_accessor(root, v, m.indices.len(), (C::U32, T::Scalar), None);
-    let ibm: Vec<[f32; 16]> = skeleton
-        .rest_world(glam::Affine3A::IDENTITY)
-        .iter()
-        .map(|w| glam::Mat4::from(w.inverse()).to_cols_array())
-        .collect();
-    let v = push_view(root, bin, bytemuck::cast_slice(&ibm), None);
-    let ibm = push_accessor(root, v, ibm.len(), (C::F32, T::Mat4), None);
-    // Per-vertex colours where the mesh has one for each vertex (COLOR_0, linear).
+    // Per-vertex colours where the primitive has one for each vertex (COLOR_0, linear).
     let colors = (!m.colors.is_empty() && m.colors.len() == n).then(|| {
-        let v = push_view(
-            root,
-            bin,
-            bytemuck::cast_slice(&m.colors),
-            Some(ArrayBuffer),
-        );
+        let v = push_view(root, bin, bytemuck::cast_slice(m.colors), Some(ArrayBuffer));
         push_accessor(root, v, n, (C::F32, T::Vec4), None)
     });
     let material = root.push(json::Material {
-        name: Some("coat".into()),
+        name: Some(m.material.into()),
         double_sided: true,
         pbr_metallic_roughness: json::material::PbrMetallicRoughness {
             base_color_factor: json::material::PbrBaseColorFactor(m.color),
@@ -330,35 +402,15 @@ fn write_mesh(
     if let Some(colors) = colors {
         attributes.insert(Valid(json::mesh::Semantic::Colors(0)), colors);
     }
-    let mesh = root.push(json::Mesh {
-        name: Some("body".into()),
-        primitives: vec![json::mesh::Primitive {
-            attributes,
-            indices: Some(indices),
-            material: Some(material),
-            mode: Valid(json::mesh::Mode::Triangles),
-            targets: None,
-            extensions: None,
-            extras: Default::default(),
-        }],
-        weights: None,
+    json::mesh::Primitive {
+        attributes,
+        indices: Some(indices),
+        material: Some(material),
+        mode: Valid(json::mesh::Mode::Triangles),
+        targets: None,
         extensions: None,
         extras: Default::default(),
-    });
-    let skin = root.push(json::Skin {
-        inverse_bind_matrices: Some(ibm),
-        joints: (0..skeleton.len() as u32).map(json::Index::new).collect(),
-        name: Some("skeleton".into()),
-        skeleton: None,
-        extensions: None,
-        extras: Default::default(),
-    });
-    root.push(json::Node {
-        name: Some("mesh".into()),
-        mesh: Some(mesh),
-        skin: Some(skin),
-        ..Default::default()
-    })
+    }
 }
 
 /// `VRMC_springBone` for one collider shape, with its extension (and a harmless fallback,

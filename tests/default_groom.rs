@@ -1,0 +1,159 @@
+//! The groom a body gets with no groom file keeps fur off the parts a user expects bare
+//! (materials named like eyes, teeth, claws: `BARE_MATERIAL_WORDS`, matched ignoring case)
+//! and no more: the third-party bodies in `tests/bodies/` keep every root, and a file's
+//! `no_fur` replaces the list.
+
+use pelt::body::{BodyMesh, BodyOptions, LoadedBody, TriangleTree};
+use pelt::groom::{BodyGroom, BodyGroomSource, GroomFile, Mask};
+use std::path::Path;
+
+fn asset(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bodies")
+        .join(name)
+}
+
+/// The body's groom with a file whose `no_fur` is `masks`.
+fn grown_with(mesh: &BodyMesh, masks: Vec<Mask>, count: usize) -> BodyGroom {
+    let file = BodyGroomSource::File(GroomFile {
+        no_fur: masks,
+        ..GroomFile::default()
+    });
+    BodyGroom::grow(mesh, Some(&file), count, 3).unwrap()
+}
+
+#[test]
+fn the_third_party_bodies_keep_every_root() {
+    for (name, height) in [("Fox.glb", 0.6), ("cryptovoxels.vrm", 1.6)] {
+        let body = LoadedBody::read(&asset(name), &BodyOptions { height }).unwrap();
+        let mesh = &body.mesh;
+        // A file that leaves `no_fur` out gets the default list, as no file does.
+        let default = grown_with(mesh, GroomFile::default().no_fur, 20_000);
+        let unmasked = grown_with(mesh, Vec::new(), 20_000);
+        let same = default
+            .roots
+            .iter()
+            .zip(&unmasked.roots)
+            .filter(|(a, b)| a == b)
+            .count();
+        eprintln!(
+            "{name}: materials {:?}; {same} of {} roots as with no masks",
+            mesh.material_names,
+            unmasked.roots.len()
+        );
+        // The list removed nothing and shortened nothing: the same roots, bit for bit.
+        assert_eq!(same, unmasked.roots.len(), "{name}");
+        assert_eq!(default.roots.len(), unmasked.roots.len(), "{name}");
+    }
+}
+
+/// Two triangles a metre apart for each material name given: the first of each pair at
+/// x = 2k, the second beside it.
+fn named_parts(names: &[&str]) -> BodyMesh {
+    let mut mesh = BodyMesh::default();
+    for (k, name) in names.iter().enumerate() {
+        let x = 2.0 * k as f32;
+        let base = mesh.positions.len() as u32;
+        for p in [
+            [x, 0.0, 0.0],
+            [x + 1.0, 0.0, 0.0],
+            [x, 1.0, 0.0],
+            [x + 1.0, 1.0, 0.0],
+        ] {
+            mesh.positions.push(glam::Vec3::from(p));
+            mesh.normals.push(glam::Vec3::Z);
+            mesh.uvs.push(glam::Vec2::ZERO);
+            mesh.colors.push(glam::Vec4::ONE);
+            mesh.joints.push([0; 4]);
+            mesh.weights.push([1.0, 0.0, 0.0, 0.0]);
+        }
+        mesh.triangles.push([base, base + 1, base + 2]);
+        mesh.triangles.push([base + 1, base + 3, base + 2]);
+        mesh.triangle_materials.extend([k as u16; 2]);
+        mesh.material_names.push(name.to_string());
+    }
+    mesh.joint_count = 1;
+    mesh.joint_positions = vec![glam::Vec3::new(0.0, 2.0, 0.0)];
+    mesh.joint_parents = vec![None];
+    mesh
+}
+
+#[test]
+fn materials_named_like_a_face_are_bare_and_a_file_s_masks_replace_the_list() {
+    // A VRoid avatar's material names, and an animal's.
+    let names = [
+        "F00_000_00_Body_00_SKIN",
+        "F00_000_00_Face_00_SKIN",
+        "F00_000_00_EyeIris_00_EYE",
+        "F00_000_00_FaceMouth_00_FACE",
+        "Hair_001",
+        "TEETH",
+        "fox_material",
+        "Claws_L",
+    ];
+    let bare = [false, false, true, true, false, true, false, true];
+    let mesh = named_parts(&names);
+    let on = |groom: &BodyGroom| {
+        let mut n = vec![0usize; names.len()];
+        for r in &groom.roots {
+            n[usize::from(mesh.triangle_materials[r.triangle as usize])] += 1;
+        }
+        n
+    };
+    let default = on(&BodyGroom::generate(&mesh, 8_000, 1).unwrap());
+    for (k, name) in names.iter().enumerate() {
+        assert_eq!(default[k] == 0, bare[k], "{name}: {} roots", default[k]);
+    }
+    // A file's own list replaces the default one: here only the hair is bare.
+    let own = on(&grown_with(
+        &mesh,
+        vec![Mask::MaterialContaining("hair".into())],
+        8_000,
+    ));
+    for (k, name) in names.iter().enumerate() {
+        assert_eq!(own[k] == 0, k == 4, "{name}: {} roots", own[k]);
+    }
+    // A body made only of parts the list names is furred all the same.
+    let claws = named_parts(&["Claw"]);
+    assert_eq!(
+        BodyGroom::generate(&claws, 100, 1).unwrap().roots.len(),
+        100
+    );
+}
+
+#[test]
+fn fur_beside_a_bare_part_is_short() {
+    // The coat at x in [0, 1], a bare "Eyes" square at x in [2, 3]: roots near x = 1 are
+    // within half a strand's length of nothing bare, so untouched; move the eye beside
+    // the coat and the roots nearest it shorten.
+    let mut mesh = named_parts(&["Coat", "Eyes"]);
+    let far = BodyGroom::generate(&mesh, 4_000, 2).unwrap();
+    for p in mesh.positions.iter_mut().skip(4) {
+        p.x -= 1.0;
+        p.z += 0.001;
+    }
+    let near = BodyGroom::generate(&mesh, 4_000, 2).unwrap();
+    let eye: Vec<[glam::Vec3; 3]> = vec![
+        [mesh.positions[4], mesh.positions[5], mesh.positions[6]],
+        [mesh.positions[5], mesh.positions[7], mesh.positions[6]],
+    ];
+    let tree = TriangleTree::new(eye);
+    let mut shortened = 0;
+    for (a, b) in far.roots.iter().zip(&near.roots) {
+        assert_eq!(a.position, b.position);
+        let d = tree.nearest(b.position).unwrap().distance;
+        if d < 0.5 * a.length {
+            // Linear from a fifth of the length at the eye to all of it at half a length.
+            let want = a.length * (0.2 + 0.8 * d / (0.5 * a.length));
+            assert!(
+                (b.length - want).abs() < 1e-5,
+                "at {d}: {} want {want}",
+                b.length
+            );
+            shortened += 1;
+        } else {
+            assert_eq!(a.length, b.length);
+        }
+    }
+    assert!(shortened > 100, "{shortened} roots shortened");
+}
