@@ -292,9 +292,11 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<Re
         if !(u >= 0.0 && u <= last) {
             return None;
         }
-        let b = u.floor().min(last - 1.0);
-        base[a] = b as u32;
-        f[a] = u - b;
+        // `u` is not negative here, so truncation is its floor (WGSL: `floor`), and the
+        // cell's first node an exact small integer: the same bits, without a floor call.
+        let b = (u as u32).min(dims - 2);
+        base[a] = b;
+        f[a] = u - b as f32;
     }
     let (nx, ny) = (grid.dims_joint[0] as usize, grid.dims_joint[1] as usize);
     let at = |x: u32, y: u32, z: u32| -> f32 {
