@@ -10,23 +10,28 @@
 //! Steps run in dispatches of [`MAX_STEPS_PER_DISPATCH`]: a dispatch reads and writes each
 //! strand's bytes once ([`dispatch_traffic_per_strand`], counted from the layout), so the
 //! floor of one step is the copy of those bytes divided by the steps a dispatch takes.
+//! The body field's cost: the same strand count grown on the Fox sample (`tests/bodies`)
+//! walking, stepped with the body's distance field off and on ("field off", "field on"),
+//! on every adapter and the SIMD path, and printed as the ratio of the two in one run.
+//!
 //! `PELT_BENCH_STRANDS` sets a smaller run. Prints one table at the end.
 
 use criterion::{Criterion, SamplingMode};
 use glam::Vec3;
+use pelt::body::{BodyOptions, LoadedBody};
 use pelt::creature::{Creature, IdleMotion, tail_whip};
 use pelt::gpu::GpuContext;
 use pelt::groom::Groom;
 use pelt::hand::CapsuleScript;
 use pelt::sim::volume::{DEFAULT_INTERVAL, DEFAULT_SPLAT_STRANDS, splat_stride};
 use pelt::sim::{
-    ContactMode, CpuPath, CpuSolver, FurParams, GpuRoot, GpuSolver, MAX_STEPS_PER_DISPATCH,
-    POINTS_PER_STRAND, StepUniforms, StrandSolver, StrandTier, VolumeSettings,
-    dispatch_traffic_per_strand, gpu_roots, rest_positions,
+    ContactMode, CpuPath, CpuSolver, FurBody, FurConfig, FurParams, FurSim, GpuRoot, GpuSolver,
+    MAX_STEPS_PER_DISPATCH, POINTS_PER_STRAND, StepUniforms, StrandSolver, StrandTier,
+    VolumeSettings, dispatch_traffic_per_strand, gpu_roots, rest_positions,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Seconds per step of each measurement, by (backend, case); floors by backend.
@@ -283,6 +288,91 @@ fn bench_cpu(c: &mut Criterion, roots: &[GpuRoot], cases: &[Case]) {
     group.finish();
 }
 
+/// The walking Fox, fitted to 0.6 m as the body tests fit it.
+fn fox() -> Option<FurBody> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bodies/Fox.glb");
+    let loaded = LoadedBody::read(&path, &BodyOptions { height: 0.6 })
+        .map_err(|e| eprintln!("body field: skipped ({e})"))
+        .ok()?;
+    let motion = loaded
+        .motion(Some("Walk"))
+        .map_err(|e| eprintln!("body field: skipped ({e})"))
+        .ok()?;
+    Some(FurBody {
+        mesh: Arc::new(loaded.mesh),
+        motion: Arc::from(motion),
+        groom: None,
+    })
+}
+
+/// `strands` strands on `body` stepped with its distance field off, then on: on `gpu`
+/// where given, else on the CPU's SIMD path. Both rows carry the same label, so the
+/// summary prints their ratio.
+fn bench_body_field(
+    c: &mut Criterion,
+    body: &FurBody,
+    strands: usize,
+    gpu: Option<(&str, &GpuContext)>,
+) {
+    let label = match gpu {
+        Some((label, _)) => format!("Fox walking, {label}"),
+        None => "Fox walking, CpuSolver SIMD".to_string(),
+    };
+    for (case, field) in [("field off", false), ("field on", true)] {
+        let mut config = FurConfig::new(strands, 1);
+        if !field {
+            config.body_field = None;
+        }
+        if let Some(y) = body.lowest_point() {
+            config.params.floor = y;
+        }
+        let made = match gpu {
+            Some((_, ctx)) => FurSim::new_gpu_on_body(&config, body.clone(), ctx),
+            None => FurSim::new_cpu_on_body(&config, body.clone()),
+        };
+        let mut sim = match made {
+            Ok(sim) => sim,
+            Err(e) => {
+                eprintln!("{label}: {case} skipped ({e})");
+                return;
+            }
+        };
+        if let Some(cpu) = sim.cpu_mut() {
+            cpu.set_path(CpuPath::Simd);
+        }
+        let wait = || {
+            if let Some((_, ctx)) = gpu {
+                let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+            }
+        };
+        let mut group = c.benchmark_group(format!("{label} / {case}"));
+        group
+            .sample_size(10)
+            .sampling_mode(SamplingMode::Flat)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
+        group.bench_function("step", |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    if let Err(e) = sim.step(MAX_STEPS_PER_DISPATCH as u32) {
+                        panic!("{label}: the step failed: {e}");
+                    }
+                }
+                wait();
+                let t = start.elapsed();
+                record(
+                    &label,
+                    case,
+                    t.as_secs_f64() / (iters as usize * MAX_STEPS_PER_DISPATCH) as f64,
+                );
+                t
+            })
+        });
+        group.finish();
+    }
+}
+
 fn touched_share(roots: &[GpuRoot], case: &Case) -> f64 {
     let initial = rest_positions(&case.batches[0][0], roots);
     let Ok(mut solver) = CpuSolver::new(roots.to_vec(), initial) else {
@@ -337,6 +427,22 @@ fn summary(strands: usize, hand_share: f64) {
         );
     }
     for ((backend, case), times) in results.iter() {
+        if case != "field on" {
+            continue;
+        }
+        if let Some(off) = results.get(&(backend.clone(), "field off".to_string())) {
+            let (on, off) = (median(times), median(off));
+            println!(
+                "{backend}: the body field costs {:.3} ms a step on top of {:.3} ms \
+                 ({:.2}x, {:+.0}%)",
+                (on - off) * 1e3,
+                off * 1e3,
+                on / off,
+                (on / off - 1.0) * 100.0
+            );
+        }
+    }
+    for ((backend, case), times) in results.iter() {
         if !case.starts_with("volume") {
             continue;
         }
@@ -367,6 +473,7 @@ fn main() {
     };
     let roots = gpu_roots(&groom.roots, &creature, &params);
     let cases = cases(&creature, &params);
+    let fox = fox();
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapters = pollster::block_on(
@@ -376,11 +483,19 @@ fn main() {
         let info = adapter.get_info();
         let label = format!("GPU {} ({:?})", info.name, info.backend);
         match GpuContext::with_adapter(instance.clone(), adapter) {
-            Ok(ctx) => bench_gpu(&mut c, &ctx, &label, &roots, &cases),
+            Ok(ctx) => {
+                bench_gpu(&mut c, &ctx, &label, &roots, &cases);
+                if let Some(body) = &fox {
+                    bench_body_field(&mut c, body, strands, Some((label.as_str(), &ctx)));
+                }
+            }
             Err(e) => eprintln!("{label}: skipped ({e})"),
         }
     }
     bench_cpu(&mut c, &roots, &cases);
+    if let Some(body) = &fox {
+        bench_body_field(&mut c, body, strands, None);
+    }
     let share = touched_share(&roots, &cases[1]);
     c.final_summary();
     summary(strands, share);

@@ -196,6 +196,28 @@ fn cell_corners(grid: BoneGrid, i000: u32) -> Corners {
     );
 }
 
+// A cell's trilinear blend at `f` (x, then y, then z; Rust twin
+// `sim::body_field::cell_blend`): `x··` blended along x, `y·` then along y; the value is
+// y0 · (1 − f.z) + y1 · f.z. The value and the normal both take it from here.
+struct CellBlend {
+    x00: f32,
+    x10: f32,
+    x01: f32,
+    x11: f32,
+    y0: f32,
+    y1: f32,
+}
+
+fn cell_blend(c: Corners, f: vec3<f32>) -> CellBlend {
+    let gx0 = 1.0 - f.x;
+    let gy0 = 1.0 - f.y;
+    let x00 = c.v000 * gx0 + c.v100 * f.x;
+    let x10 = c.v010 * gx0 + c.v110 * f.x;
+    let x01 = c.v001 * gx0 + c.v101 * f.x;
+    let x11 = c.v011 * gx0 + c.v111 * f.x;
+    return CellBlend(x00, x10, x01, x11, x00 * gy0 + x10 * f.y, x01 * gy0 + x11 * f.y);
+}
+
 fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
     var none = FieldSample(0.0, false, 0u, 0u, vec3<f32>(0.0));
     let grid_count = arrayLength(&field_grids);
@@ -227,17 +249,8 @@ fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
     let f = u - b;
     let base = vec3<u32>(b);
     let i000 = grid.offset.x + (base.z * grid.dims_joint.y + base.y) * grid.dims_joint.x + base.x;
-    let c = cell_corners(grid, i000);
-    let gx0 = 1.0 - f.x;
-    let gy0 = 1.0 - f.y;
-    let gz0 = 1.0 - f.z;
-    let x00 = c.v000 * gx0 + c.v100 * f.x;
-    let x10 = c.v010 * gx0 + c.v110 * f.x;
-    let x01 = c.v001 * gx0 + c.v101 * f.x;
-    let x11 = c.v011 * gx0 + c.v111 * f.x;
-    let y0 = x00 * gy0 + x10 * f.y;
-    let y1 = x01 * gy0 + x11 * f.y;
-    let value = y0 * gz0 + y1 * f.z;
+    let c = cell_blend(cell_corners(grid, i000), f);
+    let value = c.y0 * (1.0 - f.z) + c.y1 * f.z;
     return FieldSample(value * ns[3].x, true, g, i000, f);
 }
 
@@ -249,19 +262,13 @@ fn field_normal(j: u32, r: FieldSample) -> vec3<f32> {
     let ns = field_frames[j * grid_count + r.g].normal_scale;
     let c = cell_corners(grid, r.i000);
     let f = r.f;
-    let gx0 = 1.0 - f.x;
     let gy0 = 1.0 - f.y;
     let gz0 = 1.0 - f.z;
-    let x00 = c.v000 * gx0 + c.v100 * f.x;
-    let x10 = c.v010 * gx0 + c.v110 * f.x;
-    let x01 = c.v001 * gx0 + c.v101 * f.x;
-    let x11 = c.v011 * gx0 + c.v111 * f.x;
-    let y0 = x00 * gy0 + x10 * f.y;
-    let y1 = x01 * gy0 + x11 * f.y;
+    let b = cell_blend(c, f);
     let ddx = ((c.v100 - c.v000) * gy0 + (c.v110 - c.v010) * f.y) * gz0
         + ((c.v101 - c.v001) * gy0 + (c.v111 - c.v011) * f.y) * f.z;
-    let ddy = (x10 - x00) * gz0 + (x11 - x01) * f.z;
-    let ddz = y1 - y0;
+    let ddy = (b.x10 - b.x00) * gz0 + (b.x11 - b.x01) * f.z;
+    let ddz = b.y1 - b.y0;
     let w = vec3<f32>(
         ns[0].x * ddx + ns[1].x * ddy + ns[2].x * ddz,
         ns[0].y * ddx + ns[1].y * ddy + ns[2].y * ddz,

@@ -199,16 +199,17 @@ impl Reading {
         };
         let ns = &frame.normal_scale;
         let [v000, v100, v010, v110, v001, v101, v011, v111] = self.corners;
-        let [fx, fy, fz] = self.fraction;
-        let (gx0, gx1) = (1.0 - fx, fx);
+        let [_, fy, fz] = self.fraction;
         let (gy0, gy1) = (1.0 - fy, fy);
         let (gz0, gz1) = (1.0 - fz, fz);
-        let x00 = v000 * gx0 + v100 * gx1;
-        let x10 = v010 * gx0 + v110 * gx1;
-        let x01 = v001 * gx0 + v101 * gx1;
-        let x11 = v011 * gx0 + v111 * gx1;
-        let y0 = x00 * gy0 + x10 * gy1;
-        let y1 = x01 * gy0 + x11 * gy1;
+        let CellBlend {
+            x00,
+            x10,
+            x01,
+            x11,
+            y0,
+            y1,
+        } = cell_blend(&self.corners, self.fraction);
         let dx00 = v100 - v000;
         let dx10 = v110 - v010;
         let dx01 = v101 - v001;
@@ -227,6 +228,38 @@ impl Reading {
         } else {
             Vec3::ZERO
         }
+    }
+}
+
+/// A cell's trilinear blend at `fraction` (x, then y, then z), the partial sums the value
+/// and the normal both need: `x··` blended along x, `y·` then along y (the value is
+/// `y0·(1 − fz) + y1·fz`). One place, so the value and the normal blend alike, in the
+/// order the WGSL twin `cell_blend` follows.
+struct CellBlend {
+    x00: f32,
+    x10: f32,
+    x01: f32,
+    x11: f32,
+    y0: f32,
+    y1: f32,
+}
+
+fn cell_blend(corners: &[f32; 8], fraction: [f32; 3]) -> CellBlend {
+    let [v000, v100, v010, v110, v001, v101, v011, v111] = *corners;
+    let [fx, fy, _] = fraction;
+    let (gx0, gx1) = (1.0 - fx, fx);
+    let (gy0, gy1) = (1.0 - fy, fy);
+    let x00 = v000 * gx0 + v100 * gx1;
+    let x10 = v010 * gx0 + v110 * gx1;
+    let x01 = v001 * gx0 + v101 * gx1;
+    let x11 = v011 * gx0 + v111 * gx1;
+    CellBlend {
+        x00,
+        x10,
+        x01,
+        x11,
+        y0: x00 * gy0 + x10 * gy1,
+        y1: x01 * gy0 + x11 * gy1,
     }
 }
 
@@ -259,9 +292,11 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<Re
         if !(u >= 0.0 && u <= last) {
             return None;
         }
-        let b = u.floor().min(last - 1.0);
-        base[a] = b as u32;
-        f[a] = u - b;
+        // `u` is not negative here, so truncation is its floor (WGSL: `floor`), and the
+        // cell's first node an exact small integer: the same bits, without a floor call.
+        let b = (u as u32).min(dims - 2);
+        base[a] = b;
+        f[a] = u - b as f32;
     }
     let (nx, ny) = (grid.dims_joint[0] as usize, grid.dims_joint[1] as usize);
     let at = |x: u32, y: u32, z: u32| -> f32 {
@@ -279,18 +314,8 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<Re
         at(bx, by + 1, bz + 1),
         at(bx + 1, by + 1, bz + 1),
     ];
-    let [v000, v100, v010, v110, v001, v101, v011, v111] = corners;
-    let (fx, fy, fz) = (f[0], f[1], f[2]);
-    let (gx0, gx1) = (1.0 - fx, fx);
-    let (gy0, gy1) = (1.0 - fy, fy);
-    let (gz0, gz1) = (1.0 - fz, fz);
-    // Trilinear: x, then y, then z.
-    let x00 = v000 * gx0 + v100 * gx1;
-    let x10 = v010 * gx0 + v110 * gx1;
-    let x01 = v001 * gx0 + v101 * gx1;
-    let x11 = v011 * gx0 + v111 * gx1;
-    let y0 = x00 * gy0 + x10 * gy1;
-    let y1 = x01 * gy0 + x11 * gy1;
+    let CellBlend { y0, y1, .. } = cell_blend(&corners, f);
+    let (gz0, gz1) = (1.0 - f[2], f[2]);
     let value = y0 * gz0 + y1 * gz1;
     Some(Reading {
         distance: value * ns.w_axis.x,
