@@ -62,8 +62,11 @@ mod tests {
     use super::*;
     use crate::body::{CylinderSpec, skinned_cylinder};
     use crate::creature::{Creature, CreatureExport, CreaturePose, Ray, creature_body};
-    use crate::hand::{Hand, HandDimensions, HandMaterial, PointerButton};
-    use crate::sim::{Capsule, FurBody};
+    use crate::hand::{
+        Hand, HandDimensions, HandMaterial, HandRig, HandTarget, ModeStyles, PlaneSurface,
+        PointerButton,
+    };
+    use crate::sim::{Capsule, ContactMode, FurBody};
     use glam::{Vec2, Vec3};
     use std::sync::Arc;
 
@@ -172,6 +175,55 @@ mod tests {
             worst < 1e-4,
             "the hand on the smaller body strays {worst} m from the larger hand scaled"
         );
+    }
+
+    #[test]
+    fn a_resized_rig_on_a_surface_scaled_alike_is_the_rig_scaled() {
+        // Planes that climb under the fingers (50°: the palm rises as far as it may) or
+        // fall away from them (−80°: past the probes' reach): the digits curl, the probes
+        // reach and the palm rises at the hand's size, so a quarter-size hand on the
+        // quarter-size surface poses a quarter-size.
+        for degrees in [50f32, -80.0] {
+            let (sin, cos) = degrees.to_radians().sin_cos();
+            let normal = Vec3::new(0.0, cos, -sin);
+            let posed = |scale: f32| {
+                let mut rig = HandRig::new(HandDimensions::default(), 5);
+                rig.resize(HandDimensions::default().scaled(scale), scale, scale);
+                let surface = PlaneSurface::new(Vec3::new(0.0, 0.0, 0.02) * scale, normal);
+                let target = HandTarget {
+                    point: Vec3::ZERO,
+                    normal: Vec3::Y,
+                    forward: Vec3::Z,
+                    mode: ContactMode::Pet,
+                };
+                for i in 1..=30 {
+                    rig.update(&target, &surface, f64::from(i) / 60.0, 1.0 / 60.0);
+                }
+                (rig.capsules().to_vec(), rig.lift())
+            };
+            let (full, full_lift) = posed(1.0);
+            let (quarter, quarter_lift) = posed(0.25);
+            if degrees == 50.0 {
+                assert!(
+                    full_lift > ModeStyles::default().pet.palm_lift + 0.01,
+                    "the palm rose only to {full_lift} m: the surface does not climb under it"
+                );
+            }
+            let worst = quarter
+                .iter()
+                .zip(&full)
+                .map(|(q, f)| {
+                    let (a, b) = q.ends();
+                    let (c, d) = f.ends();
+                    a.distance(c * 0.25).max(b.distance(d * 0.25))
+                })
+                .fold(0.0f32, f32::max);
+            assert!(
+                worst < 1e-5 && (quarter_lift - full_lift * 0.25).abs() < 1e-5,
+                "{degrees}°: the quarter-size hand strays {worst} m from the full one scaled \
+                 (lift {quarter_lift} against {full_lift})"
+            );
+        }
     }
 
     #[test]
