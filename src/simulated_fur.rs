@@ -91,7 +91,9 @@ pub struct SimulatedFurOptions {
     pub solver: SolverKind,
     /// The hand's size as a multiple of an adult's. The creature is about twice the size
     /// of a big cat (its head is 0.5 m across), so the default 1.6 keeps the hand in
-    /// proportion and easy to see from the default camera.
+    /// proportion and easy to see from the default camera. On a `body` the hand is scaled
+    /// further by the body's height against the creature's
+    /// ([`crate::hand::body_hand_factor`]).
     pub hand_scale: f32,
     /// An environment map the eyes and nose reflect and the surfaces' ambient term reads
     /// (never the strands); `None` keeps the built-in sky and ground.

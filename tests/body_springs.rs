@@ -8,12 +8,10 @@
 mod cli_common;
 mod solver_common;
 
-use cli_common::{pelt, s, stderr};
+use cli_common::{creature_vrm, edit_glb_json, pelt, pose_bits, s, stderr};
 use glam::{Affine3A, Mat4, Vec3, Vec4Swizzles};
 use pelt::body::{BodyOptions, CylinderSpec, LoadedBody, SkinPose, skinned_cylinder};
-use pelt::creature::{
-    Creature, CreatureExport, CreatureTail, TAIL_BONES, TailSettings, tail_joint_names,
-};
+use pelt::creature::{Creature, CreatureTail, TAIL_BONES, TailSettings, tail_joint_names};
 use pelt::rigged::{RiggedBody, SkinnedMesh};
 use pelt::sim::{FurBody, FurConfig, FurSim};
 use pelt::spring::{
@@ -21,15 +19,6 @@ use pelt::spring::{
 };
 use serde_json::{Value, json};
 use std::sync::Arc;
-
-/// The creature as `pelt export --vrm` writes it.
-fn creature_bytes() -> Vec<u8> {
-    let options = CreatureExport {
-        vrm: true,
-        ..CreatureExport::default()
-    };
-    pelt::vrm::creature_glb(&Creature::default(), &options).unwrap()
-}
 
 fn read(bytes: &[u8], name: &str) -> LoadedBody {
     LoadedBody::from_bytes(bytes, name, &BodyOptions::default()).unwrap()
@@ -49,7 +38,7 @@ fn node_joint(bytes: &[u8], name: &str) -> usize {
 
 #[test]
 fn the_exported_creatures_tail_swings_as_the_creatures_own_tail_does() {
-    let bytes = creature_bytes();
+    let bytes = creature_vrm();
     let body = read(&bytes, "creature.vrm");
     assert_eq!(body.spring_joints, TAIL_BONES, "{}", body.summary);
     assert!(
@@ -114,12 +103,13 @@ fn tail_roots_off_skin(sim: &mut FurSim, tail_joints: &[usize]) -> (f32, usize, 
     (worst, count, roots)
 }
 
-#[test]
-fn the_fur_on_the_exported_creatures_tail_rides_its_swing() {
-    let bytes = creature_bytes();
+/// The exported creature read back as a body, in its rest motion, and its tail's skin
+/// joints.
+fn creature_body_and_tail() -> (FurBody, Vec<usize>) {
+    let bytes = creature_vrm();
     let body = read(&bytes, "creature.vrm");
     let names = tail_joint_names();
-    let tail: Vec<usize> = names[..TAIL_BONES]
+    let tail = names[..TAIL_BONES]
         .iter()
         .map(|n| node_joint(&bytes, n))
         .collect();
@@ -128,24 +118,36 @@ fn the_fur_on_the_exported_creatures_tail_rides_its_swing() {
         motion: Arc::from(body.motion(None).unwrap()),
         groom: None,
     };
-    let mut sim = FurSim::new_cpu_on_body(&FurConfig::new(4_096, 3), fur_body).unwrap();
-    let (_, _, before) = tail_roots_off_skin(&mut sim, &tail);
-    let mut worst = 0.0f32;
-    let mut count = 0;
-    let mut after = Vec::new();
-    for _ in 0..90 {
-        sim.step(1).unwrap();
-        let (w, c, roots) = tail_roots_off_skin(&mut sim, &tail);
+    (fur_body, tail)
+}
+
+/// Steps `sim` in `batches` batches of `steps` steps, each read back: the farthest any
+/// tail root strayed from its skinned triangle at the end of a batch, how many roots grow
+/// on the tail, and the farthest a tail root moved from where it started; metres.
+fn ride_the_tail(sim: &mut FurSim, tail: &[usize], batches: u32, steps: u32) -> (f32, usize, f32) {
+    let (_, _, before) = tail_roots_off_skin(sim, tail);
+    let (mut worst, mut count, mut after) = (0.0f32, 0, Vec::new());
+    for _ in 0..batches {
+        sim.step(steps).unwrap();
+        let (w, c, roots) = tail_roots_off_skin(sim, tail);
         worst = worst.max(w);
         count = c;
         after = roots;
     }
-    assert!(count >= 20, "only {count} roots grow on the tail");
     let moved = before
         .iter()
         .zip(&after)
         .map(|(a, b)| a.distance(*b))
         .fold(0.0f32, f32::max);
+    (worst, count, moved)
+}
+
+#[test]
+fn the_fur_on_the_exported_creatures_tail_rides_its_swing() {
+    let (fur_body, tail) = creature_body_and_tail();
+    let mut sim = FurSim::new_cpu_on_body(&FurConfig::new(4_096, 3), fur_body).unwrap();
+    let (worst, count, moved) = ride_the_tail(&mut sim, &tail, 90, 1);
+    assert!(count >= 20, "only {count} roots grow on the tail");
     assert!(moved > 5e-3, "the tail's roots moved only {moved} m");
     assert!(
         worst <= 0.5e-3,
@@ -370,14 +372,6 @@ fn a_vrm0_bone_group_swings_as_the_vrm_reader_converts_it() {
     );
 }
 
-fn pose_bits(pose: &SkinPose) -> Vec<u32> {
-    pose.joints
-        .iter()
-        .flat_map(|m| m.to_cols_array())
-        .map(f32::to_bits)
-        .collect()
-}
-
 #[test]
 fn the_same_time_gives_the_same_bits_however_it_is_reached() {
     let bytes = spring_cylinder_glb(&CylinderSpec::default());
@@ -404,12 +398,7 @@ fn the_same_time_gives_the_same_bits_however_it_is_reached() {
 
 /// The creature's file with its JSON changed by `edit`.
 fn edited_creature(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let bytes = creature_bytes();
-    let (json, bin) = pelt::vrm::glb::unpack(&bytes).unwrap();
-    let mut json: Value = serde_json::from_slice(json).unwrap();
-    let bin = bin.unwrap().to_vec();
-    edit(&mut json);
-    pelt::vrm::glb::pack(&serde_json::to_vec(&json).unwrap(), &bin)
+    edit_glb_json(&creature_vrm(), edit)
 }
 
 #[test]
@@ -557,37 +546,13 @@ fn simulate_on_the_exported_creature_says_its_tail_springs_swing() {
 
 #[test]
 fn the_fur_on_the_exported_creatures_tail_rides_its_swing_on_the_gpu() {
-    let bytes = creature_bytes();
-    let body = read(&bytes, "creature.vrm");
-    let names = tail_joint_names();
-    let tail: Vec<usize> = names[..TAIL_BONES]
-        .iter()
-        .map(|n| node_joint(&bytes, n))
-        .collect();
-    let fur_body = FurBody {
-        mesh: Arc::new(body.mesh.clone()),
-        motion: Arc::from(body.motion(None).unwrap()),
-        groom: None,
-    };
+    let (fur_body, tail) = creature_body_and_tail();
     let ctx = solver_common::gpu();
     let mut sim = FurSim::new_gpu_on_body(&FurConfig::new(2_048, 3), fur_body, &ctx).unwrap();
-    let (_, _, before) = tail_roots_off_skin(&mut sim, &tail);
-    let (mut worst, mut count, mut after) = (0.0f32, 0, Vec::new());
     // Batches of several steps per dispatch, each read back: the pose of every step in a
     // batch comes from the host's springs.
-    for _ in 0..18 {
-        sim.step(5).unwrap();
-        let (w, c, roots) = tail_roots_off_skin(&mut sim, &tail);
-        worst = worst.max(w);
-        count = c;
-        after = roots;
-    }
+    let (worst, count, moved) = ride_the_tail(&mut sim, &tail, 18, 5);
     assert!(count >= 10, "only {count} roots grow on the tail");
-    let moved = before
-        .iter()
-        .zip(&after)
-        .map(|(a, b)| a.distance(*b))
-        .fold(0.0f32, f32::max);
     assert!(moved > 5e-3, "the tail's roots moved only {moved} m");
     assert!(
         worst <= 0.5e-3,

@@ -7,24 +7,10 @@ use std::path::Path;
 use std::process::Command;
 
 mod cli_common;
-use cli_common::run_under_xvfb;
+use cli_common::{demo_under_xvfb, hand_pixels, read_rgb_png, rgb_distance, run_under_xvfb};
 
 /// Frames to run: the hand is down and stroking the head by then.
 const FRAMES: &str = "40";
-
-/// Decodes an 8-bit RGB PNG into (width, height, pixels).
-fn read_png(path: &Path) -> (u32, u32, Vec<[u8; 3]>) {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    let pixels = buf[..info.buffer_size()]
-        .chunks_exact(3)
-        .map(|p| [p[0], p[1], p[2]])
-        .collect();
-    (info.width, info.height, pixels)
-}
 
 /// The counts of frames shown and skipped, and the median timings (frame, update, drawing,
 /// panel; milliseconds) in the summary line a `--frames` run prints.
@@ -46,12 +32,9 @@ fn summary(stderr: &str) -> (usize, usize, [f64; 4]) {
 /// Runs `pelt demo` under a fresh Xvfb display, returning the screenshot's path.
 fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
     let out = dir.join(name);
-    let mut command = Command::new("xvfb-run");
+    let mut command = demo_under_xvfb();
     command
-        .args(["-a", "-s", "-screen 0 1400x900x24"])
-        .arg(env!("CARGO_BIN_EXE_pelt"))
         .args([
-            "demo",
             "--strands",
             "4096",
             "--frames",
@@ -92,17 +75,13 @@ fn run_demo(dir: &Path, name: &str, script: bool) -> std::path::PathBuf {
     out
 }
 
-fn distance(a: [u8; 3], b: [u8; 3]) -> u32 {
-    a.iter().zip(&b).map(|(x, y)| x.abs_diff(*y) as u32).sum()
-}
-
 #[test]
 fn the_demo_replays_a_pet_under_xvfb_and_shows_the_creature_and_the_hand() {
     let dir = tempfile::tempdir().unwrap();
     let petted = run_demo(dir.path(), "petted.png", true);
     let idle = run_demo(dir.path(), "idle.png", false);
-    let (w, h, petted) = read_png(&petted);
-    let (w2, h2, idle) = read_png(&idle);
+    let (w, h, petted) = read_rgb_png(&petted);
+    let (w2, h2, idle) = read_rgb_png(&idle);
     assert_eq!((w, h), (1280, 720), "the screenshot has the window's size");
     assert_eq!((w2, h2), (w, h));
 
@@ -115,14 +94,17 @@ fn the_demo_replays_a_pet_under_xvfb_and_shows_the_creature_and_the_hand() {
         .map(|(x, y)| at(&idle, x, y))
         .collect();
     let fill = strip[strip.len() / 2];
-    let flat = strip.iter().filter(|p| distance(**p, fill) <= 6).count();
+    let flat = strip
+        .iter()
+        .filter(|p| rgb_distance(**p, fill) <= 6)
+        .count();
     eprintln!(
         "panel fill {fill:?} on {flat} of {} strip pixels",
         strip.len()
     );
     let corner = at(&idle, w - 1, 0);
     assert!(
-        flat * 10 >= strip.len() * 8 && distance(fill, corner) > 30,
+        flat * 10 >= strip.len() * 8 && rgb_distance(fill, corner) > 30,
         "no panel at the left edge (fill {fill:?}, background {corner:?}): the screenshot is not the presented frame"
     );
     // Past the panel: the creature fills a good part of the view, pixels far from the
@@ -137,33 +119,25 @@ fn the_demo_replays_a_pet_under_xvfb_and_shows_the_creature_and_the_hand() {
     let background = at(&idle, idle.len() / h - 1, 0);
     let creature = idle
         .iter()
-        .filter(|p| distance(**p, background) > 60)
+        .filter(|p| rgb_distance(**p, background) > 60)
         .count();
     // The hand: pixels that change when the script pets, and among them the sleeve's blue.
-    let changed: Vec<[u8; 3]> = petted
-        .iter()
-        .zip(&idle)
-        .filter(|(a, b)| distance(**a, **b) > 80)
-        .map(|(a, _)| *a)
-        .collect();
-    let sleeve = changed
-        .iter()
-        .filter(|p| p[2] as i32 > p[0] as i32 + 25 && p[2] > 70)
-        .count();
+    let hand = hand_pixels(&petted, &idle);
+    let sleeve = hand.sleeve;
     let total = idle.len();
     eprintln!(
         "creature {creature} px ({:.1}%), changed by the hand {} px, sleeve blue {sleeve} px",
         100.0 * creature as f64 / total as f64,
-        changed.len()
+        hand.changed
     );
     assert!(
         creature > total / 10,
         "the creature covers only {creature} pixels"
     );
     assert!(
-        changed.len() > 2000,
+        hand.changed > 2000,
         "the hand changed only {} pixels",
-        changed.len()
+        hand.changed
     );
     assert!(
         sleeve > 500,
@@ -173,12 +147,7 @@ fn the_demo_replays_a_pet_under_xvfb_and_shows_the_creature_and_the_hand() {
 
 #[test]
 fn a_run_too_short_to_time_says_so_without_nan() {
-    let output = run_under_xvfb(
-        Command::new("xvfb-run")
-            .args(["-a", "-s", "-screen 0 1400x900x24"])
-            .arg(env!("CARGO_BIN_EXE_pelt"))
-            .args(["demo", "--strands", "1024", "--frames", "1"]),
-    );
+    let output = run_under_xvfb(demo_under_xvfb().args(["--strands", "1024", "--frames", "1"]));
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{err}");
     assert!(err.contains("no frame timed"), "{err}");
@@ -193,17 +162,11 @@ fn demo_with(args: &[&str]) -> (bool, String) {
 /// Runs `pelt demo` with `args` under Xvfb on the wgpu backend named (`WGPU_BACKEND`), or
 /// on the default; returns whether it succeeded and its stderr.
 fn demo_on_backend(backend: Option<&str>, args: &[&str]) -> (bool, String) {
-    let mut command = Command::new("xvfb-run");
+    let mut command = demo_under_xvfb();
     if let Some(backend) = backend {
         command.env("WGPU_BACKEND", backend);
     }
-    let output = run_under_xvfb(
-        command
-            .args(["-a", "-s", "-screen 0 1400x900x24"])
-            .arg(env!("CARGO_BIN_EXE_pelt"))
-            .arg("demo")
-            .args(args),
-    );
+    let output = run_under_xvfb(command.args(args));
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -293,7 +256,7 @@ fn small_screenshot(out: &Path, args: &[&str]) -> ((u32, u32, Vec<[u8; 3]>), Str
     all.extend_from_slice(&["--screenshot", out.to_str().unwrap()]);
     let (ok, err) = demo_with(&all);
     assert!(ok, "{err}");
-    (read_png(out), err)
+    (read_rgb_png(out), err)
 }
 
 /// The panel's right edge in a screenshot `w` pixels wide: the first column, from the left,
@@ -301,7 +264,7 @@ fn small_screenshot(out: &Path, args: &[&str]) -> ((u32, u32, Vec<[u8; 3]>), Str
 fn panel_edge(picture: &[[u8; 3]], w: usize) -> usize {
     let fill = picture[w * 8 + 2];
     (0..w)
-        .find(|&x| distance(picture[x], fill) > 6)
+        .find(|&x| rgb_distance(picture[x], fill) > 6)
         .unwrap_or(w)
 }
 
@@ -425,7 +388,7 @@ fn a_hidden_panel_leaves_the_creature_the_whole_window() {
     let filled = |picture: &[[u8; 3]]| {
         (40..h)
             .flat_map(|y| (0..edge).map(move |x| y * w + x))
-            .filter(|&i| distance(picture[i], fill) <= 6)
+            .filter(|&i| rgb_distance(picture[i], fill) <= 6)
             .count() as f64
             / ((h - 40) * edge) as f64
     };
@@ -550,7 +513,7 @@ fn a_drag_from_the_first_frame_moves_the_view_by_what_was_dragged() {
     let (mut sum, mut n) = (0u64, 0u64);
     for y in 0..h {
         for x in edge..w {
-            sum += u64::from(distance(dragged[y * w + x], still[y * w + x]));
+            sum += u64::from(rgb_distance(dragged[y * w + x], still[y * w + x]));
             n += 3;
         }
     }

@@ -4,48 +4,27 @@
 
 mod cli_common;
 
-use cli_common::{s, stderr, still_motion};
-use pelt::body::{BodyOptions, LoadedBody, MAX_CATCH_UP_WORK, SETTLE_STEPS, SkinPose};
-use pelt::creature::{Creature, CreatureExport};
+use cli_common::{creature_vrm, edit_glb_json, pose_bits, s, stderr, still_motion};
+use pelt::body::{BodyOptions, LoadedBody, MAX_CATCH_UP_WORK, SETTLE_STEPS};
 use serde_json::{Value, json};
-
-/// The creature as `pelt export --vrm` writes it: a body whose tail is a VRM spring.
-fn creature_bytes() -> Vec<u8> {
-    let options = CreatureExport {
-        vrm: true,
-        ..CreatureExport::default()
-    };
-    pelt::vrm::creature_glb(&Creature::default(), &options).unwrap()
-}
 
 /// The creature's file with its JSON changed by `edit`, its tail undamped (no drag): the
 /// tail swings under gravity for ever, so where it is depends on every step taken since it
 /// started at rest (a damped tail settles to the same bits whenever it started).
 fn edited_creature(edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let bytes = creature_bytes();
-    let (json, bin) = pelt::vrm::glb::unpack(&bytes).unwrap();
-    let mut json: Value = serde_json::from_slice(json).unwrap();
-    let bin = bin.unwrap().to_vec();
-    for joint in json["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
-        .as_array_mut()
-        .unwrap()
-    {
-        joint["dragForce"] = json!(0.0);
-    }
-    edit(&mut json);
-    pelt::vrm::glb::pack(&serde_json::to_vec(&json).unwrap(), &bin)
+    edit_glb_json(&creature_vrm(), |json| {
+        for joint in json["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
+            .as_array_mut()
+            .unwrap()
+        {
+            joint["dragForce"] = json!(0.0);
+        }
+        edit(json);
+    })
 }
 
 fn read(bytes: &[u8]) -> LoadedBody {
     LoadedBody::from_bytes(bytes, "creature.vrm", &BodyOptions::default()).unwrap()
-}
-
-fn pose_bits(pose: &SkinPose) -> Vec<u32> {
-    pose.joints
-        .iter()
-        .flat_map(|m| m.to_cols_array())
-        .map(f32::to_bits)
-        .collect()
 }
 
 /// Colliders the creature's tail chain tests every step.

@@ -4,10 +4,13 @@
 //! strands are combed along the stroke and the combing decays after the hand lifts; strands
 //! the hand never reached are bit for bit those of a run without the hand.
 
+mod cli_common;
+
+use cli_common::{replay_event, strands_differing};
 use glam::{Vec2, Vec3, Vec4, Vec4Swizzles};
 use pelt::creature::Space;
 use pelt::gpu::GpuContext;
-use pelt::hand::{GestureState, PointerEvent, PointerEventKind, PointerScript};
+use pelt::hand::{GestureState, PointerScript};
 use pelt::render::{Camera, CameraPreset, OFFSCREEN_FORMAT, TargetLayout};
 use pelt::sim::HandContact;
 use pelt::{SimulatedFur, SimulatedFurOptions};
@@ -25,21 +28,6 @@ fn creature(gpu: &GpuContext) -> SimulatedFur {
         ..SimulatedFurOptions::new(STRANDS, 5, layout)
     };
     SimulatedFur::new(gpu, &options).unwrap()
-}
-
-fn apply(fur: &mut SimulatedFur, camera: &Camera, event: &PointerEvent) {
-    let ray = |p: Vec2| camera.ray_through(p, WINDOW);
-    match event.kind {
-        PointerEventKind::Down { position, button } => {
-            fur.pointer_down(ray(position), position, button)
-        }
-        PointerEventKind::Move { position } => fur.pointer_move(ray(position), position),
-        PointerEventKind::Up { position, button } => {
-            fur.pointer_up(ray(position), position, button)
-        }
-        PointerEventKind::Cancel => fur.pointer_cancel(),
-        PointerEventKind::Leave => fur.pointer_leave(),
-    }
 }
 
 /// The deepest any simulated fur point (points 1 to 5: roots are fixed to the skin) sits
@@ -73,7 +61,7 @@ fn a_scripted_stroke_combs_the_fur_it_touches_and_nothing_else() {
     for _ in 0..release_frame {
         time += FRAME;
         for event in script.events_in(previous, time) {
-            apply(&mut petted, &camera, event);
+            replay_event(&mut petted, &camera, WINDOW, event);
         }
         previous = time;
         petted.update(FRAME).unwrap();
@@ -156,15 +144,12 @@ fn a_scripted_stroke_combs_the_fur_it_touches_and_nothing_else() {
     // the petted run) are exactly those of the run without a hand.
     let with_hand = petted.hair_mut().positions().unwrap();
     let without = alone.hair_mut().positions().unwrap();
-    let (mut compared, mut differ) = (0, 0);
-    for (s, (root, c)) in roots.iter().zip(&comb_at_release).enumerate() {
-        if root.space() == Space::Body && c.xyz() == Vec3::ZERO {
-            compared += 1;
-            if with_hand[s * 6..s * 6 + 6] != without[s * 6..s * 6 + 6] {
-                differ += 1;
-            }
-        }
-    }
+    let untouched: Vec<usize> = (roots.iter().zip(&comb_at_release).enumerate())
+        .filter(|(_, (root, c))| root.space() == Space::Body && c.xyz() == Vec3::ZERO)
+        .map(|(s, _)| s)
+        .collect();
+    let compared = untouched.len();
+    let differ = strands_differing(&with_hand, &without, untouched);
     eprintln!("{compared} untouched body strands compared, {differ} differ");
     assert!(compared > STRANDS / 3);
     assert_eq!(

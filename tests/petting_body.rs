@@ -3,10 +3,13 @@
 //! moves the hand onto the body, pets and scratches; strands near the spot pressed move,
 //! and strands the hand never came near are bit for bit those of a run without the hand.
 
+mod cli_common;
+
+use cli_common::{replay_event, strands_differing};
 use glam::{Vec2, Vec3, Vec4, Vec4Swizzles};
 use pelt::body::{CylinderSpec, skinned_cylinder};
 use pelt::gpu::GpuContext;
-use pelt::hand::{GestureState, PointerEvent, PointerEventKind, PointerScript};
+use pelt::hand::{GestureState, PointerEventKind, PointerScript};
 use pelt::render::{Camera, OFFSCREEN_FORMAT, TargetLayout};
 use pelt::sim::{FurBody, SolverKind};
 use pelt::{SimulatedFur, SimulatedFurOptions};
@@ -29,21 +32,6 @@ fn furred_cylinder(gpu: &GpuContext) -> SimulatedFur {
         ..SimulatedFurOptions::new(STRANDS, 11, layout)
     };
     SimulatedFur::new(gpu, &options).unwrap()
-}
-
-fn apply(fur: &mut SimulatedFur, camera: &Camera, event: &PointerEvent) {
-    let ray = |p: Vec2| camera.ray_through(p, WINDOW);
-    match event.kind {
-        PointerEventKind::Down { position, button } => {
-            fur.pointer_down(ray(position), position, button)
-        }
-        PointerEventKind::Move { position } => fur.pointer_move(ray(position), position),
-        PointerEventKind::Up { position, button } => {
-            fur.pointer_up(ray(position), position, button)
-        }
-        PointerEventKind::Cancel => fur.pointer_cancel(),
-        PointerEventKind::Leave => fur.pointer_leave(),
-    }
 }
 
 /// Onto the middle of the window, press, stroke 60 px up at 200 px/s, hold still (a
@@ -83,7 +71,7 @@ fn a_scripted_pet_on_a_body_moves_the_strands_near_it_and_no_others() {
     for frame in 1..=120 {
         time += FRAME;
         for event in script.events_in(previous, time) {
-            apply(&mut petted, &camera, event);
+            replay_event(&mut petted, &camera, WINDOW, event);
             if let PointerEventKind::Down { .. } = event.kind {
                 let hit = petted
                     .hand()
@@ -158,11 +146,7 @@ fn a_scripted_pet_on_a_body_moves_the_strands_near_it_and_no_others() {
                 .all(|(c, r)| root(s).distance(*c) > r + reach(s) + 0.02)
         })
         .collect();
-    let differ = |(a, b): &(Vec<Vec4>, Vec<Vec4>)| {
-        far.iter()
-            .filter(|&&s| a[s * 6..s * 6 + 6] != b[s * 6..s * 6 + 6])
-            .count()
-    };
+    let differ = |(a, b): &(Vec<Vec4>, Vec<Vec4>)| strands_differing(a, b, far.iter().copied());
     let (mid, end) = (differ(&(with_hand.clone(), without)), differ(&at_end));
     eprintln!(
         "{} strands out of the hand's reach: {mid} differ mid-scratch, {end} at the end",

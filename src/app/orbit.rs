@@ -66,8 +66,8 @@ impl Framing {
 const MIN_ZOOM: f32 = 0.01;
 
 /// The view the demo starts in: the creature's front preset, or for a body the front view
-/// framed on its coat, fur included (as `pelt render --body` frames it), since a body's
-/// size and place are its own.
+/// fitted to its coat, fur included, as the creature fills its own (as `pelt render
+/// --body` frames it), since a body's size and place are its own.
 pub fn start_camera(fur: &mut SimulatedFur) -> Camera {
     let preset = Camera::preset(CameraPreset::Front);
     if fur.hair().body().is_none() {
@@ -76,20 +76,18 @@ pub fn start_camera(fur: &mut SimulatedFur) -> Camera {
     let Ok(positions) = fur.hair_mut().positions() else {
         return preset;
     };
-    let (lo, hi) = positions
-        .iter()
-        .map(|p| p.truncate())
-        .filter(|p| p.is_finite())
-        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p), hi.max(p))
-        });
-    let camera = Camera::framing(CameraPreset::Front, lo, hi);
-    if lo.cmple(hi).all() && camera.validate().is_ok() {
+    let points: Vec<Vec3> = positions.iter().map(|p| p.truncate()).collect();
+    let camera = Camera::fit(CameraPreset::Front, &points, START_ASPECT);
+    if camera.validate().is_ok() {
         camera
     } else {
         preset
     }
 }
+
+/// The shape, wide over tall, a body's starting view is framed for: the window's default
+/// 1280×720. Other shapes are framed from it as the creature's view is ([`Framing`]).
+const START_ASPECT: f32 = 16.0 / 9.0;
 
 /// The orbit control's state.
 #[derive(Clone, Debug)]

@@ -245,12 +245,13 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     if let Some(b) = &body {
         let pose = b.body.motion.pose_at(sim.time());
         renderer.set_body_surface(Some(&pelt::render::mesh::body_surface(&b.body.mesh, &pose)));
-        // The presets frame the creature; a body is framed by its own bounds, fur
-        // included, unless --eye/--target place the camera.
+        // The presets frame the creature; a body is framed on its coat as the creature is
+        // at the preset, unless --eye/--target place the camera.
         if args.eye.is_none() {
-            let (lo, hi) = fur_bounds(&sim.positions()?);
+            let points: Vec<Vec3> = sim.positions()?.iter().map(|p| p.truncate()).collect();
             let fov = camera.fov_y;
-            camera = Camera::framing(args.camera, lo, hi);
+            let aspect = args.width as f32 / args.height as f32;
+            camera = Camera::fit(args.camera, &points, aspect);
             if args.fov.is_some() {
                 camera.fov_y = fov;
             }
@@ -308,21 +309,4 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         crate::common::printable::printable_path(&args.out)
     );
     Ok(())
-}
-
-/// The box holding every finite strand point.
-fn fur_bounds(positions: &[glam::Vec4]) -> (Vec3, Vec3) {
-    let (lo, hi) = positions
-        .iter()
-        .map(|p| p.truncate())
-        .filter(|p| p.is_finite())
-        .fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), p| (lo.min(p), hi.max(p)),
-        );
-    if lo.x <= hi.x {
-        (lo, hi)
-    } else {
-        (Vec3::splat(-0.5), Vec3::splat(0.5))
-    }
 }

@@ -3,6 +3,7 @@
 //! and the creature's response out.
 
 use super::anatomy::HandDimensions;
+use super::body_size::{body_hand_factor, body_height, coat_height_factor};
 use super::gesture::{GestureMachine, GestureState, PointerButton};
 use super::orientation::HandOrientation;
 use super::pointer_script::{PointerEvent, PointerEventKind};
@@ -24,6 +25,9 @@ use glam::{Vec2, Vec3};
 pub struct Hand {
     gesture: GestureMachine,
     rig: HandRig,
+    /// The hand's proportions beside the creature; on a body they are scaled
+    /// ([`Hand::set_body`]).
+    dimensions: HandDimensions,
     orientation: HandOrientation,
     response: CreatureResponse,
     visible: bool,
@@ -36,12 +40,14 @@ impl Hand {
         Self::with_dimensions(creature, HandDimensions::default(), seed)
     }
 
-    /// A hand of `dimensions`.
+    /// A hand of `dimensions` beside the creature (scaled on a body: see
+    /// [`set_body`](Self::set_body)).
     pub fn with_dimensions(creature: Creature, dimensions: HandDimensions, seed: u64) -> Self {
         let response = CreatureResponse::new(&creature);
         Hand {
             gesture: GestureMachine::new(creature),
             rig: HandRig::new(dimensions, seed),
+            dimensions,
             orientation: HandOrientation::new(),
             response,
             visible: false,
@@ -51,7 +57,19 @@ impl Hand {
     /// Pets `body` in place of the creature (`None`: the creature again): the pointer's
     /// and fingers' rays test its posed triangles, and the creature's response (its face,
     /// its head's lean, its tail) stays at rest, since a body has none of them.
+    ///
+    /// The hand is sized for the body: its proportions scaled by the body's height at rest
+    /// against the creature's ([`super::body_hand_factor`]), its capsules and what is drawn
+    /// alike, and its heights above the skin scaled as the body's coat is. A hand whose
+    /// size changes is placed afresh at the next step.
     pub fn set_body(&mut self, body: Option<FurBody>) {
+        let height = body.as_ref().map(|b| body_height(&b.mesh));
+        let factor = height.map_or(1.0, body_hand_factor);
+        let heights = height.map_or(1.0, coat_height_factor);
+        if factor != self.rig.size() || heights != self.rig.height_scale() {
+            self.rig
+                .resize(self.dimensions.scaled(factor), factor, heights);
+        }
         self.gesture.set_body(body);
         self.response = CreatureResponse::new(self.gesture.proxies().creature());
     }

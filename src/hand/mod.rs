@@ -13,6 +13,8 @@
 //!
 //! - [`HandRig`]: the hand posed on the fur from a target point, the surface normal there,
 //!   a stroke direction and a gesture mode; its contact capsules and its draw list.
+//! - [`body_hand_factor`]: the hand's size on a body, by the body's height against the
+//!   creature's.
 //! - [`GestureMachine`]: idle, hover, pet and scratch from pointer events, and whether
 //!   the camera may orbit.
 //! - [`PointerScript`]: the JSON pointer-event format `pelt demo --script` replays.
@@ -35,6 +37,7 @@
 //! ```
 
 mod anatomy;
+mod body_size;
 mod body_target;
 mod capsule_script;
 mod finger;
@@ -49,6 +52,7 @@ mod rig;
 mod shape;
 
 pub use anatomy::{FingerDimensions, HandDimensions, ThumbDimensions};
+pub use body_size::{BODY_HAND_FACTORS, CREATURE_HEIGHT, body_hand_factor};
 pub use body_target::BodyTarget;
 pub use capsule_script::{
     CapsuleKey, CapsuleScript, CapsuleScriptError, MAX_CAPSULE_SCRIPT_BYTES, ScriptedCapsule,

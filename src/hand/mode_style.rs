@@ -61,6 +61,18 @@ impl Default for ModeStyles {
     }
 }
 
+impl ModeStyle {
+    /// This posture with its heights above the skin (palm lift, fingertip clearance)
+    /// scaled by `factor`, for a coat of another height; the rest unchanged.
+    pub fn heights_scaled(self, factor: f32) -> ModeStyle {
+        ModeStyle {
+            palm_lift: self.palm_lift * factor,
+            fingertip_clearance: self.fingertip_clearance * factor,
+            ..self
+        }
+    }
+}
+
 impl ModeStyles {
     /// The style of `mode`.
     pub fn of(&self, mode: ContactMode) -> ModeStyle {

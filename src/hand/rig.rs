@@ -45,12 +45,15 @@ const OCCLUSION_TAU: f32 = 0.1;
 const SCRATCH_TAU: f32 = 0.12;
 /// The curl a digit relaxes to when nothing lies below it.
 const RELAXED_CURL: f32 = 0.35;
-/// Finger probes start this far above the palm's underside.
+/// Finger probes start this far above the palm's underside (for the hand at the
+/// creature's size; it scales with the hand, [`HandRig::resize`]).
 const PROBE_HEIGHT: f32 = 0.10;
-/// A surface found further than this below the palm's underside is not under the hand.
+/// A surface found further than this below the palm's underside is not under the hand
+/// (scaled as [`PROBE_HEIGHT`]).
 const PROBE_REACH: f32 = 0.25;
 /// The most the palm rises above the gesture's lift to keep the digits out of a surface
-/// that climbs under them (an ear, a cheek, the far side of a head), metres.
+/// that climbs under them (an ear, a cheek, the far side of a head), metres (scaled as
+/// [`PROBE_HEIGHT`]).
 const MAX_EXTRA_LIFT: f32 = 0.10;
 /// The digits in order: index, middle, ring, little finger, thumb.
 const DIGITS: usize = 5;
@@ -83,8 +86,14 @@ pub struct HandTarget {
 #[derive(Clone, Debug)]
 pub struct HandRig {
     dimensions: HandDimensions,
-    /// The posture of each gesture; change freely between steps.
+    /// The posture of each gesture, for the hand at the creature's size; change freely
+    /// between steps.
     pub styles: ModeStyles,
+    /// The hand's size against the one it has beside the creature (1 there): it scales the
+    /// probes' reach and the palm's most extra rise.
+    size: f32,
+    /// What the gesture heights above the skin are scaled by (1 beside the creature).
+    height_scale: f32,
     chains: [DigitChain; DIGITS],
     /// Scratch phase of each finger, radians, from the seed: the fingers do not move in
     /// perfect unison.
@@ -114,28 +123,12 @@ impl HandRig {
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x4a4e_d000_0000_0007);
         let mut phase = || (rng.random::<f32>() - 0.5) * 1.2;
         let phases = [phase(), phase(), phase(), phase()];
-        let finger_chain = |i: usize| {
-            let f = dimensions.fingers[i];
-            DigitChain::new(
-                Vec3::new(f.knuckle[0], dimensions.palm_radius, f.knuckle[1]),
-                Vec3::new(f.splay.sin(), 0.0, f.splay.cos()),
-                f.lengths,
-                f.radii,
-                [0.40, 0.35, 0.25],
-            )
-        };
-        let t = dimensions.thumb;
-        let chains = [
-            finger_chain(0),
-            finger_chain(1),
-            finger_chain(2),
-            finger_chain(3),
-            DigitChain::new(t.base, t.direction, t.lengths, t.radii, [0.2, 0.4, 0.4]),
-        ];
         HandRig {
+            chains: Self::chains(&dimensions),
             dimensions,
             styles: ModeStyles::default(),
-            chains,
+            size: 1.0,
+            height_scale: 1.0,
             phases,
             posed: false,
             mode: ContactMode::Hover,
@@ -151,6 +144,42 @@ impl HandRig {
             capsules: Vec::new(),
             shapes: Vec::new(),
         }
+    }
+
+    /// The digits' chains of a hand of `dimensions`.
+    fn chains(dimensions: &HandDimensions) -> [DigitChain; DIGITS] {
+        let finger_chain = |i: usize| {
+            let f = dimensions.fingers[i];
+            DigitChain::new(
+                Vec3::new(f.knuckle[0], dimensions.palm_radius, f.knuckle[1]),
+                Vec3::new(f.splay.sin(), 0.0, f.splay.cos()),
+                f.lengths,
+                f.radii,
+                [0.40, 0.35, 0.25],
+            )
+        };
+        let t = dimensions.thumb;
+        [
+            finger_chain(0),
+            finger_chain(1),
+            finger_chain(2),
+            finger_chain(3),
+            DigitChain::new(t.base, t.direction, t.lengths, t.radii, [0.2, 0.4, 0.4]),
+        ]
+    }
+
+    /// Sizes the hand for a body: `dimensions` (the creature's hand already scaled by
+    /// `size`), with the probes' reach scaled by `size` and the gesture heights above the
+    /// skin by `heights` (see [`super::body_hand_factor`]). The pose is forgotten, as by
+    /// [`reset`](Self::reset); the scratch phases stay. A `size` or `heights` that is not a
+    /// positive finite number counts as 1.
+    pub fn resize(&mut self, dimensions: HandDimensions, size: f32, heights: f32) {
+        let positive = |v: f32| if v.is_finite() && v > 0.0 { v } else { 1.0 };
+        self.chains = Self::chains(&dimensions);
+        self.dimensions = dimensions;
+        self.size = positive(size);
+        self.height_scale = positive(heights);
+        self.reset();
     }
 
     /// Forgets the pose: the next [`update`](Self::update) places the hand afresh, relaxed,
@@ -171,9 +200,12 @@ impl HandRig {
     /// positive number). Degenerate targets (zero normal, zero or normal-parallel stroke,
     /// non-finite point) fall back to the previous frame rather than producing NaN.
     pub fn update(&mut self, target: &HandTarget, surface: &dyn SurfaceProbe, time: f64, dt: f32) {
-        let style = self.styles.of(target.mode);
+        let style = self
+            .styles
+            .of(target.mode)
+            .heights_scaled(self.height_scale);
         if !self.posed {
-            let hover = self.styles.hover;
+            let hover = self.styles.hover.heights_scaled(self.height_scale);
             self.lift = hover.palm_lift;
             self.extra_lift = 0.0;
             self.occlusion = 0.0;
@@ -214,7 +246,7 @@ impl HandRig {
             }
             // The deficit was measured with the current rise; this is the rise at which the
             // straightest digits just clear, whatever the current one is.
-            let wanted = (self.extra_lift + deficit).clamp(0.0, MAX_EXTRA_LIFT);
+            let wanted = (self.extra_lift + deficit).clamp(0.0, MAX_EXTRA_LIFT * self.size);
             self.extra_lift = if self.posed {
                 ease(self.extra_lift, wanted, dt, LIFT_TAU)
             } else {
@@ -274,9 +306,10 @@ impl HandRig {
         // The surface's height (hand-local y) under each joint.
         let mut heights = [None; 4];
         let mut tip_hit = None;
+        let probe_height = PROBE_HEIGHT * self.size;
         for (k, joint) in now.iter().enumerate() {
             let ray = Ray::new(
-                frame.point(Vec3::new(joint.x, PROBE_HEIGHT, joint.z)),
+                frame.point(Vec3::new(joint.x, probe_height, joint.z)),
                 -frame.up,
             );
             let Some(hit) = surface.probe(&ray) else {
@@ -288,11 +321,12 @@ impl HandRig {
             // A hit whose normal faces along the ray is the far side of a part the probe
             // started inside: the surface is at least as high as the probe's start.
             let height = if hit.normal.dot(ray.direction) > 0.0 {
-                PROBE_HEIGHT
+                probe_height
             } else {
                 frame.local_point(hit.point).y
             };
-            if height.is_finite() && height >= -(self.lift + self.extra_lift + PROBE_REACH) {
+            let reach = self.lift + self.extra_lift + PROBE_REACH * self.size;
+            if height.is_finite() && height >= -reach {
                 heights[k] = Some(height);
             }
         }
@@ -471,5 +505,17 @@ impl HandRig {
     /// The hand's proportions.
     pub fn dimensions(&self) -> &HandDimensions {
         &self.dimensions
+    }
+
+    /// The hand's size against the one it has beside the creature (1 there; see
+    /// [`resize`](Self::resize)).
+    pub fn size(&self) -> f32 {
+        self.size
+    }
+
+    /// What the gesture heights above the skin are scaled by (1 beside the creature; see
+    /// [`resize`](Self::resize)).
+    pub fn height_scale(&self) -> f32 {
+        self.height_scale
     }
 }

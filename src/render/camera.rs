@@ -80,6 +80,24 @@ impl FromStr for CameraPreset {
 /// The middle of the creature, fur included: what the whole-body presets look at.
 pub const CREATURE_CENTER: Vec3 = Vec3::new(0.0, -0.22, -0.38);
 
+/// The share of the view's height (or width) a body's projection fills when
+/// [`Camera::fit`] frames it: the creature's coat at its front preset fills about this
+/// much of a 16:9 view's height.
+pub const BODY_FILL: f32 = 0.8;
+
+/// A preset's direction from the target toward the eye (unit) and its vertical field of
+/// view in degrees, as the body views use them.
+fn body_view(preset: CameraPreset) -> (Vec3, f32) {
+    let (dir, fov) = match preset {
+        CameraPreset::Front => (Vec3::new(0.62, 0.28, 1.0), 38.0f32),
+        CameraPreset::Side => (Vec3::new(1.0, 0.12, 0.05), 38.0),
+        CameraPreset::Back => (Vec3::new(-0.45, 0.5, -1.0), 38.0),
+        CameraPreset::Top => (Vec3::new(0.05, 1.0, 0.3), 38.0),
+        CameraPreset::Closeup => (Vec3::new(0.55, 0.1, 1.0), 20.0),
+    };
+    (dir.normalize(), fov)
+}
+
 impl Camera {
     /// A camera at `eye` looking at `target` with a vertical field of view in degrees.
     pub fn look_at(eye: Vec3, target: Vec3, fov_y_degrees: f32) -> Self {
@@ -95,19 +113,82 @@ impl Camera {
 
     /// A named viewpoint of a body other than the creature whose rest pose, fur included,
     /// fills the box `lo..hi`: the preset's direction, aimed at the box's centre, far
-    /// enough that the box's bounding sphere fits the view.
+    /// enough that the box's bounding sphere fits the view whatever its shape (a loose fit
+    /// for a long, thin body; [`Camera::fit`] frames what is seen).
     pub fn framing(preset: CameraPreset, lo: Vec3, hi: Vec3) -> Self {
         let center = (lo + hi) * 0.5;
         let radius = ((hi - lo).length() * 0.5).max(1e-3);
-        let (dir, fov) = match preset {
-            CameraPreset::Front => (Vec3::new(0.62, 0.28, 1.0), 38.0f32),
-            CameraPreset::Side => (Vec3::new(1.0, 0.12, 0.05), 38.0),
-            CameraPreset::Back => (Vec3::new(-0.45, 0.5, -1.0), 38.0),
-            CameraPreset::Top => (Vec3::new(0.05, 1.0, 0.3), 38.0),
-            CameraPreset::Closeup => (Vec3::new(0.55, 0.1, 1.0), 20.0),
-        };
+        let (dir, fov) = body_view(preset);
         let distance = radius / (0.5 * fov.to_radians()).sin() * 1.05;
-        Camera::look_at(center + dir.normalize() * distance, center, fov)
+        Camera::look_at(center + dir * distance, center, fov)
+    }
+
+    /// A named viewpoint of a body other than the creature, fur included, made of
+    /// `points`, for a view `aspect` wide over tall: the preset's direction, moved and
+    /// brought in until the points' projection fills [`BODY_FILL`] of the view's height
+    /// or of its width, whichever it reaches first, centred; so a body fills the view
+    /// about as the creature fills it at the creature's presets, long and thin or not.
+    /// Points that are not finite are left out; with none left, the view of
+    /// [`Camera::preset`].
+    pub fn fit(preset: CameraPreset, points: &[Vec3], aspect: f32) -> Self {
+        let points: Vec<Vec3> = points.iter().copied().filter(|p| p.is_finite()).collect();
+        let Some(first) = points.first() else {
+            return Camera::preset(preset);
+        };
+        let (lo, hi) = points
+            .iter()
+            .fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let (dir, fov) = body_view(preset);
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            16.0 / 9.0
+        };
+        let half = (0.5 * fov.to_radians()).tan() * BODY_FILL;
+        let mut camera = Camera::look_at(Vec3::ZERO, Vec3::ZERO, fov);
+        camera.target = (lo + hi) * 0.5;
+        // The view's axes do not depend on where the camera is, only on its direction.
+        camera.eye = camera.target + dir;
+        let up = camera.true_up();
+        let right = (-dir).cross(up);
+        // Twice: placed for the points about the box's centre, then moved across the view
+        // so their projection is centred, which changes the distance a little.
+        let mut nearest = f32::INFINITY;
+        for _ in 0..2 {
+            let c = camera.target;
+            // The eye at distance d along `dir` sees a point p at depth d − (p−c)·dir; it
+            // lies within the filled part of the view where both offsets across the view
+            // over the depth stay within `half` (times the aspect across).
+            let distance = points
+                .iter()
+                .map(|p| {
+                    let v = *p - c;
+                    let along = v.dot(dir);
+                    along + (v.dot(right).abs() / aspect).max(v.dot(up).abs()) / half
+                })
+                .fold(1e-4f32, f32::max);
+            camera.eye = c + dir * distance;
+            // Where the projection spans, in units of the view's half height at depth 1.
+            let (mut min, mut max) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+            nearest = f32::INFINITY;
+            for p in &points {
+                let v = *p - camera.eye;
+                let depth = v.dot(-dir).max(1e-6);
+                nearest = nearest.min(depth);
+                let at = Vec2::new(v.dot(right), v.dot(up)) / depth;
+                min = min.min(at);
+                max = max.max(at);
+            }
+            // Turning the view onto the projection's centre would tilt it; moving the
+            // target (and the eye with it) across the view at the depth of the box's
+            // centre centres it as nearly.
+            let middle = 0.5 * (min + max) * distance;
+            camera.target = c + right * middle.x + up * middle.y;
+            camera.eye = camera.target + dir * distance;
+        }
+        // Near enough for a small body's nearest point (the creature's 2 cm otherwise).
+        camera.near = camera.near.min(0.5 * nearest).max(1e-5);
+        camera
     }
 
     /// A named viewpoint of the creature.
@@ -297,6 +378,80 @@ mod tests {
             let miss = (ray.origin + ray.direction * along).distance(point);
             assert!(miss < 1e-5, "the ray misses the point by {miss} m");
         }
+    }
+
+    /// Points on an ellipsoid with semi-axes `radii` about `centre`: a long, thin animal's
+    /// coat when the radii differ.
+    fn ellipsoid(centre: Vec3, radii: Vec3) -> Vec<Vec3> {
+        let mut points = Vec::new();
+        for i in 0..=12 {
+            let polar = std::f32::consts::PI * i as f32 / 12.0;
+            for j in 0..24 {
+                let around = std::f32::consts::TAU * j as f32 / 24.0;
+                let unit = Vec3::new(
+                    polar.sin() * around.cos(),
+                    polar.cos(),
+                    polar.sin() * around.sin(),
+                );
+                points.push(centre + unit * radii);
+            }
+        }
+        points
+    }
+
+    #[test]
+    fn a_long_thin_body_is_fitted_to_fill_the_view_as_the_creature_does() {
+        let aspect = 16.0 / 9.0;
+        let size = Vec2::new(640.0, 360.0);
+        // A fox's coat, about 1.4 m nose to tail, 0.3 m wide and 0.9 m tall, off the
+        // origin; the same a hundredth the size, nearer than the creature's near plane.
+        let fox = ellipsoid(Vec3::new(0.1, 0.45, -0.2), Vec3::new(0.15, 0.45, 0.7));
+        let tiny: Vec<Vec3> = fox.iter().map(|p| *p * 0.01).collect();
+        for (name, points) in [("fox", &fox), ("tiny fox", &tiny)] {
+            for preset in [CameraPreset::Front, CameraPreset::Side] {
+                let camera = Camera::fit(preset, points, aspect);
+                assert!(camera.validate().is_ok(), "{name}, {}", preset.name());
+                let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(-f32::INFINITY));
+                let view = camera.view();
+                for p in points {
+                    let depth = -view.transform_point3(*p).z;
+                    assert!(
+                        depth > camera.near,
+                        "{name}, {}: a point {depth} m away is nearer than the near plane",
+                        preset.name()
+                    );
+                    let at = pixel_of(&camera, *p, size) / size;
+                    lo = lo.min(at);
+                    hi = hi.max(at);
+                }
+                // Its projection lies in the view, centred, and spans at least 3/4 of the
+                // view's height or width (the creature's coat at its front preset spans
+                // 0.82 of the height; framed by its bounding sphere the fox spanned 0.44
+                // of the height and 0.27 of the width).
+                let span = hi - lo;
+                let centre = 0.5 * (lo + hi);
+                assert!(
+                    lo.min_element() >= 0.0 && hi.max_element() <= 1.0,
+                    "{name}, {}: the projection {lo}..{hi} leaves the view",
+                    preset.name()
+                );
+                assert!(
+                    centre.distance(Vec2::splat(0.5)) < 0.03,
+                    "{name}, {}: centred at {centre}",
+                    preset.name()
+                );
+                assert!(
+                    span.max_element() >= 0.75,
+                    "{name}, {}: the body spans only {span} of the view",
+                    preset.name()
+                );
+            }
+        }
+        // Nothing finite to fit: the creature's view.
+        assert_eq!(
+            Camera::fit(CameraPreset::Side, &[Vec3::NAN], aspect),
+            Camera::preset(CameraPreset::Side)
+        );
     }
 
     #[test]

@@ -4,8 +4,17 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod creature_file;
+mod demo_shot;
+mod pointer_replay;
 mod usd_python;
 mod xvfb;
+#[allow(unused_imports)]
+pub use creature_file::{creature_vrm, edit_glb_json, pose_bits};
+#[allow(unused_imports)]
+pub use demo_shot::{HandPixels, demo_under_xvfb, hand_pixels, read_rgb_png, rgb_distance};
+#[allow(unused_imports)]
+pub use pointer_replay::{replay_event, strands_differing};
 #[allow(unused_imports)]
 pub use usd_python::{CHECK_COMPLIANCE, usd_python};
 #[allow(unused_imports)]
