@@ -274,3 +274,43 @@ fn degenerate_triangles_are_never_hit_and_never_panic() {
         None
     );
 }
+
+#[test]
+fn rays_through_a_vertex_or_along_an_edge_hit_the_near_side() {
+    // A ray aimed exactly at a vertex (or at an edge's midpoint) lies on the boundary of
+    // every triangle there: rounding must not let it slip between them to the far side.
+    let spec = CylinderSpec::default();
+    let (mesh, _) = skinned_cylinder(&spec);
+    let rays = BodyRays::new(&mesh);
+    let mut aimed = 0;
+    let mut targets: Vec<Vec3> = mesh.positions.clone();
+    for t in &mesh.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k] as usize, t[(k + 1) % 3] as usize);
+            targets.push(0.5 * (mesh.positions[a] + mesh.positions[b]));
+        }
+    }
+    for target in targets {
+        let radial = Vec3::new(target.x, 0.0, target.z);
+        // The caps' centres have no outward direction of their own.
+        if radial.length() < 0.5 * spec.radius {
+            continue;
+        }
+        let outward = radial.normalize();
+        let ray = Ray::new(target + outward, -outward);
+        let hit = rays
+            .raycast(&ray)
+            .unwrap_or_else(|| panic!("the ray at {target} missed the tube"));
+        assert!(
+            (hit.point - target).length() < 1e-4,
+            "the ray at {target} hit {} instead ({} m along it, not 1 m)",
+            hit.point,
+            hit.distance
+        );
+        aimed += 1;
+    }
+    assert!(
+        aimed > 3 * spec.segments as usize,
+        "only {aimed} rays aimed"
+    );
+}

@@ -311,14 +311,29 @@ fn box_hit(origin: Vec3, inverse: Vec3, min: Vec3, max: Vec3, limit: f32) -> boo
     if !(min.cmple(max).all()) {
         return false;
     }
-    let a = (min - origin) * inverse;
-    let b = (max - origin) * inverse;
-    // A component of 0 × ∞ (the origin on a slab's plane, the ray parallel to it) is NaN:
-    // `min`/`max` of glam skip it, so the slab does not constrain.
-    let near = a.min(b).max_element().max(0.0);
-    let far = a.max(b).min_element().min(limit);
+    let (mut near, mut far) = (0.0f32, limit);
+    for axis in 0..3 {
+        let a = (min[axis] - origin[axis]) * inverse[axis];
+        let b = (max[axis] - origin[axis]) * inverse[axis];
+        if a.is_nan() || b.is_nan() {
+            // 0 × ∞: the ray runs parallel to this slab with its origin on one of the
+            // slab's planes, so it lies on the box's face: the slab does not constrain it
+            // (a ray aimed through a vertex meets every box there this way).
+            if origin[axis] < min[axis] || origin[axis] > max[axis] {
+                return false;
+            }
+            continue;
+        }
+        near = near.max(a.min(b));
+        far = far.min(a.max(b));
+    }
     near <= far
 }
+
+/// How far outside a triangle's edges, in barycentric units, a hit still counts: a ray
+/// aimed through a shared vertex or edge must hit one of the triangles there, and rounding
+/// can put it a few ulps outside each.
+const EDGE_SLACK: f32 = 1e-5;
 
 /// The two-sided Möller–Trumbore test: distance and the barycentric u, v of the hit of
 /// `ray` with the triangle `a b c`, if it is ahead of the origin. A triangle with no area
@@ -335,14 +350,17 @@ fn triangle_hit(ray: &Ray, a: Vec3, b: Vec3, c: Vec3) -> Option<(f32, f32, f32)>
     let inverse = det.recip();
     let s = ray.origin - a;
     let u = s.dot(p) * inverse;
-    if !(0.0..=1.0).contains(&u) {
+    if !((-EDGE_SLACK..=1.0 + EDGE_SLACK).contains(&u)) {
         return None;
     }
     let q = s.cross(e1);
     let v = ray.direction.dot(q) * inverse;
-    if !(v >= 0.0 && u + v <= 1.0) {
+    if !(v >= -EDGE_SLACK && u + v <= 1.0 + EDGE_SLACK) {
         return None;
     }
     let t = e2.dot(q) * inverse;
+    // Back onto the triangle: a hit within the slack lies on its edge.
+    let u = u.clamp(0.0, 1.0);
+    let v = v.clamp(0.0, 1.0 - u);
     (t >= 0.0 && t.is_finite()).then_some((t, u, v))
 }
