@@ -90,8 +90,13 @@ fn materials_named_like_a_face_are_bare_and_a_file_s_masks_replace_the_list() {
         "TEETH",
         "fox_material",
         "Claws_L",
+        // Words that only hold a listed one: the coat's own materials.
+        "Sabertooth_Body",
+        "Bighorn_Sheep",
     ];
-    let bare = [false, false, true, true, false, true, false, true];
+    let bare = [
+        false, false, true, true, false, true, false, true, false, false,
+    ];
     let mesh = named_parts(&names);
     let on = |groom: &BodyGroom| {
         let mut n = vec![0usize; names.len()];
@@ -156,4 +161,49 @@ fn fur_beside_a_bare_part_is_short() {
         }
     }
     assert!(shortened > 100, "{shortened} roots shortened");
+}
+
+#[test]
+fn the_default_list_is_not_used_where_it_would_bare_most_of_the_skin() {
+    let count = |mesh: &BodyMesh, groom: &BodyGroom| {
+        let mut n = vec![0usize; mesh.material_names.len()];
+        for r in &groom.roots {
+            n[usize::from(mesh.triangle_materials[r.triangle as usize])] += 1;
+        }
+        n
+    };
+    // An eye on a body twice its size: bare, with no file and with a file that leaves
+    // `no_fur` out alike.
+    let small_eye = named_parts(&["Eye", "Body", "Skin"]);
+    let no_file = count(
+        &small_eye,
+        &BodyGroom::generate(&small_eye, 3_000, 1).unwrap(),
+    );
+    let file = count(
+        &small_eye,
+        &grown_with(&small_eye, GroomFile::default().no_fur, 3_000),
+    );
+    for n in [&no_file, &file] {
+        assert_eq!(n[0], 0, "{n:?}");
+        assert!(n[1] > 0 && n[2] > 0, "{n:?}");
+    }
+    // Two thirds of the skin named like eyes: the names are the coat's, so it is furred
+    // everywhere (a file's own list is used as written, though).
+    let mostly_eyes = named_parts(&["Eye_of_the_storm", "EyeShell", "Body"]);
+    for groom in [
+        BodyGroom::generate(&mostly_eyes, 3_000, 1).unwrap(),
+        grown_with(&mostly_eyes, GroomFile::default().no_fur, 3_000),
+    ] {
+        let n = count(&mostly_eyes, &groom);
+        assert!(n.iter().all(|&k| k > 500), "{n:?}");
+    }
+    let own = count(
+        &mostly_eyes,
+        &grown_with(
+            &mostly_eyes,
+            vec![Mask::MaterialContaining("eye".into())],
+            3_000,
+        ),
+    );
+    assert_eq!(&own[..2], &[0, 0], "{own:?}");
 }

@@ -9,7 +9,7 @@
 //! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 
 use super::body_root::{BodyRoot, body_height, surface_at};
-use super::file::{Density, Direction, GroomFile};
+use super::file::{Density, Direction, GroomFile, Mask};
 use super::flow::project_and_turn;
 use super::mask::BodyMasks;
 use super::morton::morton_code;
@@ -24,6 +24,9 @@ use rand_pcg::Pcg64Mcg;
 
 /// Spread of the random turn of the flow about the normal, radians (the creature's).
 const FLOW_JITTER: f32 = 0.5;
+/// The largest share of the skin's area the default bare list may leave bare; past it the
+/// list's words name the coat's own material, and the list is not used.
+const DEFAULT_LIST_MOST_BARE: f64 = 0.5;
 /// The clump field's first octave, cycles per metre, and its strength (the creature's).
 const CLUMP_FREQUENCY: f32 = 9.0;
 const CLUMP_STRENGTH: f32 = 0.25;
@@ -145,18 +148,24 @@ impl BodyGroom {
                 max: MAX_STRANDS,
             });
         }
-        // With no file, the default masks: no fur on the parts a user expects bare, unless
-        // they name every triangle (a body of one material called "Horned_beast" is a
-        // coat, not a horn).
+        // With no file (or a file without `no_fur`), the default list: no fur on the parts
+        // a user expects bare, unless its words would bare more than half of the skin
+        // (then they name the coat itself, "Eye_of_the_storm_body", not an eye).
         let default_masks = GroomFile::default().no_fur;
-        let mut masks = BodyMasks::new(file.map_or(&default_masks, |f| &f.no_fur), mesh);
-        if file.is_none()
-            && mesh
-                .triangle_materials
+        let list = file.map_or(&default_masks, |f| &f.no_fur);
+        let mut masks = BodyMasks::new(list, mesh);
+        if list.iter().all(|m| matches!(m, Mask::MaterialWord(_))) {
+            let bare: f64 = mesh
+                .triangles
                 .iter()
-                .all(|&m| masks.material_is_bare(m))
-        {
-            masks = BodyMasks::new(&[], mesh);
+                .zip(&mesh.triangle_materials)
+                .enumerate()
+                .filter(|(_, (_, m))| masks.material_is_bare(**m))
+                .map(|(k, _)| cumulative[k] - if k == 0 { 0.0 } else { cumulative[k - 1] })
+                .sum();
+            if bare > DEFAULT_LIST_MOST_BARE * total {
+                masks = BodyMasks::new(&[], mesh);
+            }
         }
         let near_bare = NearBare::new(mesh, &masks);
         let height = body_height(mesh);

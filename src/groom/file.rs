@@ -11,7 +11,7 @@
 //!   "clumping": { "strength": 0.25, "frequency": 9 },
 //!   "lift": { "root": 0.6, "tip": 1.25 },
 //!   "colour": "texture", "tint": [1, 0.9, 0.8],
-//!   "no_fur": [ { "material": "Eyes" }, { "material_containing": "claw" },
+//!   "no_fur": [ { "material": "eyes" }, { "material_containing": "claw" },
 //!               { "vertex_colour": "r", "below": 0.5 },
 //!               { "texture": "a", "below": 0.5 } ] }
 //! ```
@@ -36,13 +36,42 @@ pub const MAX_GROOM_FILE_BYTES: u64 = 1 << 20;
 pub const MAX_MASKS: usize = 256;
 
 /// The parts a user expects bare on any character: with no groom file, or a file without
-/// `no_fur`, no fur grows on a material whose name contains one of these, ignoring case
-/// (`"EyeIris"`, `"F00_FaceMouth"`, `"Claws_L"`). Words a coat's own material name is
-/// unlikely to hold, so a body of one material ("Body", "fox_material") keeps its fur.
+/// `no_fur`, no fur grows on a material one of whose name's words is one of these or its
+/// plural, ignoring case (`"EyeIris"`, `"F00_FaceMouth"`, `"Claws_L"`; not
+/// `"Sabertooth_Body"`, whose word is "sabertooth"; see [`Mask::MaterialWord`]). Where
+/// these would leave more than half of the skin bare, the name is the coat's own and the
+/// list is not used.
 pub const BARE_MATERIAL_WORDS: &[&str] = &[
-    "eye", "iris", "pupil", "cornea", "sclera", "teeth", "tooth", "tongue", "mouth", "nose",
-    "claw", "nail", "hoof", "hooves", "beak", "horn",
+    "eye", "eyeball", "iris", "pupil", "cornea", "sclera", "teeth", "tooth", "tongue", "mouth",
+    "nose", "claw", "nail", "hoof", "hooves", "beak", "horn",
 ];
+
+/// The words of a material's name, in lower case: split at anything not a letter, at
+/// digits, and where a lower-case letter meets an upper-case one ("F00_FaceMouth" →
+/// "f", "face", "mouth").
+pub fn material_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut last_lower = false;
+    for c in name.chars() {
+        if !c.is_alphabetic() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            last_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && last_lower && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        last_lower = c.is_lowercase();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
 
 /// How many strands grow.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,6 +152,12 @@ pub enum Mask {
     /// Triangles of every material whose name contains this, ignoring case (held in lower
     /// case); a body with no such material is not an error.
     MaterialContaining(String),
+    /// Triangles of every material one of whose name's words is this or its plural (with
+    /// "s" or "es"), ignoring case (held in lower case): the rule of the default list,
+    /// [`BARE_MATERIAL_WORDS`], so "Claws_L" and "EyeIris" are bare but "Sabertooth_Body"
+    /// is not. Words are split at anything not a letter, at digits, and where a lower-case
+    /// letter meets an upper-case one ([`material_words`]).
+    MaterialWord(String),
     /// Where a channel of the interpolated vertex colour (linear, times the material's base
     /// colour factor, as [`crate::body::BodyMesh::colors`] holds it) crosses the threshold.
     VertexColour(Channel, Threshold),
@@ -201,7 +236,7 @@ impl Default for GroomFile {
             tint: Vec3::ONE,
             no_fur: BARE_MATERIAL_WORDS
                 .iter()
-                .map(|w| Mask::MaterialContaining((*w).to_string()))
+                .map(|w| Mask::MaterialWord((*w).to_string()))
                 .collect(),
         }
     }
@@ -573,11 +608,17 @@ fn colour(v: &Value) -> Result<Colour, String> {
 fn mask(v: &Value, at: &str) -> Result<Mask, String> {
     let o = v.as_object().ok_or_else(|| {
         format!(
-            "`{at}` must be an object: {{\"material\": NAME}}, {{\"vertex_colour\": \"r\", \
-             \"below\": 0.5}} or {{\"texture\": \"a\", \"below\": 0.5}}; not {}",
+            "`{at}` must be an object: {{\"material\": NAME}}, {{\"material_containing\": \
+             \"eye\"}}, {{\"vertex_colour\": \"r\", \"below\": 0.5}} or {{\"texture\": \"a\", \
+             \"below\": 0.5}}; not {}",
             kind(v)
         )
     })?;
+    if o.contains_key("material") && o.contains_key("material_containing") {
+        return Err(format!(
+            "`{at}` names both `material` and `material_containing`; a mask reads one of them"
+        ));
+    }
     if let Some(name) = o.get("material") {
         only_keys(o, &["material"], at)?;
         let name = name.as_str().ok_or_else(|| {

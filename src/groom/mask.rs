@@ -4,7 +4,7 @@
 //! triangle or vertex index out of range reads as no material, white and UV 0, so a bad
 //! index cannot panic.
 
-use super::file::{Colour, GroomFile, Mask};
+use super::file::{Colour, GroomFile, Mask, material_words};
 use crate::body::BodyMesh;
 use glam::{Vec2, Vec3, Vec4};
 
@@ -63,6 +63,10 @@ impl Mask {
         match self {
             Mask::Material(m) => Some(m == name),
             Mask::MaterialContaining(word) => Some(name.to_lowercase().contains(word.as_str())),
+            Mask::MaterialWord(word) => Some(material_words(name).iter().any(|w| {
+                w.strip_prefix(word.as_str())
+                    .is_some_and(|rest| matches!(rest, "" | "s" | "es"))
+            })),
             Mask::VertexColour(..) | Mask::Texture(..) => None,
         }
     }
@@ -70,7 +74,7 @@ impl Mask {
     /// Whether this mask keeps fur off the point.
     pub fn bare_at(&self, mesh: &BodyMesh, triangle: usize, barycentrics: Vec3) -> bool {
         match self {
-            Mask::Material(_) | Mask::MaterialContaining(_) => {
+            Mask::Material(_) | Mask::MaterialContaining(_) | Mask::MaterialWord(_) => {
                 material_of(mesh, triangle).is_some_and(|n| self.bares_material(n) == Some(true))
             }
             Mask::VertexColour(channel, threshold) => {
@@ -202,6 +206,32 @@ impl GroomFile {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_material_word_matches_whole_words_and_their_plurals() {
+        let word = |w: &str| Mask::MaterialWord(w.into());
+        for (name, w, bare) in [
+            ("EyeIris", "iris", true),
+            ("EyeIris", "eye", true),
+            ("F00_FaceMouth", "mouth", true),
+            ("Claws_L", "claw", true),
+            ("EYES", "eye", true),
+            ("Nails.001", "nail", true),
+            ("Irises", "iris", true),
+            ("Sabertooth_Body", "tooth", false),
+            ("Bighorn_Sheep", "horn", false),
+            ("Horned", "horn", false),
+            ("Eyebrow", "eye", false),
+        ] {
+            assert_eq!(
+                word(w).bares_material(name),
+                Some(bare),
+                "{name} by {w}: {:?}",
+                material_words(name)
+            );
+        }
+        assert_eq!(material_words("F00_FaceMouth"), ["f", "face", "mouth"]);
+    }
     use super::*;
     use crate::body::BodyTexture;
     use crate::groom::file::{Channel, Threshold};
