@@ -90,7 +90,7 @@ pub fn draw_light_maps(
                 .into(),
         ));
     }
-    let (points, drawn) = project(strands, light, false);
+    let (points, drawn) = project(strands, light);
     let grid = Grid::new(light.width, light.height);
     let texels = light.width as usize * light.height as usize;
     let mut maps = LightMaps {
@@ -113,6 +113,10 @@ pub fn draw_light_maps(
     };
     Ok((maps, stats))
 }
+
+/// Segments a tile keeps set up between its two passes: a thread's scratch stays bounded
+/// whatever the length of its tile's list.
+const CACHED_SEGMENTS: usize = 1024;
 
 /// A row of tiles of the maps: its rows of first-hair depths and of deep opacities.
 type LightBand<'a> = (&'a mut [f32], &'a mut [[f32; 4]]);
@@ -140,7 +144,8 @@ struct LightTile {
     /// The farthest first hair in the tile (1 while a texel has none).
     farthest: f32,
     skipped: u64,
-    /// The segments of the tile's list set up by pass 0, for pass 1.
+    /// The first [`CACHED_SEGMENTS`] segments of the tile's list as pass 0 set them up,
+    /// for pass 1 (which sets up the rest again).
     segments: Vec<Option<Segment>>,
 }
 
@@ -269,7 +274,7 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
                 Some(&seg) => seg,
                 None => Segment::new(self.points, k, j, self.tip_fade),
             };
-            if in_order && pass == 0 {
+            if in_order && pass == 0 && n < CACHED_SEGMENTS {
                 state.segments.push(seg);
             }
             let Some(seg) = seg else {
