@@ -191,13 +191,30 @@ impl ScreenPoint {
     /// Half the drawn width, pixels (negative: behind the viewer).
     #[inline(always)]
     pub fn half(&self) -> f32 {
-        half::f16::from_bits(self.half).to_f32()
+        widen_half(self.half)
     }
 
     /// True over drawn width times the LOD weight.
     #[inline(always)]
     pub fn coverage(&self) -> f32 {
         f32::from(self.coverage) * (1.0 / 65535.0)
+    }
+}
+
+/// The value of a half-precision float's bits, exactly as `half::f16::to_f32` gives it,
+/// written out so that it inlines into the segments' set-up (the library's conversion is
+/// a call chosen at run time).
+#[inline(always)]
+pub(crate) fn widen_half(bits: u16) -> f32 {
+    let sign = u32::from(bits & 0x8000) << 16;
+    let exponent = u32::from((bits >> 10) & 0x1f);
+    let mantissa = u32::from(bits & 0x3ff);
+    match exponent {
+        // Zero and the subnormals: the mantissa in units of 2⁻²⁴ (exact in an f32).
+        0 => f32::from_bits(sign | (mantissa as f32 * (1.0 / 16_777_216.0)).to_bits()),
+        // Infinity and NaN.
+        31 => f32::from_bits(sign | 0x7f80_0000 | (mantissa << 13)),
+        _ => f32::from_bits(sign | ((exponent + 112) << 23) | (mantissa << 13)),
     }
 }
 
@@ -421,5 +438,22 @@ impl Segment {
         let first = top as usize + usize::from(top > (top as usize) as f32);
         let last = (bottom.min(tile - 1.0)) as usize;
         (first <= last).then_some((first, last))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::widen_half;
+
+    #[test]
+    fn every_half_float_widens_to_the_libraries_value() {
+        for bits in 0..=u16::MAX {
+            let want = half::f16::from_bits(bits).to_f32();
+            let got = widen_half(bits);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{bits:#06x}: {got} against {want}"
+            );
+        }
     }
 }
