@@ -57,12 +57,10 @@ pub(crate) struct TileState<L> {
 /// The camera's picture kernel.
 pub(crate) struct PictureKernel<'a, L> {
     pub points: &'a [ScreenPoint],
-    /// The drawn number of the strand in each place of `points`.
+    /// The strand in each place of `points`.
     pub places: &'a [u32],
     /// The strands' shaded colour words, indexed like their positions.
     pub colors: &'a [u32],
-    /// The drawn order (`None`: strand k is drawn k-th).
-    pub order: Option<&'a [u32]>,
     pub across: u32,
     pub width: u32,
     pub height: u32,
@@ -82,9 +80,7 @@ impl<L: Lanes> PictureKernel<'_, L> {
     /// The colours of segment `j` of the strand in place `k`, read from the caller's
     /// colour words.
     fn shade(&self, k: usize, j: usize) -> Shade {
-        let drawn = self.places[k] as usize;
-        let strand = self.order.map_or(drawn, |o| o[drawn] as usize);
-        let at = strand * POINTS_PER_STRAND + j;
+        let at = self.places[k] as usize * POINTS_PER_STRAND + j;
         Segment::shade([self.colors[at], self.colors[at + 1]], self.exposure)
     }
 }

@@ -165,7 +165,6 @@ fn kernel<'a, L>(
         points,
         places,
         colors: strands.colors,
-        order: strands.order,
         across: Grid::new(view.width, view.height).across,
         width: view.width,
         height: view.height,

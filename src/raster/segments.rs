@@ -221,12 +221,13 @@ pub(crate) fn widen_half(bits: u16) -> f32 {
 /// Bytes of one projected point.
 pub const SCREEN_POINT_BYTES: u64 = std::mem::size_of::<ScreenPoint>() as u64;
 
-/// Bytes a drawn strand's place (its drawn number) takes beside its points.
+/// Bytes a drawn strand's place (its strand's number) takes beside its points.
 pub const PLACE_BYTES: u64 = 4;
 
 /// Every drawn strand's points projected, strands placed by where their root lands on
-/// screen (so a tile's segments lie near each other in memory), and the drawn number `k`
-/// of the strand in each place.
+/// screen (so a tile's segments lie near each other in memory), and the number of the
+/// strand in each place (its index in the caller's buffers: the kernels read its colours
+/// and hash it with one look-up).
 pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>, Vec<u32>) {
     // The sort key above the drawn number: one word a strand, sorted by key.
     let mut keys: Vec<u64> = (0..strands.drawn())
@@ -256,7 +257,10 @@ pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>
                 *out = project_point(strands, view, p, i, weight);
             }
         });
-    let places = keys.into_iter().map(|key| key as u32).collect();
+    let places = keys
+        .into_iter()
+        .map(|key| strands.strand(key as u32 as usize) as u32)
+        .collect();
     (out, places)
 }
 
