@@ -6,14 +6,15 @@
 //! colours are one packed coat colour (shading is not this bench's work).
 //!
 //! Prints, beside criterion's rows, each frame's binning counts and its buffers' bytes
-//! (`raster::buffer_bytes`). `PELT_BENCH_FULL=0` skips the full coat.
+//! (`raster::buffer_bytes`, `raster::light_buffer_bytes`). `PELT_BENCH_FULL=0` skips the full
+//! coat.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use pelt::creature::Creature;
 use pelt::raster::{
     BinStats, LightSlabs, Lod, RasterOptions, RasterView, StrandStyle, Strands, buffer_bytes,
-    draw_light_maps, draw_picture, pack_point_color,
+    draw_light_maps, draw_picture, light_buffer_bytes, pack_point_color,
 };
 use pelt::render::light_view::{SLAB_ENDS, light_frame};
 use pelt::render::palette::Lighting;
@@ -91,7 +92,7 @@ fn rows(c: &mut Criterion, name: &str, strands: usize, size: (u32, u32)) {
          (picture), {:.1} MB (light maps)",
         frame.light.width,
         buffer_bytes(size.0, size.1, points, pool(&picture)) as f64 / 1e6,
-        buffer_bytes(frame.light.width, frame.light.height, points, pool(&light)) as f64 / 1e6,
+        light_buffer_bytes(frame.light.width, points, pool(&light)) as f64 / 1e6,
     );
     let mut group = c.benchmark_group(name);
     group.sample_size(10);

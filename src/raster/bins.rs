@@ -76,7 +76,8 @@ fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
     let p1 = points[k * POINTS_PER_STRAND + j + 1];
     let (dx, dy) = (p1.x - p0.x, p1.y - p0.y);
     let len2 = dx * dx + dy * dy;
-    if p0.half < 0.0 || p1.half < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
+    let (h0, h1) = (p0.half(), p1.half());
+    if h0 < 0.0 || h1 < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
         return None;
     }
     Some(Extent {
@@ -84,7 +85,7 @@ fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
         ay: p0.y,
         bx: p1.x,
         by: p1.y,
-        reach: p0.half.max(p1.half) + 1.0,
+        reach: h0.max(h1) + 1.0,
         nearest: p0.near.max(p1.near),
     })
 }
@@ -169,6 +170,29 @@ pub(crate) trait TileKernel: Sync {
     fn end(&self, state: Self::State, band: &mut Self::Band<'_>, x0: usize) -> u64;
 }
 
+/// Strands in a block: binning notes the rows of tiles each block's segments touch, so a
+/// group of tiles scans only the blocks that reach it (strands are placed by where their
+/// root lands, so a block's segments lie close together).
+pub const BLOCK_STRANDS: usize = 32;
+
+/// Bytes binning holds beside the pool: a count and a list cursor a tile, and a row of
+/// tiles' output band and list slice.
+pub const TILE_BYTES: u64 = 8;
+/// See [`TILE_BYTES`].
+pub const TILE_ROW_BYTES: u64 = 32;
+/// Bytes a block of [`BLOCK_STRANDS`] strands takes: its first and last row of tiles.
+pub const BLOCK_BYTES: u64 = 8;
+
+/// The rows of tiles (inclusive) a block's segments touch; empty (`first > last`) when
+/// they touch none.
+type BlockRows = (u32, u32);
+
+/// The segments of a block: its first and its end (segment numbers).
+fn block_segments(block: usize, drawn: usize) -> std::ops::Range<usize> {
+    let first = block * BLOCK_STRANDS;
+    first * SEGMENTS..(first + BLOCK_STRANDS).min(drawn) * SEGMENTS
+}
+
 /// Draws every tile of `grid` with `kernel` into `bands` (one a row of tiles, top to
 /// bottom), binning the drawn segments with at most `capacity` entries at a time. Rows of
 /// tiles are spread over threads. Tiles no segment touches are left as they are: the
@@ -182,7 +206,7 @@ pub(crate) fn draw<'a, K: TileKernel>(
 ) -> BinStats {
     let drawn = points.len() / POINTS_PER_STRAND;
     let across = grid.across as usize;
-    let (counts, segments) = count(points, drawn, grid);
+    let (counts, segments, blocks) = count(points, drawn, grid);
     let mut stats = BinStats {
         segments,
         entries: counts.iter().map(|&c| u64::from(c)).sum(),
@@ -198,7 +222,7 @@ pub(crate) fn draw<'a, K: TileKernel>(
             stats.overflow_entries += own as u64;
             let band = &mut bands[first / across];
             let tile = (grid, first, own, capacity);
-            draw_overflowing(points, drawn, tile, kernel, band);
+            draw_overflowing((points, &blocks), tile, kernel, band);
             first += 1;
             continue;
         }
@@ -209,22 +233,31 @@ pub(crate) fn draw<'a, K: TileKernel>(
             total += counts[end] as usize;
             end += 1;
         }
-        let (mut entries, starts) = fill(points, drawn, grid, &counts, first, end, total);
-        // Each row of tiles gets its tiles' lists.
+        let mut entries = fill((points, &blocks), grid, &counts, first..end, total);
+        // Each row of tiles gets its tiles' lists, one slice (tiles are row-major, and a
+        // tile's list follows the one before).
         let (top, bottom) = (first / across, (end - 1) / across);
-        let mut rows: Vec<Vec<(usize, &mut [u64])>> = (top..=bottom).map(|_| Vec::new()).collect();
+        let row_tiles = |row: usize| (row * across).max(first)..((row + 1) * across).min(end);
+        let mut rows: Vec<&mut [u64]> = Vec::with_capacity(bottom - top + 1);
         let mut rest = entries.as_mut_slice();
-        for t in first..end {
-            let (list, tail) = rest.split_at_mut(starts[t - first + 1] - starts[t - first]);
-            rows[t / across - top].push((t, list));
+        for row in top..=bottom {
+            let len: usize = counts[row_tiles(row)].iter().map(|&c| c as usize).sum();
+            let (lists, tail) = rest.split_at_mut(len);
+            rows.push(lists);
             rest = tail;
         }
+        let counts = &counts;
         stats.skipped_entries += bands[top..=bottom]
             .par_iter_mut()
             .zip(rows)
-            .map(|(band, tiles)| {
+            .enumerate()
+            .map(|(r, (band, lists))| {
                 let mut skipped = 0;
-                for (t, list) in tiles {
+                let mut from = 0;
+                for t in row_tiles(top + r) {
+                    let to = from + counts[t] as usize;
+                    let list = &mut lists[from..to];
+                    from = to;
                     if list.is_empty() {
                         // Nothing to draw: the band holds the empty pixel already.
                         continue;
@@ -244,75 +277,101 @@ pub(crate) fn draw<'a, K: TileKernel>(
     stats
 }
 
-/// Entries per tile, and the segments that cover anything.
-fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> (Vec<u32>, u64) {
+/// Entries per tile, the segments that cover anything, and each block's rows of tiles.
+fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> (Vec<u32>, u64, Vec<BlockRows>) {
     let counts: Vec<AtomicU32> = (0..grid.tiles()).map(|_| AtomicU32::new(0)).collect();
-    let segments = (0..drawn * SEGMENTS)
+    let across = grid.across as usize;
+    let (blocks, segments): (Vec<BlockRows>, Vec<u64>) = (0..drawn.div_ceil(BLOCK_STRANDS))
         .into_par_iter()
-        .filter(|&s| {
-            let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) else {
-                return false;
-            };
-            for_each_tile(&e, grid, |t| {
-                counts[t].fetch_add(1, Ordering::Relaxed);
-            });
-            true
+        .map(|b| {
+            let (mut rows, mut segments) = ((u32::MAX, 0), 0);
+            for s in block_segments(b, drawn) {
+                let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) else {
+                    continue;
+                };
+                segments += 1;
+                for_each_tile(&e, grid, |t| {
+                    counts[t].fetch_add(1, Ordering::Relaxed);
+                    let row = (t / across) as u32;
+                    rows = (rows.0.min(row), rows.1.max(row));
+                });
+            }
+            (rows, segments)
         })
-        .count() as u64;
+        .unzip();
     let counts = counts.into_iter().map(AtomicU32::into_inner).collect();
-    (counts, segments)
+    (counts, segments.iter().sum(), blocks)
 }
 
-/// The lists of tiles `first .. end` (`total` entries), and where each starts.
+/// Calls `f` with every segment (its number and extent) of the blocks that reach the rows
+/// of tiles `rows` (inclusive), and each tile of those rows it touches; blocks are spread
+/// over threads.
+fn for_each_entry_in(
+    (points, blocks): (&[ScreenPoint], &[BlockRows]),
+    grid: &Grid,
+    rows: (u32, u32),
+    f: impl Fn(usize, &Extent, usize) + Sync,
+) {
+    let drawn = points.len() / POINTS_PER_STRAND;
+    blocks
+        .par_iter()
+        .enumerate()
+        .for_each(|(b, &(top, bottom))| {
+            if top > rows.1 || bottom < rows.0 {
+                return;
+            }
+            for s in block_segments(b, drawn) {
+                if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+                    for_each_tile_in(&e, grid, rows, |t| f(s, &e, t));
+                }
+            }
+        });
+}
+
+/// The lists of `tiles` (`total` entries), each tile's after the one before.
 fn fill(
-    points: &[ScreenPoint],
-    drawn: usize,
+    binned: (&[ScreenPoint], &[BlockRows]),
     grid: &Grid,
     counts: &[u32],
-    first: usize,
-    end: usize,
+    tiles: std::ops::Range<usize>,
     total: usize,
-) -> (Vec<u64>, Vec<usize>) {
-    let mut starts = Vec::with_capacity(end - first + 1);
-    starts.push(0);
-    for &c in &counts[first..end] {
-        starts.push(starts.last().copied().unwrap_or(0) + c as usize);
-    }
-    let cursors: Vec<AtomicU32> = starts[..end - first]
+) -> Vec<u64> {
+    let first = tiles.start;
+    // Each tile's cursor starts where its list does and ends where it ends.
+    let mut at = 0u32;
+    let cursors: Vec<AtomicU32> = counts[tiles.clone()]
         .iter()
-        .map(|&s| AtomicU32::new(s as u32))
+        .map(|&c| {
+            let start = at;
+            at += c;
+            AtomicU32::new(start)
+        })
         .collect();
     let slots: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
     // Only the rows of tiles the group spans are looked at.
-    let rows = (
-        (first / grid.across as usize) as u32,
-        ((end - 1) / grid.across as usize) as u32,
-    );
-    (0..drawn * SEGMENTS).into_par_iter().for_each(|s| {
-        if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
-            for_each_tile_in(&e, grid, rows, |t| {
-                if (first..end).contains(&t) {
-                    let at = cursors[t - first].fetch_add(1, Ordering::Relaxed);
-                    slots[at as usize].store(entry(e.nearest, s), Ordering::Relaxed);
-                }
-            });
+    let across = grid.across as usize;
+    let rows = ((first / across) as u32, ((tiles.end - 1) / across) as u32);
+    for_each_entry_in(binned, grid, rows, |s, e, t| {
+        if tiles.contains(&t) {
+            let at = cursors[t - first].fetch_add(1, Ordering::Relaxed);
+            slots[at as usize].store(entry(e.nearest, s), Ordering::Relaxed);
         }
     });
-    // Collected in place: the atomics' allocation becomes the list's.
-    let entries = slots.into_iter().map(AtomicU64::into_inner).collect();
-    (entries, starts)
+    // Collected in place: the atomics' allocation becomes the lists'.
+    slots.into_iter().map(AtomicU64::into_inner).collect()
 }
 
 /// The slow path: `tile` = (its grid, its number, its `own` entries, which exceed the
-/// pool's `capacity`), fed chunk by chunk (each found by a scan of every segment, in
-/// segment order) for each pass, then written into its `band`.
+/// pool's `capacity`), fed chunk by chunk (each found by a scan of the blocks that reach
+/// it, in segment order) for each pass, then written into its `band`.
 fn draw_overflowing<K: TileKernel>(
-    points: &[ScreenPoint],
-    drawn: usize,
+    (points, blocks): (&[ScreenPoint], &[BlockRows]),
     (grid, tile, own, capacity): (&Grid, usize, usize, usize),
     kernel: &K,
     band: &mut K::Band<'_>,
 ) {
+    let drawn = points.len() / POINTS_PER_STRAND;
+    let row = (tile / grid.across as usize) as u32;
     let mut state = kernel.begin(tile);
     let mut chunk = Vec::with_capacity(capacity);
     for pass in 0..K::PASSES {
@@ -320,10 +379,16 @@ fn draw_overflowing<K: TileKernel>(
         while from < own {
             chunk.clear();
             let mut seen = 0;
-            'scan: for s in 0..drawn * SEGMENTS {
-                if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+            let reaching = blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.0 <= row && row <= r.1);
+            'scan: for (b, _) in reaching {
+                for s in block_segments(b, drawn) {
+                    let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) else {
+                        continue;
+                    };
                     let mut hit = false;
-                    let row = (tile / grid.across as usize) as u32;
                     for_each_tile_in(&e, grid, (row, row), |t| hit |= t == tile);
                     if hit {
                         if seen >= from {

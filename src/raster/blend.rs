@@ -12,7 +12,8 @@
 use super::bins::{TILE, TILE_PIXELS, TileKernel, entry_segment};
 use super::coverage::{along, hit, picture_alpha};
 use super::lanes::Lanes;
-use super::segments::{Exposure, ScreenPoint, Segment};
+use super::segments::{Exposure, ScreenPoint, Segment, Shade};
+use crate::sim::POINTS_PER_STRAND;
 use std::marker::PhantomData;
 
 /// Fragments a pixel keeps in depth order.
@@ -56,6 +57,10 @@ pub(crate) struct TileState<L> {
 /// The camera's picture kernel.
 pub(crate) struct PictureKernel<'a, L> {
     pub points: &'a [ScreenPoint],
+    /// The strand in each place of `points`.
+    pub places: &'a [u32],
+    /// The strands' shaded colour words, indexed like their positions.
+    pub colors: &'a [u32],
     pub across: u32,
     pub width: u32,
     pub height: u32,
@@ -71,11 +76,18 @@ pub(crate) struct PictureKernel<'a, L> {
 impl<L: Lanes> PictureKernel<'_, L> {
     /// Lane groups in a tile row.
     const GROUPS: usize = TILE as usize / L::WIDTH;
+
+    /// The colours of segment `j` of the strand in place `k`, read from the caller's
+    /// colour words.
+    fn shade(&self, k: usize, j: usize) -> Shade {
+        let at = self.places[k] as usize * POINTS_PER_STRAND + j;
+        Segment::shade([self.colors[at], self.colors[at + 1]], self.exposure)
+    }
 }
 
 impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
     type State = TileState<L>;
-    type Band<'a> = &'a mut [[f32; 4]];
+    type Band<'a> = &'a mut [[u16; 4]];
     const PASSES: usize = 1;
 
     fn begin(&self, tile: usize) -> TileState<L> {
@@ -163,8 +175,7 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
                     if !L::any(drawn) {
                         continue;
                     }
-                    let s = shade
-                        .get_or_insert_with(|| Segment::shade(self.points, k, j, self.exposure));
+                    let s = shade.get_or_insert_with(|| self.shade(k, j));
                     let rgb = [
                         along(s.color.x, s.d_color.x, hit.t),
                         along(s.color.y, s.d_color.y, hit.t),
@@ -176,7 +187,7 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
         }
     }
 
-    fn end(&self, state: TileState<L>, band: &mut &mut [[f32; 4]], x0: usize) -> u64 {
+    fn end(&self, state: TileState<L>, band: &mut &mut [[u16; 4]], x0: usize) -> u64 {
         let width = self.width as usize;
         let rows = band.len() / width;
         for (i, p) in state.pixels.iter().enumerate() {
@@ -189,7 +200,8 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
             let (y, x) = (i / Self::GROUPS, (i % Self::GROUPS) * L::WIDTH + x0);
             for lane in 0..L::WIDTH {
                 if y < rows && x + lane < width {
-                    band[y * width + x + lane] = std::array::from_fn(|c| lanes[c][lane]);
+                    band[y * width + x + lane] =
+                        std::array::from_fn(|c| half::f16::from_f32(lanes[c][lane]).to_bits());
                 }
             }
         }

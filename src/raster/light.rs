@@ -90,7 +90,7 @@ pub fn draw_light_maps(
                 .into(),
         ));
     }
-    let (points, drawn) = project(strands, light, false);
+    let (points, places) = project(strands, light);
     let grid = Grid::new(light.width, light.height);
     let texels = light.width as usize * light.height as usize;
     let mut maps = LightMaps {
@@ -105,25 +105,28 @@ pub fn draw_light_maps(
         .zip(maps.deep_opacity.chunks_mut(band))
         .collect();
     let stats = if options.simd {
-        let k = LightKernel::<f32x8>::new(&points, &drawn, &grid, strands, slabs);
+        let k = LightKernel::<f32x8>::new(&points, &places, &grid, strands, slabs);
         bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
     } else {
-        let k = LightKernel::<f32>::new(&points, &drawn, &grid, strands, slabs);
+        let k = LightKernel::<f32>::new(&points, &places, &grid, strands, slabs);
         bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
     };
     Ok((maps, stats))
 }
+
+/// Segments a tile keeps set up between its two passes: a thread's scratch stays bounded
+/// whatever the length of its tile's list.
+const CACHED_SEGMENTS: usize = 1024;
 
 /// A row of tiles of the maps: its rows of first-hair depths and of deep opacities.
 type LightBand<'a> = (&'a mut [f32], &'a mut [[f32; 4]]);
 
 struct LightKernel<'a, L> {
     points: &'a [ScreenPoint],
-    /// The drawn number of the strand in each place of `points`.
-    drawn: &'a [u32],
+    /// The strand in each place of `points`.
+    places: &'a [u32],
     across: u32,
     width: u32,
-    order: Option<&'a [u32]>,
     tip_fade: f32,
     slabs: LightSlabs,
     /// The pixel centres' x within a tile, a lane group at a time.
@@ -140,7 +143,8 @@ struct LightTile {
     /// The farthest first hair in the tile (1 while a texel has none).
     farthest: f32,
     skipped: u64,
-    /// The segments of the tile's list set up by pass 0, for pass 1.
+    /// The first [`CACHED_SEGMENTS`] segments of the tile's list as pass 0 set them up,
+    /// for pass 1 (which sets up the rest again).
     segments: Vec<Option<Segment>>,
 }
 
@@ -149,7 +153,7 @@ impl<'a, L: Lanes> LightKernel<'a, L> {
 
     fn new(
         points: &'a [ScreenPoint],
-        drawn: &'a [u32],
+        places: &'a [u32],
         grid: &Grid,
         s: &'a Strands,
         slabs: &LightSlabs,
@@ -157,10 +161,9 @@ impl<'a, L: Lanes> LightKernel<'a, L> {
         let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         LightKernel {
             points,
-            drawn,
+            places,
             across: grid.across,
             width: grid.width,
-            order: s.order,
             tip_fade: s.style.tip_fade,
             slabs: *slabs,
             columns: std::array::from_fn(|g| {
@@ -269,7 +272,7 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
                 Some(&seg) => seg,
                 None => Segment::new(self.points, k, j, self.tip_fade),
             };
-            if in_order && pass == 0 {
+            if in_order && pass == 0 && n < CACHED_SEGMENTS {
                 state.segments.push(seg);
             }
             let Some(seg) = seg else {
@@ -295,8 +298,7 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
                 continue;
             };
             if pass == 0 {
-                let k = self.drawn[k] as usize;
-                let strand = self.order.map_or(k as u32, |o| o[k]);
+                let strand = self.places[k];
                 self.first_hair(state, &seg, strand, rows);
             } else {
                 self.deep_opacity(state, &seg, rows);

@@ -12,15 +12,17 @@
 //! opacity the hair's shading reads), then [`draw_picture`] from the camera over the
 //! surfaces' depth, composited over their colour by [`Picture::composite`].
 //!
-//! Memory, all of it freed when a call returns (but the picture or maps it returns): 24 B
-//! a drawn strand point ([`SCREEN_POINT_BYTES`]) and 4 B a drawn strand (its place among
-//! them: strands are placed by where their root lands), 16 B a pixel of the picture (20 B a
-//! texel of the light maps), each tile written straight into its place in the rows, 12 B
-//! a tile (counts and list starts), and the binning pool, the frame's list entries but at
-//! most `bin_capacity` × 8 B ([`ENTRY_BYTES`]): [`buffer_bytes`] adds them up. At
-//! 1920×1080: 33.2 MB of picture, 0.4 MB of tiles, at most 33.6 MB of pool with the
-//! default capacity, and 0.6 MB for 4,096 strands' points (62.2 MB for the full coat's
-//! 420,032).
+//! Memory, all of it freed when a call returns (but the picture or maps it returns): 16 B
+//! a drawn strand point ([`SCREEN_POINT_BYTES`]: position and depth in full, half-width
+//! and opacity share in 16 bits; the colours are read from the caller's buffer) and 4 B a
+//! drawn strand (its place among them: strands are placed by where their root lands), 8 B
+//! a pixel of the picture (half floats, [`PICTURE_PIXEL_BYTES`]; 20 B a texel of the
+//! light maps), each tile written straight into its place in the rows, 8 B a tile and
+//! 32 B a row of tiles (counts, list cursors, bands), 8 B a block of 32 strands (the rows
+//! of tiles it reaches), and the binning pool, the frame's list entries but at most
+//! `bin_capacity` × 8 B ([`ENTRY_BYTES`]); besides, each thread's scratch for the tile it
+//! draws (tens of kB). [`buffer_bytes`] and [`light_buffer_bytes`] add them up; the
+//! numbers at 1920×1080 are in docs/library.md.
 
 mod bins;
 mod blend;
@@ -33,12 +35,12 @@ mod segments;
 mod tile;
 mod view;
 
-pub use bins::{BinStats, ENTRY_BYTES, TILE};
+pub use bins::{BLOCK_STRANDS, BinStats, ENTRY_BYTES, TILE};
 pub use blend::{EXIT_TRANSMITTANCE, LAYERS};
 pub use colors::{pack_point_color, tone_map, unpack_point_color};
 pub use light::{LightMaps, LightSlabs, draw_light_maps, hash_u32, hash_unit};
-pub use picture::{Picture, draw_picture, linear_to_srgb, srgb_to_linear};
-pub use segments::{Lod, SCREEN_POINT_BYTES, SEGMENTS, StrandStyle, Strands};
+pub use picture::{PICTURE_PIXEL_BYTES, Picture, draw_picture, linear_to_srgb, srgb_to_linear};
+pub use segments::{Lod, PLACE_BYTES, SCREEN_POINT_BYTES, SEGMENTS, StrandStyle, Strands};
 pub use view::RasterView;
 
 use thiserror::Error;
@@ -70,8 +72,10 @@ pub enum RasterError {
     Options(String),
 }
 
-/// Entries the binning pool holds by default: 4 Mi, 32 MiB.
-pub const DEFAULT_BIN_CAPACITY: usize = 1 << 22;
+/// Entries the binning pool holds by default: 0.5 Mi, 4 MiB. A frame with more entries
+/// is binned and drawn in groups of tiles, each group scanning only the blocks of strands
+/// that reach its rows.
+pub const DEFAULT_BIN_CAPACITY: usize = 1 << 19;
 
 /// How a frame is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,17 +122,34 @@ impl RasterOptions {
     }
 }
 
-/// Bytes a frame holds at its peak: `points` drawn strand points projected and their
-/// strands' places, a
-/// `width × height` picture (16 B a pixel; a light map's 20 B a texel), the tiles' counts
-/// and list starts, and a binning pool of `pool` entries: the frame's list entries
-/// ([`BinStats::entries`]), at most the options' `bin_capacity`.
+/// Bytes a camera picture holds at its peak: `points` drawn strand points projected and
+/// their strands' places and blocks, a `width × height` picture
+/// ([`PICTURE_PIXEL_BYTES`] a pixel), the tiles' counts and cursors and the rows' bands,
+/// and a binning pool of `pool` entries: the frame's list entries ([`BinStats::entries`]),
+/// at most the options' `bin_capacity`.
 pub fn buffer_bytes(width: u32, height: u32, points: u64, pool: u64) -> u64 {
-    let tiles = u64::from(width.div_ceil(TILE)) * u64::from(height.div_ceil(TILE));
-    let pixel = 16;
+    frame_bytes(width, height, points, pool) + pixels(width, height) * PICTURE_PIXEL_BYTES
+}
+
+/// Bytes the light's maps hold at their peak: [`buffer_bytes`] with maps of
+/// `size × size` texels (4 B of first hair and 16 B of deep opacity a texel) in place of
+/// the picture.
+pub fn light_buffer_bytes(size: u32, points: u64, pool: u64) -> u64 {
+    frame_bytes(size, size, points, pool) + pixels(size, size) * 20
+}
+
+fn pixels(width: u32, height: u32) -> u64 {
+    u64::from(width) * u64::from(height)
+}
+
+/// Everything but the output: points, places, blocks, tiles, rows and the pool.
+fn frame_bytes(width: u32, height: u32, points: u64, pool: u64) -> u64 {
+    let grid = bins::Grid::new(width, height);
+    let strands = points / crate::sim::POINTS_PER_STRAND as u64;
     points * SCREEN_POINT_BYTES
-        + points / crate::sim::POINTS_PER_STRAND as u64 * 4
-        + u64::from(width) * u64::from(height) * pixel
-        + tiles * 12
+        + strands * PLACE_BYTES
+        + strands.div_ceil(BLOCK_STRANDS as u64) * bins::BLOCK_BYTES
+        + grid.tiles() as u64 * bins::TILE_BYTES
+        + u64::from(grid.down) * bins::TILE_ROW_BYTES
         + pool * ENTRY_BYTES
 }

@@ -1,9 +1,10 @@
-//! The camera's picture of the hair: premultiplied colour and transmittance per pixel, and
-//! its composite over the surfaces (`out = hair + T · surface`).
+//! The camera's picture of the hair: premultiplied colour and transmittance per pixel in
+//! half precision (8 bytes a pixel, the texture the renderer composites from), and its
+//! composite over the surfaces (`out = hair + T · surface`).
 
 use super::bins::{self, BinStats, Grid, TILE};
 use super::blend::PictureKernel;
-use super::segments::{Strands, project};
+use super::segments::{ScreenPoint, Strands, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
 use std::marker::PhantomData;
@@ -16,8 +17,17 @@ pub struct Picture {
     pub width: u32,
     /// Height, pixels.
     pub height: u32,
-    /// Row-major: each pixel's premultiplied linear RGB and transmittance.
-    pixels: Vec<[f32; 4]>,
+    /// Row-major: each pixel's premultiplied linear RGB and transmittance, as the bits of
+    /// half-precision floats.
+    pixels: Vec<[u16; 4]>,
+}
+
+/// Bytes of one pixel of a [`Picture`].
+pub const PICTURE_PIXEL_BYTES: u64 = std::mem::size_of::<[u16; 4]>() as u64;
+
+/// A half-precision pixel as four floats.
+fn widen(p: [u16; 4]) -> [f32; 4] {
+    p.map(|h| half::f16::from_bits(h).to_f32())
 }
 
 impl Picture {
@@ -26,12 +36,18 @@ impl Picture {
         if x >= self.width || y >= self.height {
             return None;
         }
-        Some(self.pixels[(y * self.width + x) as usize])
+        Some(widen(self.pixels[(y * self.width + x) as usize]))
     }
 
-    /// Every pixel, row-major.
+    /// Every pixel, row-major, as floats (a copy twice the picture's size).
     pub fn rows(&self) -> Vec<[f32; 4]> {
-        self.pixels.clone()
+        self.pixels.iter().map(|&p| widen(p)).collect()
+    }
+
+    /// Every pixel, row-major, as the bits of half-precision floats (RGBA): what an
+    /// `Rgba16Float` texture holds.
+    pub fn half_rows(&self) -> &[[u16; 4]] {
+        &self.pixels
     }
 
     /// The hair over the surfaces' colour (`surface`, row-major linear RGB): hair + T ·
@@ -44,7 +60,10 @@ impl Picture {
             self.pixels
                 .iter()
                 .zip(surface)
-                .map(|(h, s)| std::array::from_fn(|c| h[c] + h[3] * s[c]))
+                .map(|(&h, s)| {
+                    let h = widen(h);
+                    std::array::from_fn(|c| h[c] + h[3] * s[c])
+                })
                 .collect(),
         )
     }
@@ -57,7 +76,8 @@ impl Picture {
             return None;
         }
         let mut out = rgba.to_vec();
-        for (h, px) in self.pixels.iter().zip(out.chunks_mut(4)) {
+        for (&h, px) in self.pixels.iter().zip(out.chunks_mut(4)) {
+            let h = widen(h);
             for c in 0..3 {
                 let s = srgb_to_linear(f32::from(px[c]) / 255.0);
                 px[c] = (linear_to_srgb(h[c] + h[3] * s) * 255.0).round() as u8;
@@ -109,17 +129,19 @@ pub fn draw_picture(
             view.height
         )));
     }
-    let (points, _) = project(strands, view, true);
+    let (points, places) = project(strands, view);
     let grid = Grid::new(view.width, view.height);
-    let mut pixels = vec![[0.0, 0.0, 0.0, 1.0]; pixels];
-    let mut bands: Vec<&mut [[f32; 4]]> = pixels
+    // No hair: nothing added, everything shows through.
+    let clear = [0, 0, 0, half::f16::ONE.to_bits()];
+    let mut pixels = vec![clear; pixels];
+    let mut bands: Vec<&mut [[u16; 4]]> = pixels
         .chunks_mut(view.width as usize * TILE as usize)
         .collect();
     let stats = if options.simd {
-        let kernel = kernel::<f32x8>(&points, view, options, strands, surface_depth);
+        let kernel = kernel::<f32x8>((&points, &places), view, options, strands, surface_depth);
         bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
     } else {
-        let kernel = kernel::<f32>(&points, view, options, strands, surface_depth);
+        let kernel = kernel::<f32>((&points, &places), view, options, strands, surface_depth);
         bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
     };
     Ok((
@@ -133,14 +155,16 @@ pub fn draw_picture(
 }
 
 fn kernel<'a, L>(
-    points: &'a [super::segments::ScreenPoint],
+    (points, places): (&'a [ScreenPoint], &'a [u32]),
     view: &RasterView,
     options: &RasterOptions,
-    strands: &Strands,
+    strands: &Strands<'a>,
     surface: Option<&'a [f32]>,
 ) -> PictureKernel<'a, L> {
     PictureKernel {
         points,
+        places,
+        colors: strands.colors,
         across: Grid::new(view.width, view.height).across,
         width: view.width,
         height: view.height,

@@ -162,31 +162,75 @@ impl Strands<'_> {
     }
 }
 
-/// A drawn strand point on screen: centre (pixels), nearness (greater is nearer), half the
-/// drawn width (pixels; negative when the point is behind the viewer), true over drawn
-/// width times the LOD weight, and the shaded colour word.
+/// A drawn strand point on screen, 16 bytes: centre (pixels) and nearness (greater is
+/// nearer) at full precision, half the drawn width (pixels; negative when the point is
+/// behind the viewer) as a half-precision float, and true over drawn width times the LOD
+/// weight (0 … 1) in 16-bit fixed point. Its colour stays in the caller's buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ScreenPoint {
     pub x: f32,
     pub y: f32,
     pub near: f32,
-    pub half: f32,
-    pub coverage: f32,
-    pub color: u32,
+    half: u16,
+    coverage: u16,
+}
+
+impl ScreenPoint {
+    /// A point at (`x`, `y`) of nearness `near`, `half` its half-width and `coverage` its
+    /// opacity share, each rounded to its stored precision.
+    pub fn new(x: f32, y: f32, near: f32, half: f32, coverage: f32) -> Self {
+        ScreenPoint {
+            x,
+            y,
+            near,
+            half: half::f16::from_f32(half).to_bits(),
+            coverage: (coverage.clamp(0.0, 1.0) * 65535.0).round() as u16,
+        }
+    }
+
+    /// Half the drawn width, pixels (negative: behind the viewer).
+    #[inline(always)]
+    pub fn half(&self) -> f32 {
+        widen_half(self.half)
+    }
+
+    /// True over drawn width times the LOD weight.
+    #[inline(always)]
+    pub fn coverage(&self) -> f32 {
+        f32::from(self.coverage) * (1.0 / 65535.0)
+    }
+}
+
+/// The value of a half-precision float's bits, exactly as `half::f16::to_f32` gives it,
+/// written out so that it inlines into the segments' set-up (the library's conversion is
+/// a call chosen at run time).
+#[inline(always)]
+pub(crate) fn widen_half(bits: u16) -> f32 {
+    let sign = u32::from(bits & 0x8000) << 16;
+    let exponent = u32::from((bits >> 10) & 0x1f);
+    let mantissa = u32::from(bits & 0x3ff);
+    match exponent {
+        // Zero and the subnormals: the mantissa in units of 2⁻²⁴ (exact in an f32).
+        0 => f32::from_bits(sign | (mantissa as f32 * (1.0 / 16_777_216.0)).to_bits()),
+        // Infinity and NaN.
+        31 => f32::from_bits(sign | 0x7f80_0000 | (mantissa << 13)),
+        _ => f32::from_bits(sign | ((exponent + 112) << 23) | (mantissa << 13)),
+    }
 }
 
 /// Bytes of one projected point.
 pub const SCREEN_POINT_BYTES: u64 = std::mem::size_of::<ScreenPoint>() as u64;
 
+/// Bytes a drawn strand's place (its strand's number) takes beside its points.
+pub const PLACE_BYTES: u64 = 4;
+
 /// Every drawn strand's points projected, strands placed by where their root lands on
-/// screen (so a tile's segments lie near each other in memory), and the drawn number `k`
-/// of the strand in each place.
-pub(crate) fn project(
-    strands: &Strands,
-    view: &RasterView,
-    colors: bool,
-) -> (Vec<ScreenPoint>, Vec<u32>) {
-    let mut keys: Vec<(u32, u32)> = (0..strands.drawn())
+/// screen (so a tile's segments lie near each other in memory), and the number of the
+/// strand in each place (its index in the caller's buffers: the kernels read its colours
+/// and hash it with one look-up).
+pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>, Vec<u32>) {
+    // The sort key above the drawn number: one word a strand, sorted by key.
+    let mut keys: Vec<u64> = (0..strands.drawn())
         .into_par_iter()
         .map(|k| {
             let root = strands.positions[strands.strand(k) * POINTS_PER_STRAND].truncate();
@@ -197,25 +241,27 @@ pub(crate) fn project(
             } else {
                 u32::MAX
             };
-            (key, k as u32)
+            (u64::from(key) << 32) | k as u64
         })
         .collect();
     keys.par_sort_unstable();
     let mut out = vec![ScreenPoint::default(); strands.drawn() * POINTS_PER_STRAND];
     out.par_chunks_mut(POINTS_PER_STRAND)
         .zip(keys.par_iter())
-        .for_each(|(points, &(_, k))| {
-            let k = k as usize;
-            let s = strands.strand(k);
-            let base = s * POINTS_PER_STRAND;
+        .for_each(|(points, &key)| {
+            let k = key as u32 as usize;
+            let base = strands.strand(k) * POINTS_PER_STRAND;
             let p = &strands.positions[base..base + POINTS_PER_STRAND];
             let weight = strands.lod.weight(k as u32);
             for (i, out) in points.iter_mut().enumerate() {
                 *out = project_point(strands, view, p, i, weight);
-                out.color = if colors { strands.colors[base + i] } else { 0 };
             }
         });
-    (out, keys.into_iter().map(|(_, k)| k).collect())
+    let places = keys
+        .into_iter()
+        .map(|key| strands.strand(key as u32 as usize) as u32)
+        .collect();
+    (out, places)
 }
 
 /// The bits of `x` and `y` (16 each) interleaved: nearby cells get nearby numbers.
@@ -266,18 +312,12 @@ fn project_point(
     let a = view.project(at + across * (0.5 * drawn));
     let b = view.project(at - across * (0.5 * drawn));
     let in_front = centre.w > 0.0 && a.w > 0.0 && b.w > 0.0;
-    ScreenPoint {
-        x: centre.x,
-        y: centre.y,
-        near: centre.z,
-        half: if in_front {
-            0.5 * ((a.x - b.x).hypot(a.y - b.y))
-        } else {
-            -1.0
-        },
-        coverage,
-        color: 0,
-    }
+    let half = if in_front {
+        0.5 * ((a.x - b.x).hypot(a.y - b.y))
+    } else {
+        -1.0
+    };
+    ScreenPoint::new(centre.x, centre.y, centre.z, half, coverage)
 }
 
 /// A segment set up for its pixels: the centre line from `a` along `d` (pixels), and each
@@ -329,9 +369,11 @@ impl Segment {
         let p1 = points[k * POINTS_PER_STRAND + j + 1];
         let (dx, dy) = (p1.x - p0.x, p1.y - p0.y);
         let len2 = dx * dx + dy * dy;
-        if p0.half < 0.0 || p1.half < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
+        let (h0, h1) = (p0.half(), p1.half());
+        if h0 < 0.0 || h1 < 0.0 || len2 <= 1e-12 || !len2.is_finite() {
             return None;
         }
+        let (c0, c1) = (p0.coverage(), p1.coverage());
         let along = j as f32 / SEGMENTS as f32;
         let inv_fade = 1.0 / tip_fade.max(1e-4);
         let inv_len2 = 1.0 / len2;
@@ -344,25 +386,25 @@ impl Segment {
             inv_len: inv_len2.sqrt(),
             near: p0.near,
             d_near: p1.near - p0.near,
-            half: p0.half,
-            d_half: p1.half - p0.half,
-            coverage: p0.coverage,
-            d_coverage: p1.coverage - p0.coverage,
+            half: h0,
+            d_half: h1 - h0,
+            coverage: c0,
+            d_coverage: c1 - c0,
             fade: (1.0 - along) * inv_fade,
             d_fade: -(1.0 / SEGMENTS as f32) * inv_fade,
             nearest: p0.near.max(p1.near),
-            reach: p0.half.max(p1.half) + 1.0,
+            reach: h0.max(h1) + 1.0,
         })
     }
 
-    /// The colours of segment `j` of the strand in place `k`, tone-mapped with `exposure`.
-    pub fn shade(points: &[ScreenPoint], k: usize, j: usize, exposure: Exposure) -> Shade {
+    /// The colours of a segment from the packed colour words of its two ends, tone-mapped
+    /// with `exposure`.
+    pub fn shade(ends: [u32; 2], exposure: Exposure) -> Shade {
         let color = |w: u32| {
             let c = unpack_point_color(w);
             exposure.map_or(c, |e| tone_map(c, e))
         };
-        let c0 = color(points[k * POINTS_PER_STRAND + j].color);
-        let c1 = color(points[k * POINTS_PER_STRAND + j + 1].color);
+        let (c0, c1) = (color(ends[0]), color(ends[1]));
         Shade {
             color: c0,
             d_color: c1 - c0,
@@ -400,5 +442,22 @@ impl Segment {
         let first = top as usize + usize::from(top > (top as usize) as f32);
         let last = (bottom.min(tile - 1.0)) as usize;
         (first <= last).then_some((first, last))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::widen_half;
+
+    #[test]
+    fn every_half_float_widens_to_the_libraries_value() {
+        for bits in 0..=u16::MAX {
+            let want = half::f16::from_bits(bits).to_f32();
+            let got = widen_half(bits);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{bits:#06x}: {got} against {want}"
+            );
+        }
     }
 }

@@ -250,9 +250,12 @@ impl HairPath for NativePath {
             .map_err(|e| RenderError::Strands(e.to_string()))?;
         log::debug!("native hair: picture drawn in {:.1} ms", ms(started));
         self.last_stats = Some(stats);
-        let rows = picture.rows();
-        self.gpu(gpu.device)
-            .upload_picture(gpu.device, gpu.queue, camera.targets.size, &rows);
+        self.gpu(gpu.device).upload_picture(
+            gpu.device,
+            gpu.queue,
+            camera.targets.size,
+            picture.half_rows(),
+        );
         Ok(())
     }
 

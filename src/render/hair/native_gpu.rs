@@ -5,6 +5,7 @@
 //! (`shaders/hair_native.wgsl`).
 
 use super::composite::composite_targets;
+use crate::raster::PICTURE_PIXEL_BYTES;
 use crate::render::descriptors::{
     RenderPipelineSpec, bind_group, bind_group_layout, camera_multisample, pipeline_layout,
     render_pipeline, texture_entry,
@@ -13,7 +14,7 @@ use crate::render::target::{DEPTH_FORMAT, FrameTargets, ID_FORMAT, TargetLayout}
 use crate::shaders::ShaderModule;
 
 /// Format of the host's picture: premultiplied linear RGB and transmittance.
-const PICTURE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+const PICTURE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// What the host asks of a frame's GPU work, read back once it has run.
 #[derive(Default)]
@@ -300,14 +301,14 @@ impl NativeGpu {
         (s, width * 4, (width, height))
     }
 
-    /// Uploads the host's picture (`rows`, row-major premultiplied RGB and transmittance)
-    /// of `size` pixels; it lands at the next submission.
+    /// Uploads the host's picture (`rows`, row-major premultiplied RGB and transmittance as
+    /// half floats) of `size` pixels; it lands at the next submission.
     pub fn upload_picture(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         size: (u32, u32),
-        rows: &[[f32; 4]],
+        rows: &[[u16; 4]],
     ) {
         if self.picture.as_ref().is_none_or(|p| p.size != size) {
             let texture = device.create_texture(&wgpu::TextureDescriptor {
@@ -334,7 +335,13 @@ impl NativeGpu {
             });
         }
         if let Some(p) = &self.picture {
-            write_texture(queue, &p.texture, size, bytemuck::cast_slice(rows), 16);
+            write_texture(
+                queue,
+                &p.texture,
+                size,
+                bytemuck::cast_slice(rows),
+                PICTURE_PIXEL_BYTES as u32,
+            );
         }
     }
 
@@ -354,9 +361,9 @@ impl NativeGpu {
 
     /// Bytes of GPU memory the picture takes.
     pub fn bytes(&self) -> u64 {
-        self.picture
-            .as_ref()
-            .map_or(0, |p| u64::from(p.size.0) * u64::from(p.size.1) * 16)
+        self.picture.as_ref().map_or(0, |p| {
+            u64::from(p.size.0) * u64::from(p.size.1) * PICTURE_PIXEL_BYTES
+        })
     }
 
     /// Frees the picture (its next frame makes it again).
