@@ -43,10 +43,10 @@ pub struct DemoArgs {
     pub mode: pelt::render::DebugMode,
     /// How the hair is drawn: ribbons (the hardware ribbons, the reference), native (the
     /// strand rasteriser on the CPU's cores), strands (the same rasteriser in WGSL) or
-    /// auto: with the budget on, the ribbons and native
-    /// are timed at each budget level and the faster kept; with --budget off, the adapter's
-    /// kind decides (native on CPU adapters such as lavapipe, the ribbons elsewhere). The
-    /// panel switches it too.
+    /// auto: the adapter's kind decides (native on CPU adapters such as lavapipe, whose
+    /// window then has one sample a pixel; the ribbons elsewhere), and with the budget on
+    /// a window with MSAA times the ribbons and native at each budget level and keeps the
+    /// faster. The panel switches it too.
     #[arg(long, default_value = "auto")]
     pub raster: pelt::render::Raster,
     /// Which solver steps the coat: gpu (WGSL compute), cpu (the SIMD solver, its positions
