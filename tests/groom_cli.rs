@@ -72,7 +72,12 @@ fn a_mask_keeps_fur_off_what_it_covers_and_length_and_count_are_obeyed() {
     // The exported coat's colours: the pale (cream) places have a blue channel far above
     // the main orange's (0.044 linear).
     let pale = |c: Vec4| c.z > 0.3;
-    let (plain, _) = coat(&vrm, &["--strands", "600"], &dir.path().join("plain.usda"));
+    let (plain, plain_err) = coat(&vrm, &["--strands", "600"], &dir.path().join("plain.usda"));
+    // With no groom file the summary names the parts left bare.
+    assert!(
+        plain_err.contains("no fur on the materials \"eyes\", \"nose\""),
+        "{plain_err}"
+    );
     let covered = colours_under(&loaded.mesh, &plain)
         .into_iter()
         .filter(|&c| pale(c))

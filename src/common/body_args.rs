@@ -126,9 +126,10 @@ impl BodyArgs {
                 ),
                 None => "rest pose".to_string(),
             },
-            groom
-                .as_ref()
-                .map_or(String::new(), |(_, line)| format!("; {line}"))
+            match &groom {
+                Some((_, line)) => format!("; {line}"),
+                None => bare_line(&loaded.mesh),
+            }
         );
         Ok(Some(RunBody {
             body: FurBody {
@@ -139,6 +140,34 @@ impl BodyArgs {
             summary,
         }))
     }
+}
+
+/// The summary's words on the materials the default groom leaves bare (none: empty).
+fn bare_line(mesh: &pelt::body::BodyMesh) -> String {
+    /// The most names listed; a body may have hundreds of materials.
+    const LISTED: usize = 8;
+    let bare = pelt::groom::default_bare_materials(mesh);
+    if bare.is_empty() {
+        return String::new();
+    }
+    let mut names: Vec<String> = bare
+        .iter()
+        .take(LISTED)
+        .map(|n| {
+            format!(
+                "\"{}\"",
+                crate::common::printable::shortened(n, crate::common::printable::MAX_SHOWN_CHARS)
+            )
+        })
+        .collect();
+    if bare.len() > LISTED {
+        names.push(format!("and {} more", bare.len() - LISTED));
+    }
+    format!(
+        "; no fur on the materials {} (named like eyes, teeth or claws; a groom file's \
+         `no_fur` changes that)",
+        names.join(", ")
+    )
 }
 
 /// The groom file or curves at `path`, for `body` (curves placed through the body's fit),

@@ -153,20 +153,7 @@ impl BodyGroom {
         // (then they name the coat itself, "Eye_of_the_storm_body", not an eye).
         let default_masks = GroomFile::default().no_fur;
         let list = file.map_or(&default_masks, |f| &f.no_fur);
-        let mut masks = BodyMasks::new(list, mesh);
-        if list.iter().all(|m| matches!(m, Mask::MaterialWord(_))) {
-            let bare: f64 = mesh
-                .triangles
-                .iter()
-                .zip(&mesh.triangle_materials)
-                .enumerate()
-                .filter(|(_, (_, m))| masks.material_is_bare(**m))
-                .map(|(k, _)| cumulative[k] - if k == 0 { 0.0 } else { cumulative[k - 1] })
-                .sum();
-            if bare > DEFAULT_LIST_MOST_BARE * total {
-                masks = BodyMasks::new(&[], mesh);
-            }
-        }
+        let masks = masks_for(list, mesh);
         let near_bare = NearBare::new(mesh, &masks);
         let height = body_height(mesh);
         let comb = CombField::new(mesh);
@@ -252,6 +239,49 @@ fn skin_area(mesh: &BodyMesh) -> f64 {
         })
         .filter(|a| a.is_finite())
         .sum()
+}
+
+/// The masks `list` makes on `mesh`; for the default list (every mask a
+/// [`Mask::MaterialWord`]) none where it would leave more than
+/// [`DEFAULT_LIST_MOST_BARE`] of the skin's area bare.
+fn masks_for<'a>(list: &'a [Mask], mesh: &BodyMesh) -> BodyMasks<'a> {
+    let masks = BodyMasks::new(list, mesh);
+    if !list.iter().all(|m| matches!(m, Mask::MaterialWord(_))) {
+        return masks;
+    }
+    let vertex = |i: u32| mesh.positions.get(i as usize).copied();
+    let (mut bare, mut total) = (0.0f64, 0.0f64);
+    for (t, &m) in mesh.triangles.iter().zip(&mesh.triangle_materials) {
+        let area = match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+            (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
+            _ => 0.0,
+        };
+        if area.is_finite() {
+            total += area;
+            if masks.material_is_bare(m) {
+                bare += area;
+            }
+        }
+    }
+    if bare > DEFAULT_LIST_MOST_BARE * total {
+        BodyMasks::new(&[], mesh)
+    } else {
+        masks
+    }
+}
+
+/// The names of `mesh`'s materials the groom leaves bare when no groom file says
+/// otherwise ([`super::BARE_MATERIAL_WORDS`]), in the body's order: for a summary, so a
+/// user sees which parts grow no fur.
+pub fn default_bare_materials(mesh: &BodyMesh) -> Vec<&str> {
+    let list = GroomFile::default().no_fur;
+    let masks = masks_for(&list, mesh);
+    mesh.material_names
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| u16::try_from(*i).is_ok_and(|m| masks.material_is_bare(m)))
+        .map(|(_, n)| n.as_str())
+        .collect()
 }
 
 /// `roots` in Morton order of their rest positions.

@@ -18,7 +18,7 @@ mod strands;
 
 pub use crate::creature::{Pattern, pattern_at};
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
-pub use body::BodyGroom;
+pub use body::{BodyGroom, default_bare_materials};
 pub use body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS};
 pub use file::{
     BARE_MATERIAL_WORDS, Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION,
