@@ -156,7 +156,7 @@ pub enum Mask {
     /// "s" or "es"), ignoring case (held in lower case): the rule of the default list,
     /// [`BARE_MATERIAL_WORDS`], so "Claws_L" and "EyeIris" are bare but "Sabertooth_Body"
     /// is not. Words are split at anything not a letter, at digits, and where a lower-case
-    /// letter meets an upper-case one ([`material_words`]).
+    /// letter meets an upper-case one (`material_words`).
     MaterialWord(String),
     /// Where a channel of the interpolated vertex colour (linear, times the material's base
     /// colour factor, as [`crate::body::BodyMesh::colors`] holds it) crosses the threshold.
