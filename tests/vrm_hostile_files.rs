@@ -2,67 +2,15 @@
 //! must be a clear error, and the memory the reader holds at its peak is measured with a
 //! counting allocator and bounded.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard};
+mod alloc_common;
 
+use std::io::Read;
+
+use alloc_common::{alone, peak_of};
 use pelt::vrm::{VrmError, glb, read_glb, read_glb_from};
 
-/// Counts the bytes allocated now and the most at once.
-struct Counting;
-
-static NOW: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = NOW.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        NOW.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new) };
-        if !p.is_null() {
-            // Counted as if the new block were allocated before the old one is freed.
-            let now = NOW.fetch_add(new, Relaxed) + new;
-            PEAK.fetch_max(now, Relaxed);
-            NOW.fetch_sub(layout.size(), Relaxed);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// The counters see every thread's allocations, and tests run on several threads: each
-/// test holds this lock from its first allocation to its last, so no other test
-/// allocates while one measures.
-static ALONE: Mutex<()> = Mutex::new(());
-
-/// Takes [`ALONE`] (a test that panicked while holding it poisons nothing here).
-fn alone() -> MutexGuard<'static, ()> {
-    ALONE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Runs `f` and returns its result and the most bytes it held at once beyond what was
-/// held before. `_alone` proves the caller holds [`ALONE`].
-fn peak_of<T>(_alone: &MutexGuard<'static, ()>, f: impl FnOnce() -> T) -> (T, usize) {
-    let base = NOW.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    let r = f();
-    (r, PEAK.load(Relaxed).saturating_sub(base))
-}
+static ALLOC: alloc_common::Counting = alloc_common::Counting;
 
 const MIB: usize = 1 << 20;
 
