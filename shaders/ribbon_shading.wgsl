@@ -25,7 +25,15 @@ fn cs_shade_ribbons(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_w
         reach = max(reach, distance(positions[s * POINTS + i].xyz, root));
     }
     let near_hand = hand_reaches(root, reach);
+    // Each point read once: the tangent's neighbours (the point itself at either end, as
+    // `strand_point` takes them) carried along the strand.
+    var prev = root;
+    var here = root;
     for (var i = 0u; i < POINTS; i = i + 1u) {
-        shaded_points_out[s * POINTS + i] = shade_strand_point(strand, near_hand, s, nth, i);
+        let next = positions[s * POINTS + min(i + 1u, POINTS - 1u)].xyz;
+        let tangent = strand_tangent(prev, next);
+        shaded_points_out[s * POINTS + i] = shade_strand_point(strand, near_hand, s, i, here, tangent);
+        prev = here;
+        here = next;
     }
 }

@@ -85,20 +85,18 @@ fn shade_hair(strand: StrandShading, p: RibbonPoint, occlusion: f32) -> vec3<f32
     return (key + strand.fill + strand.ambient) * ramp * occlusion;
 }
 
-// The shaded colour of point `i` of strand `s`, the `nth` drawn, packed: on the strand's
-// centre line, as the ribbons' vertices and the compute rasteriser's segments read it.
-// `strand` is `strand_shading(s)`; `near_hand` is false only where the hand's occlusion
-// is known to be 1 (`hand_reaches`), so its loop over the capsules is skipped.
-fn shade_strand_point(strand: StrandShading, near_hand: bool, s: u32, nth: u32, i: u32) -> u32 {
-    let g = strand_point(s, nth, i);
+// The shaded colour of point `i` of strand `s`, at `world` and running along `tangent`
+// (`strand_tangent`), packed: on the strand's centre line, as the ribbons' vertices and
+// the compute rasteriser's segments read it. `strand` is `strand_shading(s)`; `near_hand`
+// is false only where the hand's occlusion is known to be 1 (`hand_reaches`), so its loop
+// over the capsules is skipped.
+fn shade_strand_point(strand: StrandShading, near_hand: bool, s: u32, i: u32, world: vec3<f32>, tangent: vec3<f32>) -> u32 {
     var p: RibbonPoint;
-    p.world = g.p;
-    p.tangent = g.tangent;
-    p.along = g.along;
-    p.coverage = g.coverage;
+    p.world = world;
+    p.tangent = tangent;
+    p.along = f32(i) / f32(POINTS - 1u);
     p.strand = s;
     p.point = i;
-    p.touched = g.touched;
     var occlusion = 1.0;
     if (near_hand) {
         occlusion = hand_occlusion(p.world);
