@@ -187,7 +187,9 @@ fn hand_occlusion(world: vec3<f32>) -> f32 {
 // radius bounds every point's distance from below.
 fn hand_reaches(center: vec3<f32>, radius: f32) -> bool {
     let count = min(frame.hand_count, MAX_HAND_CAPSULES);
-    let reach = max(frame.hand_falloff, 1e-4) + HAND_REACH_MARGIN;
+    // A tenth of a millimetre of slack: far more than the rounding of distances on a
+    // creature a metre across, far less than any strand.
+    let reach = max(frame.hand_falloff, 1e-4) + 1e-4;
     var near = false;
     for (var i = 0u; i < count; i = i + 1u) {
         let a = frame.hand[i].a;
@@ -198,10 +200,6 @@ fn hand_reaches(center: vec3<f32>, radius: f32) -> bool {
     }
     return near;
 }
-
-// Metres of slack in `hand_reaches`: far more than the rounding of distances of a
-// creature a metre across, far less than any strand.
-const HAND_REACH_MARGIN: f32 = 1e-4;
 
 // Linear HDR → display: exposure, then a hue-keeping shoulder that is the identity below
 // 0.6 and approaches 1 above it, so highlights roll off instead of clipping to white.
