@@ -180,6 +180,27 @@ fn hand_occlusion(world: vec3<f32>) -> f32 {
     return open;
 }
 
+// Whether the hand's occlusion can fall anywhere in the ball of `radius` about `center`:
+// false only when every point of it is farther than the falloff (plus a margin for
+// rounding) from every capsule, where `hand_occlusion` is exactly 1. Distance to a
+// capsule's axis moves no faster than the point does, so the ball's centre minus its
+// radius bounds every point's distance from below.
+fn hand_reaches(center: vec3<f32>, radius: f32) -> bool {
+    let count = min(frame.hand_count, MAX_HAND_CAPSULES);
+    // A tenth of a millimetre of slack: far more than the rounding of distances on a
+    // creature a metre across, far less than any strand.
+    let reach = max(frame.hand_falloff, 1e-4) + 1e-4;
+    var near = false;
+    for (var i = 0u; i < count; i = i + 1u) {
+        let a = frame.hand[i].a;
+        let ab = frame.hand[i].b - a;
+        let h = clamp(dot(center - a, ab) / max(dot(ab, ab), 1e-12), 0.0, 1.0);
+        let d = distance(center, a + ab * h) - frame.hand[i].radius - radius;
+        near = near || d < reach;
+    }
+    return near;
+}
+
 // Linear HDR → display: exposure, then a hue-keeping shoulder that is the identity below
 // 0.6 and approaches 1 above it, so highlights roll off instead of clipping to white.
 fn tone_map(hdr: vec3<f32>) -> vec3<f32> {

@@ -122,6 +122,17 @@ struct StrandPoint {
     touched: f32,
 }
 
+// The unit direction a strand runs at a point, from the points before and after it (the
+// point itself at either end); straight up where they coincide.
+fn strand_tangent(prev: vec3<f32>, next: vec3<f32>) -> vec3<f32> {
+    let tangent = next - prev;
+    let tangent_len = length(tangent);
+    if (tangent_len > 1e-9) {
+        return tangent / tangent_len;
+    }
+    return vec3<f32>(0.0, 1.0, 0.0);
+}
+
 // Point `i` of strand `s`, the `nth` strand drawn, seen from this pass's view.
 fn strand_point(s: u32, nth: u32, i: u32) -> StrandPoint {
     var out: StrandPoint;
@@ -130,13 +141,7 @@ fn strand_point(s: u32, nth: u32, i: u32) -> StrandPoint {
     let p = point.xyz;
     let prev = positions[base + max(i, 1u) - 1u].xyz;
     let next = positions[base + min(i + 1u, POINTS - 1u)].xyz;
-    var tangent = next - prev;
-    let tangent_len = length(tangent);
-    if (tangent_len > 1e-9) {
-        tangent = tangent / tangent_len;
-    } else {
-        tangent = vec3<f32>(0.0, 1.0, 0.0);
-    }
+    let tangent = strand_tangent(prev, next);
     let to_viewer = toward_viewer(p);
     var side = cross(tangent, to_viewer);
     let side_len = length(side);

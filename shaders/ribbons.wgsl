@@ -33,22 +33,42 @@ struct ColorOut {
     @builtin(sample_mask) mask: u32,
 }
 
-// The shaded colour of the hair at strand point `p` (on the strand's centre line), linear
-// HDR; evaluated once a point by the shading pass (`shade_strand_point`).
-fn shade_hair(p: RibbonPoint) -> vec3<f32> {
-    let s = p.strand;
+// What shading a strand's points shares: everything that depends on the strand's root
+// alone (its colour, the skin's normal there and the lights that only see that normal),
+// worked out once a strand by the shading pass rather than again at each of its points.
+struct StrandShading {
+    albedo: vec3<f32>,
+    // The world-space surface normal at the root.
+    n: vec3<f32>,
+    // The fill light and the ambient, before the ramp and the hand's occlusion.
+    fill: vec3<f32>,
+    ambient: vec3<f32>,
+}
+
+fn strand_shading(s: u32) -> StrandShading {
+    var out: StrandShading;
     let random = strand_random(s);
-    let n = strand_normal(s);
+    out.n = strand_normal(s);
+    // Each strand's colour comes from its root's pattern, varied a little per strand.
+    out.albedo = strand_albedo(s) * (0.86 + 0.28 * random);
+    let fill_n = clamp((dot(out.n, frame.fill_dir) + 0.4) / 1.4, 0.0, 1.0);
+    out.fill = out.albedo / PI * fill_n * frame.fill_irradiance;
+    out.ambient = out.albedo * mix(frame.ground, frame.sky, 0.5 + 0.5 * out.n.y);
+    return out;
+}
+
+// The shaded colour of the hair at strand point `p` (on the centre line of the strand
+// `strand` describes), linear HDR, with the hand's occlusion there already known.
+fn shade_hair(strand: StrandShading, p: RibbonPoint, occlusion: f32) -> vec3<f32> {
+    let n = strand.n;
+    let albedo = strand.albedo;
     let t = p.tangent;
     let to_eye = normalize(frame.eye - p.world);
     let l = frame.light_dir;
 
-    // Each strand's colour comes from its root's pattern, varied a little per strand.
-    let albedo = strand_albedo(s) * (0.86 + 0.28 * random);
     // Light reaching into the coat falls off toward the roots.
     let ramp = mix(0.42, 1.0, sqrt(p.along));
     let visible = key_light_visibility(p.world);
-    let occlusion = hand_occlusion(p.world);
     let light = frame.light_color * frame.light_irradiance;
 
     // Fur is lit like a volume, not like a lone cylinder: the strand's own diffuse
@@ -62,25 +82,26 @@ fn shade_hair(p: RibbonPoint) -> vec3<f32> {
     let transmission = albedo * rim * 0.35 * p.along;
     let key = (diffuse + specular + transmission) * light * visible;
 
-    let fill_n = clamp((dot(n, frame.fill_dir) + 0.4) / 1.4, 0.0, 1.0);
-    let fill = albedo / PI * fill_n * frame.fill_irradiance;
-    let ambient = albedo * mix(frame.ground, frame.sky, 0.5 + 0.5 * n.y);
-    return (key + fill + ambient) * ramp * occlusion;
+    return (key + strand.fill + strand.ambient) * ramp * occlusion;
 }
 
-// The shaded colour of point `i` of strand `s`, the `nth` drawn, packed: on the strand's
-// centre line, as the ribbons' vertices and the compute rasteriser's segments read it.
-fn shade_strand_point(s: u32, nth: u32, i: u32) -> u32 {
-    let g = strand_point(s, nth, i);
+// The shaded colour of point `i` of strand `s`, at `world` and running along `tangent`
+// (`strand_tangent`), packed: on the strand's centre line, as the ribbons' vertices and
+// the compute rasteriser's segments read it. `strand` is `strand_shading(s)`; `near_hand`
+// is false only where the hand's occlusion is known to be 1 (`hand_reaches`), so its loop
+// over the capsules is skipped.
+fn shade_strand_point(strand: StrandShading, near_hand: bool, s: u32, i: u32, world: vec3<f32>, tangent: vec3<f32>) -> u32 {
     var p: RibbonPoint;
-    p.world = g.p;
-    p.tangent = g.tangent;
-    p.along = g.along;
-    p.coverage = g.coverage;
+    p.world = world;
+    p.tangent = tangent;
+    p.along = f32(i) / f32(POINTS - 1u);
     p.strand = s;
     p.point = i;
-    p.touched = g.touched;
-    return pack_point_color(shade_hair(p));
+    var occlusion = 1.0;
+    if (near_hand) {
+        occlusion = hand_occlusion(p.world);
+    }
+    return pack_point_color(shade_hair(strand, p, occlusion));
 }
 
 // The `contact` colouring: strands in a flat muted colour, the points the hand touched this

@@ -1,7 +1,7 @@
 //! The renderer, judged by image statistics on lavapipe at a reduced tier: each debug view
 //! draws what it should (read from the ID target, not guessed from colours), fur extends the
 //! host's silhouette, the coat's lit colour sits near its palette, one strand tapers and
-//! fades, the hair's shadow darkens the skin, moving the light moves the shadow, the same
+//! fades (and darkens where a hand comes near), the hair's shadow darkens the skin, moving the light moves the shadow, the same
 //! inputs give the same bytes, and bad targets are errors.
 
 mod render_common;
@@ -327,6 +327,74 @@ fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
     assert!(
         luminance(rgba_at(&image, x, mid)) > luminance(rgba_at(&image, x, top)),
         "no soft edge across the ribbon"
+    );
+}
+
+#[test]
+fn a_hand_near_a_strands_tip_darkens_the_tip_and_leaves_the_root() {
+    // The shading pass skips the hand's occlusion for strands whose every point is beyond
+    // its falloff, judged from a ball about the root: a hand near the tip alone (farther
+    // than the falloff from the root) must still darken the tip.
+    use pelt::render::{DrawCapsule, Material};
+    let ctx = gpu();
+    let points: [Vec3; 6] = std::array::from_fn(|i| Vec3::new(-0.06 + 0.024 * i as f32, 0.0, 0.0));
+    let (mut renderer, _buffer) = single_strand(&ctx, points);
+    let (w, h) = (360, 60);
+    let fov = 2.0 * (0.5 * 0.0004 * h as f32 / 0.3f32).atan();
+    let camera = Camera {
+        fov_y: fov,
+        ..Camera::look_at(Vec3::new(0.0, 0.0, 0.3), Vec3::ZERO, 1.0)
+    };
+    let pose = CreaturePose {
+        head: Affine3A::IDENTITY,
+        body: Affine3A::IDENTITY,
+        tail: [Affine3A::IDENTITY; 5],
+    };
+    // Behind the strand, past its tip: 3.5 cm from point 4, 12 cm from the root (the
+    // falloff is 6 cm).
+    let hand = [DrawCapsule {
+        a: Vec3::new(0.07, 0.0, -0.03),
+        b: Vec3::new(0.10, 0.0, -0.03),
+        radius: 0.01,
+        material: Material::Hand,
+    }];
+    assert!(RenderSettings::default().hand_occlusion_falloff < 0.1);
+    let mut draw = |with_hand: bool| {
+        let mut s = Scene::new(camera, pose);
+        s.mode = DebugMode::Strands;
+        if with_hand {
+            s.hand = &hand;
+            s.hand_occlusion = 1.0;
+        }
+        renderer.render_image(&s, w, h).unwrap()
+    };
+    let (plain, touched) = (draw(false), draw(true));
+    // Mean luminance of the hair in the columns from `a` to `b` of the strand's length.
+    let mean = |image: &Image, a: f32, b: f32| {
+        let (x0, x1) = ((30.0 + 300.0 * a) as u32, (30.0 + 300.0 * b) as u32);
+        let hair: Vec<f32> = (x0..x1)
+            .flat_map(|x| (0..h).map(move |y| (x, y)))
+            .filter(|&(x, y)| id_at(image, x, y) == ids::HAIR)
+            .map(|(x, y)| luminance(rgba_at(image, x, y)))
+            .collect();
+        hair.iter().sum::<f32>() / hair.len().max(1) as f32
+    };
+    let (root_plain, root_touched) = (mean(&plain, 0.02, 0.3), mean(&touched, 0.02, 0.3));
+    let (tip_plain, tip_touched) = (mean(&plain, 0.72, 0.8), mean(&touched, 0.72, 0.8));
+    eprintln!(
+        "hair luminance without / with the hand: root {root_plain:.1} / {root_touched:.1}, near the tip {tip_plain:.1} / {tip_touched:.1}"
+    );
+    assert!(
+        tip_plain > 10.0,
+        "the strand's tip is not lit ({tip_plain})"
+    );
+    assert!(
+        tip_touched < 0.9 * tip_plain,
+        "the hand did not darken the tip: {tip_touched} vs {tip_plain}"
+    );
+    assert!(
+        (root_touched - root_plain).abs() <= 0.01 * root_plain,
+        "the hand changed the root: {root_touched} vs {root_plain}"
     );
 }
 
