@@ -135,7 +135,7 @@ struct BoneGrid {
 
 // Rust twin: `sim::GpuGridFrame`: one grid's joint in one step's pose.
 struct GridFrame {
-    // World → bind frame.
+    // World → the grid's cells (bind frame, lowest node at the origin, cell size 1).
     to_bind: mat4x4<f32>,
     // Columns 0..2: bind → world for gradients; column 3: x the scale, y 1 where usable.
     normal_scale: mat4x4<f32>,
@@ -231,17 +231,15 @@ fn grid_sample(j: u32, g: u32, p: vec3<f32>) -> FieldSample {
         return none;
     }
     let m = frame.to_bind;
-    let q = vec3<f32>(
+    let u = vec3<f32>(
         m[0].x * p.x + m[1].x * p.y + m[2].x * p.z + m[3].x,
         m[0].y * p.x + m[1].y * p.y + m[2].y * p.z + m[3].y,
         m[0].z * p.x + m[1].z * p.y + m[2].z * p.z + m[3].z,
     );
-    let cell = grid.origin_cell.w;
     if (any(grid.dims_joint.xyz < vec3<u32>(2u))) {
         return none;
     }
     let last = vec3<f32>(grid.dims_joint.xyz - vec3<u32>(1u));
-    let u = (q - grid.origin_cell.xyz) / cell;
     if (!(all(u >= vec3<f32>(0.0)) && all(u <= last))) {
         return none;
     }

@@ -22,7 +22,10 @@ pub const NO_GRID: u32 = crate::shaders::NO_GRID;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 pub struct GpuGridFrame {
-    /// World → bind frame for points (the joint's skinning matrix inverted).
+    /// World → the grid's cells for points: the joint's skinning matrix inverted (world →
+    /// bind frame), then the grid's lowest node moved to the origin and the cell size
+    /// divided out, so node (i, j, k) sits at (i, j, k). Folded here once per grid and step,
+    /// so a reading neither subtracts the origin nor divides by the cell.
     pub to_bind: Mat4,
     /// Columns 0..2: bind → world for gradients (the inverse transpose of the matrix's
     /// linear part); column 3: x the matrix's mean scale (bind metres → world metres), y 1
@@ -31,7 +34,8 @@ pub struct GpuGridFrame {
 }
 
 /// The frames of every grid of `field` in `pose`, appended to `out` (one per grid, in grid
-/// order): a step's slot.
+/// order): a step's slot. A grid whose cell size is not a positive finite number gets a
+/// frame with no opinion.
 pub fn grid_frames(field: &BodyField, pose: &SkinPose, out: &mut Vec<GpuGridFrame>) {
     out.extend(field.grids.iter().map(|g| {
         let m = pose
@@ -41,7 +45,15 @@ pub fn grid_frames(field: &BodyField, pose: &SkinPose, out: &mut Vec<GpuGridFram
             .unwrap_or(Mat4::IDENTITY);
         let linear = Mat3::from_mat4(m);
         let det = linear.determinant();
-        let usable = det.is_finite() && det.abs() > 1e-12 && m.is_finite();
+        let [ox, oy, oz, cell] = g.origin_cell;
+        let to_cells = Mat4::from_scale(Vec3::splat(1.0 / cell))
+            * Mat4::from_translation(-Vec3::new(ox, oy, oz));
+        let usable = det.is_finite()
+            && det.abs() > 1e-12
+            && m.is_finite()
+            && cell > 0.0
+            && cell.is_finite()
+            && to_cells.is_finite();
         if !usable {
             return GpuGridFrame {
                 to_bind: Mat4::IDENTITY,
@@ -50,7 +62,7 @@ pub fn grid_frames(field: &BodyField, pose: &SkinPose, out: &mut Vec<GpuGridFram
         }
         let normal = linear.inverse().transpose();
         GpuGridFrame {
-            to_bind: m.inverse(),
+            to_bind: to_cells * m.inverse(),
             normal_scale: Mat4::from_cols(
                 normal.x_axis.extend(0.0),
                 normal.y_axis.extend(0.0),
@@ -274,12 +286,6 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<Re
         return None;
     }
     let m = &frame.to_bind;
-    let q = [
-        m.x_axis.x * p.x + m.y_axis.x * p.y + m.z_axis.x * p.z + m.w_axis.x,
-        m.x_axis.y * p.x + m.y_axis.y * p.y + m.z_axis.y * p.z + m.w_axis.y,
-        m.x_axis.z * p.x + m.y_axis.z * p.y + m.z_axis.z * p.z + m.w_axis.z,
-    ];
-    let cell = grid.origin_cell[3];
     let mut base = [0u32; 3];
     let mut f = [0.0f32; 3];
     for a in 0..3 {
@@ -288,7 +294,11 @@ fn grid_sample(field: &FieldSteps<'_>, j: usize, g: usize, p: Vec3) -> Option<Re
             return None;
         }
         let last = (dims - 1) as f32;
-        let u = (q[a] - grid.origin_cell[a]) / cell;
+        // The point's coordinate along axis `a` in the grid's cells (the frame holds the
+        // origin and the cell size), one axis at a time so a point off the box stops at
+        // the first axis it leaves.
+        let row = m.row(a);
+        let u = row.x * p.x + row.y * p.y + row.z * p.z + row.w;
         if !(u >= 0.0 && u <= last) {
             return None;
         }
@@ -454,6 +464,60 @@ pub fn turn_min_dot(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Quat;
+
+    fn one_grid(cell: f32) -> BodyField {
+        BodyField {
+            grids: vec![GpuBoneGrid {
+                origin_cell: [0.1, -0.2, 0.3, cell],
+                dims_joint: [4, 5, 6, 0],
+                offset: [0; 4],
+            }],
+            values: vec![0.0; 4 * 5 * 6],
+        }
+    }
+
+    #[test]
+    fn a_grid_frame_takes_the_posed_grids_nodes_to_their_cell_numbers() {
+        let field = one_grid(0.05);
+        let joint = Mat4::from_scale_rotation_translation(
+            Vec3::splat(1.5),
+            Quat::from_rotation_y(0.7) * Quat::from_rotation_x(-0.4),
+            Vec3::new(0.3, 0.9, -0.2),
+        );
+        let pose = SkinPose {
+            joints: vec![joint],
+        };
+        let mut frames = Vec::new();
+        grid_frames(&field, &pose, &mut frames);
+        assert_eq!(frames.len(), 1);
+        assert_eq!(frames[0].normal_scale.w_axis.y, 1.0);
+        let origin = Vec3::new(0.1, -0.2, 0.3);
+        for node in [
+            Vec3::ZERO,
+            Vec3::new(3.0, 4.0, 5.0),
+            Vec3::new(1.0, 2.0, 3.0),
+        ] {
+            let world = joint.transform_point3(origin + node * 0.05);
+            let cells = frames[0].to_bind.transform_point3(world);
+            assert!(
+                cells.distance(node) < 1e-4,
+                "node {node} reads as {cells} in the grid's cells"
+            );
+        }
+    }
+
+    #[test]
+    fn a_grid_whose_cell_is_not_positive_has_no_opinion() {
+        let pose = SkinPose {
+            joints: vec![Mat4::IDENTITY],
+        };
+        for cell in [0.0, -0.05, f32::NAN, f32::INFINITY] {
+            let mut frames = Vec::new();
+            grid_frames(&one_grid(cell), &pose, &mut frames);
+            assert_eq!(frames[0].normal_scale.w_axis.y, 0.0, "cell {cell}");
+        }
+    }
 
     #[test]
     fn a_pushed_point_is_read_again_once_it_moved_half_its_spare() {
