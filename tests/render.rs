@@ -262,13 +262,9 @@ fn single_strand(ctx: &GpuContext, points: [Vec3; 6]) -> (FurRenderer, wgpu::Buf
     (renderer, buffer)
 }
 
-#[test]
-fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
-    let ctx = gpu();
-    // A straight 12 cm strand across the view, root at the left.
-    let points: [Vec3; 6] = std::array::from_fn(|i| Vec3::new(-0.06 + 0.024 * i as f32, 0.0, 0.0));
-    let (mut renderer, _buffer) = single_strand(&ctx, points);
-    // 0.4 mm per pixel: the root is 8.5 pixels wide, the tip 1.3.
+/// The view the single-strand tests draw in: 360×60 pixels of 0.4 mm each at the strand,
+/// looking down −Z from 0.3 m, and the creature's pose at rest.
+fn single_strand_view() -> (u32, u32, Camera, CreaturePose) {
     let (w, h) = (360, 60);
     let fov = 2.0 * (0.5 * 0.0004 * h as f32 / 0.3f32).atan();
     let camera = Camera {
@@ -280,6 +276,17 @@ fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
         body: Affine3A::IDENTITY,
         tail: [Affine3A::IDENTITY; 5],
     };
+    (w, h, camera, pose)
+}
+
+#[test]
+fn a_single_strand_is_wider_at_its_root_and_fades_at_its_tip() {
+    let ctx = gpu();
+    // A straight 12 cm strand across the view, root at the left.
+    let points: [Vec3; 6] = std::array::from_fn(|i| Vec3::new(-0.06 + 0.024 * i as f32, 0.0, 0.0));
+    let (mut renderer, _buffer) = single_strand(&ctx, points);
+    // 0.4 mm per pixel: the root is 8.5 pixels wide, the tip 1.3.
+    let (w, h, camera, pose) = single_strand_view();
     let mut s = Scene::new(camera, pose);
     s.mode = DebugMode::Strands;
     let image = renderer.render_image(&s, w, h).unwrap();
@@ -339,17 +346,7 @@ fn a_hand_near_a_strands_tip_darkens_the_tip_and_leaves_the_root() {
     let ctx = gpu();
     let points: [Vec3; 6] = std::array::from_fn(|i| Vec3::new(-0.06 + 0.024 * i as f32, 0.0, 0.0));
     let (mut renderer, _buffer) = single_strand(&ctx, points);
-    let (w, h) = (360, 60);
-    let fov = 2.0 * (0.5 * 0.0004 * h as f32 / 0.3f32).atan();
-    let camera = Camera {
-        fov_y: fov,
-        ..Camera::look_at(Vec3::new(0.0, 0.0, 0.3), Vec3::ZERO, 1.0)
-    };
-    let pose = CreaturePose {
-        head: Affine3A::IDENTITY,
-        body: Affine3A::IDENTITY,
-        tail: [Affine3A::IDENTITY; 5],
-    };
+    let (w, h, camera, pose) = single_strand_view();
     // Behind the strand, past its tip: 3.5 cm from point 4, 12 cm from the root (the
     // falloff is 6 cm).
     let hand = [DrawCapsule {

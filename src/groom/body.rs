@@ -106,17 +106,10 @@ impl BodyGroom {
         }
         // Running total of triangle areas (f64, so a million small triangles add exactly
         // enough), skipping any triangle with an index past the vertices.
-        let vertex = |i: u32| mesh.positions.get(i as usize).copied();
         let mut cumulative = Vec::with_capacity(mesh.triangles.len());
         let mut total = 0.0f64;
         for t in &mesh.triangles {
-            let area = match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
-                (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
-                _ => 0.0,
-            };
-            if area.is_finite() {
-                total += area;
-            }
+            total += triangle_area(mesh, t);
             cumulative.push(total);
         }
         if !(total.is_finite() && total > 0.0) {
@@ -230,15 +223,20 @@ impl BodyGroom {
 
 /// The area of `mesh`'s triangles, square metres, added as the root sampler adds it.
 fn skin_area(mesh: &BodyMesh) -> f64 {
+    mesh.triangles.iter().map(|t| triangle_area(mesh, t)).sum()
+}
+
+/// The area of triangle `t` of `mesh` (f64, so a million small triangles add exactly
+/// enough); 0 for a triangle naming a vertex the mesh lacks or whose area is not finite.
+fn triangle_area(mesh: &BodyMesh, t: &[u32; 3]) -> f64 {
     let vertex = |i: u32| mesh.positions.get(i as usize).copied();
-    mesh.triangles
-        .iter()
-        .map(|t| match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
-            (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
-            _ => 0.0,
-        })
-        .filter(|a| a.is_finite())
-        .sum()
+    match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+        (Some(a), Some(b), Some(c)) => {
+            let area = 0.5 * f64::from((b - a).cross(c - a).length());
+            if area.is_finite() { area } else { 0.0 }
+        }
+        _ => 0.0,
+    }
 }
 
 /// The masks `list` makes on `mesh`; for the default list (every mask a
@@ -249,18 +247,12 @@ fn masks_for<'a>(list: &'a [Mask], mesh: &BodyMesh) -> BodyMasks<'a> {
     if !list.iter().all(|m| matches!(m, Mask::MaterialWord(_))) {
         return masks;
     }
-    let vertex = |i: u32| mesh.positions.get(i as usize).copied();
     let (mut bare, mut total) = (0.0f64, 0.0f64);
     for (t, &m) in mesh.triangles.iter().zip(&mesh.triangle_materials) {
-        let area = match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
-            (Some(a), Some(b), Some(c)) => 0.5 * f64::from((b - a).cross(c - a).length()),
-            _ => 0.0,
-        };
-        if area.is_finite() {
-            total += area;
-            if masks.material_is_bare(m) {
-                bare += area;
-            }
+        let area = triangle_area(mesh, t);
+        total += area;
+        if masks.material_is_bare(m) {
+            bare += area;
         }
     }
     if bare > DEFAULT_LIST_MOST_BARE * total {
