@@ -180,7 +180,46 @@ pub(crate) fn readable(v: f64) -> String {
 /// `error`'s message for `text`, saying so plainly where the text holds a non-finite
 /// number.
 pub(crate) fn describe(text: &str, error: &serde_json::Error) -> String {
-    non_finite_number(text, error).unwrap_or_else(|| error.to_string())
+    non_finite_number(text, error).unwrap_or_else(|| plain_types(&error.to_string()))
+}
+
+/// Rust's number types in serde's messages as a user reads them ("expected usize" says
+/// nothing to someone editing a JSON file): `expected a whole number from 0` for the
+/// unsigned types (indices and counts), `expected a whole number` for the signed ones,
+/// `expected a number` for the floats. Everything else in the message is kept.
+pub(crate) fn plain_types(message: &str) -> String {
+    const WORDS: [(&str, &str); 12] = [
+        ("usize", "a whole number from 0"),
+        ("u64", "a whole number from 0"),
+        ("u32", "a whole number from 0"),
+        ("u16", "a whole number from 0"),
+        ("u8", "a whole number from 0"),
+        ("isize", "a whole number"),
+        ("i64", "a whole number"),
+        ("i32", "a whole number"),
+        ("i16", "a whole number"),
+        ("i8", "a whole number"),
+        ("f64", "a number"),
+        ("f32", "a number"),
+    ];
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("expected ") {
+        let (before, after) = rest.split_at(at + "expected ".len());
+        out.push_str(before);
+        let word_end = after
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(after.len());
+        match WORDS.iter().find(|(rust, _)| *rust == &after[..word_end]) {
+            Some((_, plain)) => {
+                out.push_str(plain);
+                rest = &after[word_end..];
+            }
+            None => rest = after,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -212,6 +251,44 @@ mod tests {
             );
             assert_eq!(describe(text, &e), message);
         }
+    }
+
+    #[test]
+    fn rust_number_types_are_named_in_words() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Indices {
+            node: usize,
+            offset: i64,
+            weight: f32,
+        }
+        for (text, plain) in [
+            (
+                r#"{"node": -1, "offset": 0, "weight": 1}"#,
+                "expected a whole number from 0",
+            ),
+            (
+                r#"{"node": 1, "offset": 0.5, "weight": 1}"#,
+                "expected a whole number",
+            ),
+            (
+                r#"{"node": 1, "offset": 0, "weight": "x"}"#,
+                "expected a number",
+            ),
+        ] {
+            let e = serde_json::from_str::<Indices>(text).expect_err("the text must not parse");
+            let message = describe(text, &e);
+            assert!(message.contains(plain), "{text}: {message}");
+            for rust in ["usize", "i64", "f32"] {
+                assert!(!message.contains(rust), "{text}: {message}");
+            }
+            assert!(message.contains("at line 1 column"), "{text}: {message}");
+        }
+        // Words that only begin like a type stay as they are.
+        assert_eq!(
+            plain_types("expected u32x4, expected f32 at line 2"),
+            "expected u32x4, expected a number at line 2"
+        );
     }
 
     #[test]

@@ -154,6 +154,33 @@ fn spring_errors() {
         read_glb(&m),
         Err(VrmError::IndexOutOfRange { .. })
     ));
+    // A joint node that is no index (negative, a fraction, text, and a VRM 0.x bone as
+    // text): the message says what an index is, not Rust's type names.
+    for (what, bad) in [
+        ("-1", json!(-1)),
+        ("1.5", json!(1.5)),
+        ("text", json!("hips")),
+    ] {
+        let m = edit(|v| spring(v)["springs"][0]["joints"][2]["node"] = bad.clone());
+        let e = read_glb(&m).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            matches!(e, VrmError::BadExtension(..))
+                && message.contains("a whole number from 0")
+                && !message.contains("usize"),
+            "{what}: {message}"
+        );
+    }
+    let m = edit(|v| {
+        v["extensions"] =
+            json!({"VRM": {"secondaryAnimation": {"boneGroups": [{"bones": ["hips"]}]}}});
+        v["extensionsUsed"] = json!(["VRM"]);
+    });
+    let message = read_glb(&m).unwrap_err().to_string();
+    assert!(
+        message.contains("a whole number") && !message.contains("i64"),
+        "{message}"
+    );
     // A collider group out of range; a collider node out of range.
     let m = edit(|v| spring(v)["springs"][0]["colliderGroups"] = json!([5]));
     assert!(matches!(

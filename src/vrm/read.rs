@@ -238,7 +238,8 @@ fn empty_rig(skeleton: Skeleton) -> VrmSpringRig {
 }
 
 fn parse_ext<'a, T: Deserialize<'a>>(name: &'static str, raw: &'a RawValue) -> Result<T, VrmError> {
-    serde_json::from_str(raw.get()).map_err(|e| VrmError::BadExtension(name, e.to_string()))
+    serde_json::from_str(raw.get())
+        .map_err(|e| VrmError::BadExtension(name, crate::json_numbers::plain_types(&e.to_string())))
 }
 
 fn read_pelt(r: &PeltRecord, skeleton: &Skeleton) -> Result<(SpringRig, Vec<usize>), VrmError> {
