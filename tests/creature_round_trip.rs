@@ -11,11 +11,11 @@ use pelt::body::{BodyOptions, LoadedBody};
 use pelt::creature::{Creature, FaceLayout};
 use pelt::groom::{BodyGroom, BodyGroomSource, GroomFile};
 use pelt::render::{Camera, CameraPreset};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 mod cli_common;
-use cli_common::{pelt, s, stderr};
+use cli_common::{export_creature_vrm, pelt, s, stderr};
 
 const WIDTH: u32 = 320;
 const HEIGHT: u32 = 180;
@@ -49,17 +49,6 @@ fn xyz(v: Vec3) -> String {
     format!("{},{},{}", v.x, v.y, v.z)
 }
 
-/// `pelt export --vrm` into `dir`; the file.
-fn export_creature(dir: &Path) -> PathBuf {
-    let vrm = dir.join("creature.vrm");
-    let o = pelt()
-        .args(["export", "--vrm", "--out", s(&vrm)])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    vrm
-}
-
 /// The exported file read back at its own height, where the fit only shifts it.
 fn read_at_own_height(vrm: &Path) -> LoadedBody {
     let height = LoadedBody::read(vrm, &BodyOptions { height: 1.0 })
@@ -88,7 +77,7 @@ fn pictures() -> &'static Pictures {
     static PICTURES: OnceLock<Pictures> = OnceLock::new();
     PICTURES.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let vrm = export_creature(dir.path());
+        let vrm = export_creature_vrm(dir.path());
         let body = read_at_own_height(&vrm);
         let front = Camera::preset(CameraPreset::Front);
         let shifted = |p: Vec3| xyz(p + body.fit.translation);
@@ -222,7 +211,7 @@ fn the_exported_creature_s_eyes_show_dark_through_its_coat() {
 #[test]
 fn the_exported_creature_read_back_grows_no_fur_on_its_eyes_and_nose() {
     let dir = tempfile::tempdir().unwrap();
-    let body = read_at_own_height(&export_creature(dir.path()));
+    let body = read_at_own_height(&export_creature_vrm(dir.path()));
     let mesh = &body.mesh;
     let creature = Creature::default();
     let head = creature.head_pivot + body.fit.translation;

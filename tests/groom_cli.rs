@@ -9,21 +9,10 @@ use glam::{Vec3, Vec4};
 use pelt::body::{BodyMesh, BodyOptions, LoadedBody};
 use pelt::groom::{bind_roots, colour_at_point};
 use pelt::usd::{GroomInput, ImportedCurves, read_groom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod cli_common;
-use cli_common::{fails, pelt, s, stderr};
-
-/// The creature written as a VRM into `dir`, as `pelt export --vrm` writes it.
-fn creature_vrm(dir: &Path) -> PathBuf {
-    let path = dir.join("creature.vrm");
-    let o = pelt()
-        .args(["export", "--vrm", "--out", s(&path)])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    path
-}
+use cli_common::{export_creature_vrm, fails, pelt, s, stderr};
 
 /// The body as the commands read it (the default height).
 fn body(path: &Path) -> LoadedBody {
@@ -67,7 +56,7 @@ fn colours_under(mesh: &BodyMesh, c: &ImportedCurves) -> Vec<Vec4> {
 #[test]
 fn a_mask_keeps_fur_off_what_it_covers_and_length_and_count_are_obeyed() {
     let dir = tempfile::tempdir().unwrap();
-    let vrm = creature_vrm(dir.path());
+    let vrm = export_creature_vrm(dir.path());
     let loaded = body(&vrm);
     // The exported coat's colours: the pale (cream) places have a blue channel far above
     // the main orange's (0.044 linear).
@@ -173,7 +162,7 @@ fn usda(curves: &ImportedCurves, place: impl Fn(Vec3) -> Vec3) -> String {
 #[test]
 fn curves_come_back_as_the_strands_rest_shape() {
     let dir = tempfile::tempdir().unwrap();
-    let vrm = creature_vrm(dir.path());
+    let vrm = export_creature_vrm(dir.path());
     let (written, _) = coat(&vrm, &["--strands", "300"], &dir.path().join("a.usda"));
     // Pelt's own export, already in the fitted body's frame.
     let (back, err) = coat(
@@ -235,7 +224,7 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
         );
         assert!(!out.is_file(), "{command} wrote {}", out.display());
     }
-    let vrm = creature_vrm(dir.path());
+    let vrm = export_creature_vrm(dir.path());
     for (text, names) in [
         (
             r#"{"pelt_groom": 1, "length": 7}"#,

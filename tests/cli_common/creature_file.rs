@@ -4,14 +4,26 @@
 use pelt::body::SkinPose;
 use pelt::creature::{Creature, CreatureExport};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
 
-/// The creature as `pelt export --vrm` writes it.
+/// The creature as `pelt export --vrm` writes it (the library's call, no process).
 pub fn creature_vrm() -> Vec<u8> {
     let options = CreatureExport {
         vrm: true,
         ..CreatureExport::default()
     };
     pelt::vrm::creature_glb(&Creature::default(), &options).unwrap()
+}
+
+/// `pelt export --vrm` run into `dir` (the binary, as a user runs it); the file written.
+pub fn export_creature_vrm(dir: &Path) -> PathBuf {
+    let vrm = dir.join("creature.vrm");
+    let o = super::pelt()
+        .args(["export", "--vrm", "--out", super::s(&vrm)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", super::stderr(&o));
+    vrm
 }
 
 /// The GLB `bytes` with its JSON changed by `edit` (the binary chunk as it was).

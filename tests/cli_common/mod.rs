@@ -10,7 +10,7 @@ mod pointer_replay;
 mod usd_python;
 mod xvfb;
 #[allow(unused_imports)]
-pub use creature_file::{creature_vrm, edit_glb_json, pose_bits};
+pub use creature_file::{creature_vrm, edit_glb_json, export_creature_vrm, pose_bits};
 #[allow(unused_imports)]
 pub use demo_shot::{HandPixels, demo_under_xvfb, hand_pixels, read_rgb_png, rgb_distance};
 #[allow(unused_imports)]
