@@ -120,6 +120,33 @@ fn a_mask_keeps_fur_off_what_it_covers_and_length_and_count_are_obeyed() {
     for l in lengths(&dense) {
         assert!((l - 0.1).abs() < 2e-3, "a strand {l} m long");
     }
+    // `simulate` says the count the density grew (not the solver's tier) and writes it.
+    let npy = dir.path().join("d.npy");
+    let o = pelt()
+        .args([
+            "simulate",
+            "--solver",
+            "cpu",
+            "--body",
+            s(&vrm),
+            "--steps",
+            "1",
+        ])
+        .args(["--groom", s(&groom), "--out", s(&npy)])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    // The strand count: the first number of the .npy header's shape, (strands, 6, 3).
+    let bytes = std::fs::read(&npy).unwrap();
+    let header = String::from_utf8_lossy(&bytes[..bytes.len().min(256)]);
+    let shape = header.split("'shape': (").nth(1).expect("an npy shape");
+    let written: usize = shape.split(',').next().unwrap().trim().parse().unwrap();
+    assert_eq!(written, dense.curves.len());
+    assert!(
+        err.contains(&format!("solver: CPU ({written} strands")),
+        "{err}"
+    );
 }
 
 /// The largest distance from a point of a curve in `got` to the same point of the curve

@@ -164,34 +164,39 @@ fn simulate(
             let strands = args
                 .strands
                 .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
-            eprintln!(
-                "adapter: {} ({strands} strands{})",
-                ctx.info().name,
-                super::beyond_full_coat(strands)
-            );
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
-            match on_body {
+            let sim = match on_body {
                 Some(b) => FurSim::new_gpu_on_body(
                     &crate::common::body_args::on_floor(config, &b),
                     b,
                     &ctx,
                 )?,
                 None => FurSim::new_gpu(&config, creature, &ctx)?,
-            }
+            };
+            // The count grown, which a groom file's density or count sets on a body.
+            let grown = sim.groom().len();
+            eprintln!(
+                "adapter: {} ({grown} strands{})",
+                ctx.info().name,
+                super::beyond_full_coat(grown)
+            );
+            sim
         }
         SolverArg::Cpu => {
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
-            eprintln!(
-                "solver: CPU ({strands} strands{})",
-                super::beyond_full_coat(strands)
-            );
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
-            match on_body {
+            let sim = match on_body {
                 Some(b) => {
                     FurSim::new_cpu_on_body(&crate::common::body_args::on_floor(config, &b), b)?
                 }
                 None => FurSim::new_cpu(&config, creature)?,
-            }
+            };
+            let grown = sim.groom().len();
+            eprintln!(
+                "solver: CPU ({grown} strands{})",
+                super::beyond_full_coat(grown)
+            );
+            sim
         }
     };
     if args.volume.on() {
