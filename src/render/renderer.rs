@@ -135,7 +135,7 @@ impl FurRenderer {
             cull,
             hair: HairPaths::new(
                 ribbons,
-                NativePath::new(layout),
+                NativePath::new(layout).with_light_lod(settings.light_lod),
                 strand_raster,
                 settings.raster,
             ),

@@ -111,6 +111,11 @@ pub struct RenderSettings {
     pub floor: f32,
     /// How the camera's hair is drawn.
     pub raster: Raster,
+    /// Whether the native path's light maps draw a shorter, widened prefix of the strands
+    /// where the coat holds more strands than its disc in the maps has texels
+    /// ([`super::strand_lod::StrandLod::for_light`]): the same density in the maps, a
+    /// fraction of the work. On by default.
+    pub light_lod: bool,
 }
 
 impl Default for RenderSettings {
@@ -128,6 +133,7 @@ impl Default for RenderSettings {
             hand_occlusion_falloff: 0.06,
             floor: crate::sim::FurParams::default().floor,
             raster: Raster::Hardware,
+            light_lod: true,
         }
     }
 }

@@ -250,6 +250,41 @@ impl StrandLod {
     }
 }
 
+/// Strands the key light's maps draw per texel of the coat's disc in them. The maps hold
+/// the first hair's depth and the hair's density in slabs behind it, both read filtered
+/// over texels by the shading: more strands than texels there change the density's grain,
+/// not the shadow, while each drawn strand costs the light's maps as much as the picture.
+pub const LIGHT_STRANDS_PER_TEXEL: f32 = 1.0;
+
+impl StrandLod {
+    /// The level the key light's maps draw, given the camera's `camera` level of a coat of
+    /// `bound` strands and the maps' `texel` (metres, orthographic): the camera's where the
+    /// coat's disc in the maps (0.55 m in radius, as for the camera) holds no more than
+    /// [`LIGHT_STRANDS_PER_TEXEL`] a texel of its strands, else a shorter prefix of the same
+    /// order widened from the camera's width by the ratio of the counts itself (exponent
+    /// 1, not the camera's [`WIDENING_EXPONENT`]): the deep opacity adds every strand's
+    /// coverage, so the sum of the drawn widths is what keeps its density (the camera's
+    /// exponent, fitted to the skin overlapping strands leave bare, would thin the
+    /// shadows). Never more strands, nor narrower, than the camera's.
+    pub fn for_light(camera: StrandLod, bound: u32, texel: f32) -> Self {
+        if !(texel.is_finite() && texel > 0.0) || bound == 0 {
+            return camera;
+        }
+        let radius = COAT_RADIUS / texel;
+        let target = (std::f32::consts::PI * radius * radius * LIGHT_STRANDS_PER_TEXEL).max(1.0);
+        let seen = camera.effective(bound);
+        if target >= seen {
+            return camera;
+        }
+        let light = StrandLod::for_count(bound, target, bound, 1.0);
+        let extra = widening(seen, light.effective(bound), 1.0);
+        StrandLod {
+            width_scale: (camera.width_scale * extra).min(MAX_WIDENING.max(camera.width_scale)),
+            ..light
+        }
+    }
+}
+
 /// The sum over k < n of `clamp((end − k) / fade, 0, 1)` (continuous approximation).
 fn effective_count(end: f32, fade: f32, n: f32) -> f32 {
     let ramp = |x: f32| {
@@ -286,6 +321,43 @@ pub fn coat_pixels(camera: &Camera, center: Vec3, height: u32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_light_draws_no_more_strands_than_texels_and_keeps_the_density() {
+        let bound = 420_032;
+        // 1024² maps over 2.6 m: the coat's disc holds about 147,000 texels.
+        let texel = 2.6 / 1024.0;
+        let disc = std::f32::consts::PI * (COAT_RADIUS / texel).powi(2);
+        for camera in [
+            StrandLod::all(bound),
+            StrandLod::for_count(bound, 300_000.0, bound, WIDENING_EXPONENT),
+            StrandLod::for_count(bound, 200_000.0, FULL_COAT_STRANDS, WIDENING_EXPONENT),
+        ] {
+            let light = StrandLod::for_light(camera, bound, texel);
+            let (seen, drawn) = (camera.effective(bound), light.effective(bound));
+            assert!(
+                (drawn - disc * LIGHT_STRANDS_PER_TEXEL).abs() < 0.01 * disc,
+                "{drawn} strands for {disc} texels"
+            );
+            assert!(light.drawn <= camera.drawn);
+            // The widths' sum, so the deep opacity's density, is the camera's.
+            let ratio = drawn * light.width_scale / (seen * camera.width_scale);
+            assert!((ratio - 1.0).abs() < 0.01, "density ×{ratio}");
+        }
+        // Fewer strands than texels: the camera's level, unchanged.
+        let few = StrandLod::for_count(bound, 100_000.0, bound, WIDENING_EXPONENT);
+        assert_eq!(StrandLod::for_light(few, bound, texel), few);
+        let small = StrandLod::all(65_536);
+        assert_eq!(
+            StrandLod::for_light(small, 65_536, 2.6 / 512.0 / 4.0),
+            small
+        );
+        // A texel that is no number leaves the camera's level.
+        for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            let all = StrandLod::all(bound);
+            assert_eq!(StrandLod::for_light(all, bound, bad), all, "{bad}");
+        }
+    }
 
     #[test]
     fn the_width_cap_leaves_a_strand_at_most_the_extra_pixels_wider() {

@@ -20,7 +20,7 @@ use crate::render::frame::WrittenFrame;
 use crate::render::half_float::f16_slice;
 use crate::render::light_view::SLAB_ENDS;
 use crate::render::shadow::cleared_color;
-use crate::render::strand_lod::{DRAWN_ORDER_SEED, drawn_order};
+use crate::render::strand_lod::{DRAWN_ORDER_SEED, StrandLod, drawn_order};
 use crate::render::target::TargetLayout;
 use crate::render::timing::{Pass, Span};
 use glam::Vec4;
@@ -43,6 +43,9 @@ pub struct NativePath {
     last_stats: Option<BinStats>,
     /// Times this frame waited for the GPU's work to read it back.
     waits: u32,
+    /// Whether the light's maps draw the light's level of detail ([`light_lod`]) rather
+    /// than the camera's.
+    light_lod: bool,
 }
 
 impl NativePath {
@@ -56,6 +59,16 @@ impl NativePath {
             order: Vec::new(),
             last_stats: None,
             waits: 0,
+            light_lod: true,
+        }
+    }
+
+    /// The path, its light maps drawn at the camera's level of detail where `on` is false
+    /// ([`crate::render::RenderSettings::light_lod`]).
+    pub fn with_light_lod(self, on: bool) -> Self {
+        NativePath {
+            light_lod: on,
+            ..self
         }
     }
 
@@ -117,6 +130,27 @@ fn lod_and_style(w: &WrittenFrame, drawn: u32) -> (Lod, StrandStyle) {
             min_pixels: f.min_pixels,
         },
     )
+}
+
+/// The key light's level of detail for a camera level `camera` of `bound` strands and
+/// maps of `texel` metres ([`StrandLod::for_light`]).
+fn light_lod(camera: Lod, bound: u32, texel: f32) -> Lod {
+    let l = StrandLod::for_light(
+        StrandLod {
+            drawn: camera.drawn,
+            end: camera.end,
+            fade: camera.fade,
+            width_scale: camera.width_scale,
+        },
+        bound,
+        texel,
+    );
+    Lod {
+        drawn: l.drawn.min(camera.drawn),
+        end: l.end,
+        fade: l.fade,
+        width_scale: l.width_scale,
+    }
 }
 
 /// Milliseconds since `started`, for the path's debug log.
@@ -316,7 +350,13 @@ impl NativePath {
         written: &WrittenFrame,
         positions: &[Vec4],
     ) -> Result<(), String> {
-        let (lod, style) = lod_and_style(written, hair.count);
+        let (camera, style) = lod_and_style(written, hair.count);
+        let l = &written.light;
+        let lod = if self.light_lod {
+            light_lod(camera, hair.strands.count, l.pixel_scale)
+        } else {
+            camera
+        };
         self.ensure_order(hair.strands.count);
         let strands = Strands {
             positions,
@@ -326,7 +366,6 @@ impl NativePath {
             style,
         };
         let maps = &gpu.shadow.maps;
-        let l = &written.light;
         let view = RasterView::light(l.view_proj, l.forward, l.pixel_scale, maps.size);
         let slabs = LightSlabs {
             depth_range: written.frame.light_depth_range,

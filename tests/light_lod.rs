@@ -1,0 +1,62 @@
+//! The light's level of detail on the native path (`RenderSettings::light_lod`): a coat with
+//! more strands than its disc in the key light's maps has texels is drawn into the maps as
+//! a shorter, widened prefix of its strands, and the `final` picture keeps its shadows:
+//! the same brightness on average and only the grain of the strand shadows moved.
+
+mod render_common;
+
+use pelt::creature::Creature;
+use pelt::render::{
+    Camera, CameraPreset, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings, Scene,
+    TargetLayout,
+};
+use pelt::sim::{FurConfig, FurSim};
+
+/// More strands than the coat's disc holds texels in the maps of a 320×180 picture (512²
+/// over 2.6 m: about 36,900), so the light draws about 56% of them.
+const STRANDS: usize = 65_536;
+const SIZE: (u32, u32) = (320, 180);
+
+fn picture(ctx: &pelt::gpu::GpuContext, sim: &FurSim, light_lod: bool) -> Image {
+    let creature = Creature::default();
+    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    let settings = RenderSettings {
+        raster: Raster::Native,
+        light_lod,
+        ..RenderSettings::default()
+    };
+    let mut renderer =
+        FurRenderer::new(&ctx.device, &ctx.queue, layout, &creature, settings).unwrap();
+    renderer.set_strands_from_sim(sim).unwrap();
+    let scene = Scene::new(
+        Camera::preset(CameraPreset::Front),
+        sim.pose_at(sim.time() as f32),
+    );
+    let image = renderer.render_image(&scene, SIZE.0, SIZE.1).unwrap();
+    assert_eq!(renderer.last_raster(), Raster::Native);
+    image
+}
+
+#[test]
+fn the_lights_shorter_prefix_keeps_the_pictures_shadows() {
+    let ctx = render_common::gpu();
+    let mut sim = FurSim::new_cpu(&FurConfig::new(STRANDS, 3), Creature::default()).unwrap();
+    sim.step(10).unwrap();
+    let every = picture(&ctx, &sim, false);
+    let fewer = picture(&ctx, &sim, true);
+    let channels = (SIZE.0 * SIZE.1 * 3) as f64;
+    let (mut abs, mut signed) = (0u64, 0i64);
+    for (p, q) in every.rgba.chunks(4).zip(fewer.rgba.chunks(4)) {
+        for c in 0..3 {
+            abs += u64::from(p[c].abs_diff(q[c]));
+            signed += i64::from(q[c]) - i64::from(p[c]);
+        }
+    }
+    let (mae, bias) = (abs as f64 / channels, signed as f64 / channels);
+    eprintln!("light LOD against every strand: mean abs {mae:.3}/255, mean {bias:+.3}/255");
+    // The setting reaches the light's maps: the pictures differ.
+    assert!(mae > 0.01, "the light drew every strand either way ({mae})");
+    // Only the grain moved: small on average, and no brighter or darker overall.
+    assert!(mae < 1.0, "mean abs difference {mae:.3}/255");
+    assert!(bias.abs() < 0.1, "mean difference {bias:+.3}/255");
+}
