@@ -5,7 +5,7 @@
 
 use glam::{Vec2, Vec3};
 use pelt::SimulatedFur;
-use pelt::render::{Camera, CameraPreset};
+use pelt::render::{Camera, CameraPreset, ZOOM_DISTANCES};
 
 /// Which drag is under way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +99,24 @@ pub struct OrbitControls {
     framing: Framing,
     drag: Drag,
     last: Option<Vec2>,
+    /// How near and far the wheel takes the eye ([`zoom_distances`]).
+    zoom_distances: (f32, f32),
+}
+
+/// The wheel's nearest and farthest eye distances for a view that starts at `camera`: the
+/// creature's [`ZOOM_DISTANCES`] scaled by how far this view starts from its target against
+/// the creature's front view, so a body fitted to 0.01 or 100 metres zooms as the creature
+/// does (the same share of the view per turn, the same range), not into or away from it at
+/// the first turn of the wheel.
+fn zoom_distances(camera: &Camera) -> (f32, f32) {
+    let creature = Camera::preset(CameraPreset::Front);
+    let scale = camera.eye.distance(camera.target) / creature.eye.distance(creature.target);
+    let scale = if scale.is_finite() && scale > 0.0 {
+        scale
+    } else {
+        1.0
+    };
+    (ZOOM_DISTANCES.start() * scale, ZOOM_DISTANCES.end() * scale)
 }
 
 /// Radians turned per pixel dragged in a 720-pixel-tall view drawn full size: a drag turns
@@ -126,6 +144,7 @@ impl OrbitControls {
             framing: Framing::CENTRED,
             drag: Drag::Idle,
             last: None,
+            zoom_distances: zoom_distances(&camera),
         }
     }
 
@@ -190,7 +209,9 @@ impl OrbitControls {
 
     /// The wheel turned by `lines` (positive: away from the user, zoom in).
     pub fn wheel(&mut self, lines: f32) {
-        self.camera.zoom(0.9f32.powf(lines));
+        let (nearest, farthest) = self.zoom_distances;
+        self.camera
+            .zoom_within(0.9f32.powf(lines), nearest, farthest);
     }
 }
 
@@ -240,6 +261,57 @@ mod tests {
         let tall = Framing::beside_panel(0, (500, 700));
         assert_eq!(tall.shift, 0.0);
         assert!((tall.zoom - 500.0 / 700.0).abs() < 1e-6, "{tall:?}");
+    }
+
+    #[test]
+    fn the_wheel_zooms_a_body_of_any_size_as_it_zooms_the_creature() {
+        let creature = Camera::preset(CameraPreset::Front);
+        let distance = |c: &Camera| c.eye.distance(c.target);
+        for scale in [0.01f32, 0.1, 1.0, 10.0, 85.0] {
+            // The creature's view moved to frame a body `scale` times its size.
+            let start = Camera {
+                eye: creature.target + (creature.eye - creature.target) * scale,
+                ..creature
+            };
+            let mut orbit = OrbitControls::new(start);
+            // One line in: a tenth nearer, whatever the size.
+            orbit.wheel(1.0);
+            let ratio = distance(&orbit.camera) / distance(&start);
+            assert!(
+                (ratio - 0.9).abs() < 1e-4,
+                "×{scale}: one line in moved ×{ratio}"
+            );
+            // All the way in and out: the creature's range, scaled.
+            orbit.wheel(200.0);
+            let nearest = distance(&orbit.camera);
+            orbit.wheel(-400.0);
+            let farthest = distance(&orbit.camera);
+            for (got, want) in [
+                (nearest, ZOOM_DISTANCES.start() * scale),
+                (farthest, ZOOM_DISTANCES.end() * scale),
+            ] {
+                assert!(
+                    (got / want - 1.0).abs() < 1e-3,
+                    "×{scale}: {got} m, not {want}"
+                );
+            }
+        }
+        // Bad factors or bounds leave the camera where it was; an endless one zooms out
+        // as far as allowed.
+        let mut camera = creature;
+        for (factor, nearest, farthest) in [
+            (0.0, 0.3, 20.0),
+            (-1.0, 0.3, 20.0),
+            (f32::NAN, 0.3, 20.0),
+            (0.5, 20.0, 0.3),
+            (0.5, f32::NAN, 20.0),
+            (0.5, 0.3, f32::INFINITY),
+        ] {
+            camera.zoom_within(factor, nearest, farthest);
+            assert_eq!(camera.eye, creature.eye, "{factor} {nearest} {farthest}");
+        }
+        camera.zoom_within(f32::INFINITY, 0.3, 20.0);
+        assert!((distance(&camera) - 20.0).abs() < 1e-3);
     }
 
     #[test]

@@ -7,6 +7,9 @@ use crate::creature::Ray;
 use glam::{Mat4, Vec2, Vec3};
 use std::str::FromStr;
 
+/// How near and far the wheel takes the eye from the creature, metres ([`Camera::zoom`]).
+pub const ZOOM_DISTANCES: std::ops::RangeInclusive<f32> = 0.3..=20.0;
+
 /// Where the camera is and what it looks at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
@@ -320,10 +323,25 @@ impl Camera {
             );
     }
 
-    /// Moves the eye toward (`factor` < 1) or away from the target, within limits.
+    /// Moves the eye toward (`factor` < 1) or away from the target, within
+    /// [`ZOOM_DISTANCES`] (the creature's: close enough to see single hairs, far enough to
+    /// see it whole in its room).
     pub fn zoom(&mut self, factor: f32) {
+        self.zoom_within(factor, *ZOOM_DISTANCES.start(), *ZOOM_DISTANCES.end());
+    }
+
+    /// Moves the eye toward (`factor` < 1) or away from the target, keeping its distance
+    /// between `nearest` and `farthest` metres (a body of another size scales the
+    /// creature's [`ZOOM_DISTANCES`]). A factor that is not a positive number (an infinite
+    /// one goes to `farthest`), or bounds that are not positive finite numbers in order,
+    /// leave the camera where it is.
+    pub fn zoom_within(&mut self, factor: f32, nearest: f32, farthest: f32) {
+        let usable = |v: f32| v.is_finite() && v > 0.0;
+        if !(factor > 0.0 && usable(nearest) && usable(farthest) && nearest <= farthest) {
+            return;
+        }
         let offset = self.eye - self.target;
-        let distance = (offset.length() * factor).clamp(0.3, 20.0);
+        let distance = (offset.length() * factor).clamp(nearest, farthest);
         self.eye = self.target + offset.normalize_or(Vec3::Z) * distance;
     }
 
