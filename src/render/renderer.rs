@@ -135,7 +135,7 @@ impl FurRenderer {
             cull,
             hair: HairPaths::new(
                 ribbons,
-                NativePath::new(layout).with_light_lod(settings.light_lod),
+                NativePath::new(layout).with_light_density(settings.light_strands_per_texel),
                 strand_raster,
                 settings.raster,
             ),

@@ -111,11 +111,13 @@ pub struct RenderSettings {
     pub floor: f32,
     /// How the camera's hair is drawn.
     pub raster: Raster,
-    /// Whether the native path's light maps draw a shorter, widened prefix of the strands
-    /// where the coat holds more strands than its disc in the maps has texels
-    /// ([`super::strand_lod::StrandLod::for_light`]): the same density in the maps, a
-    /// fraction of the work. On by default.
-    pub light_lod: bool,
+    /// Strands the native path's light maps draw per texel of the coat's disc in them, at
+    /// most: where the camera draws more, the maps draw a shorter, widened prefix of the
+    /// same order ([`super::strand_lod::StrandLod::for_light`]), the same density for a
+    /// fraction of the work. `None` draws the camera's strands. Default
+    /// [`super::strand_lod::LIGHT_STRANDS_PER_TEXEL`]; the demo asks for fewer (its soft
+    /// shadows at a low render scale hide the coarser grain).
+    pub light_strands_per_texel: Option<f32>,
 }
 
 impl Default for RenderSettings {
@@ -133,7 +135,7 @@ impl Default for RenderSettings {
             hand_occlusion_falloff: 0.06,
             floor: crate::sim::FurParams::default().floor,
             raster: Raster::Hardware,
-            light_lod: true,
+            light_strands_per_texel: Some(super::strand_lod::LIGHT_STRANDS_PER_TEXEL),
         }
     }
 }

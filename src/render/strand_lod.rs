@@ -250,34 +250,41 @@ impl StrandLod {
     }
 }
 
-/// Strands the key light's maps draw per texel of the coat's disc in them. The maps hold
-/// the first hair's depth and the hair's density in slabs behind it, both read filtered
-/// over texels by the shading: more strands than texels there change the density's grain,
-/// not the shadow, while each drawn strand costs the light's maps as much as the picture.
+/// Strands the key light's maps draw per texel of the coat's disc in them, by default
+/// ([`crate::render::RenderSettings::light_strands_per_texel`]). The maps hold the first
+/// hair's depth and the hair's density in slabs behind it, both read filtered over texels
+/// by the shading: more strands than texels there change the density's grain, not the
+/// shadow, while each drawn strand costs the light's maps as much as the picture.
 pub const LIGHT_STRANDS_PER_TEXEL: f32 = 1.0;
 
 impl StrandLod {
     /// The level the key light's maps draw, given the camera's `camera` level of a coat of
-    /// `bound` strands and the maps' `texel` (metres, orthographic): the camera's where the
-    /// coat's disc in the maps (0.55 m in radius, as for the camera) holds no more than
-    /// [`LIGHT_STRANDS_PER_TEXEL`] a texel of its strands, else a shorter prefix of the same
-    /// order widened from the camera's width by the ratio of the counts itself (exponent
-    /// 1, not the camera's [`WIDENING_EXPONENT`]): the deep opacity adds every strand's
-    /// coverage, so the sum of the drawn widths is what keeps its density (the camera's
-    /// exponent, fitted to the skin overlapping strands leave bare, would thin the
-    /// shadows). Never more strands, nor narrower, than the camera's.
-    pub fn for_light(camera: StrandLod, bound: u32, texel: f32) -> Self {
-        if !(texel.is_finite() && texel > 0.0) || bound == 0 {
+    /// `bound` strands, the maps' `texel` (metres, orthographic) and at most `per_texel`
+    /// strands a texel: the camera's where the coat's disc in the maps (0.55 m in radius,
+    /// as for the camera) holds no more than that many of its strands, else a shorter
+    /// prefix of the same order widened from the camera's width by the ratio of the counts
+    /// itself (exponent 1, not the camera's [`WIDENING_EXPONENT`]): the deep opacity adds
+    /// every strand's coverage, so the sum of the drawn widths is what keeps its density
+    /// (the camera's exponent, fitted to the skin overlapping strands leave bare, would
+    /// thin the shadows). Never fewer strands than [`MAX_WIDENING`] can widen to the
+    /// camera's density, never more strands, nor narrower, than the camera's; a texel or
+    /// density that is not a positive number leaves the camera's level.
+    pub fn for_light(camera: StrandLod, bound: u32, texel: f32, per_texel: f32) -> Self {
+        let usable = |v: f32| v.is_finite() && v > 0.0;
+        if !(usable(texel) && usable(per_texel)) || bound == 0 {
             return camera;
         }
         let radius = COAT_RADIUS / texel;
-        let target = (std::f32::consts::PI * radius * radius * LIGHT_STRANDS_PER_TEXEL).max(1.0);
         let seen = camera.effective(bound);
+        let widest = camera.width_scale.max(1.0);
+        let target = (std::f32::consts::PI * radius * radius * per_texel)
+            .max(seen * widest / MAX_WIDENING.max(widest))
+            .max(1.0);
         if target >= seen {
             return camera;
         }
         let light = StrandLod::for_count(bound, target, bound, 1.0);
-        let extra = widening(seen, light.effective(bound), 1.0);
+        let extra = (seen / light.effective(bound).max(1.0)).max(1.0);
         StrandLod {
             width_scale: (camera.width_scale * extra).min(MAX_WIDENING.max(camera.width_scale)),
             ..light
@@ -333,7 +340,7 @@ mod tests {
             StrandLod::for_count(bound, 300_000.0, bound, WIDENING_EXPONENT),
             StrandLod::for_count(bound, 200_000.0, FULL_COAT_STRANDS, WIDENING_EXPONENT),
         ] {
-            let light = StrandLod::for_light(camera, bound, texel);
+            let light = StrandLod::for_light(camera, bound, texel, LIGHT_STRANDS_PER_TEXEL);
             let (seen, drawn) = (camera.effective(bound), light.effective(bound));
             assert!(
                 (drawn - disc * LIGHT_STRANDS_PER_TEXEL).abs() < 0.01 * disc,
@@ -346,16 +353,30 @@ mod tests {
         }
         // Fewer strands than texels: the camera's level, unchanged.
         let few = StrandLod::for_count(bound, 100_000.0, bound, WIDENING_EXPONENT);
-        assert_eq!(StrandLod::for_light(few, bound, texel), few);
+        assert_eq!(StrandLod::for_light(few, bound, texel, 1.0), few);
         let small = StrandLod::all(65_536);
         assert_eq!(
-            StrandLod::for_light(small, 65_536, 2.6 / 512.0 / 4.0),
+            StrandLod::for_light(small, 65_536, 2.6 / 512.0 / 4.0, 1.0),
             small
         );
         // A texel that is no number leaves the camera's level.
         for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
             let all = StrandLod::all(bound);
-            assert_eq!(StrandLod::for_light(all, bound, bad), all, "{bad}");
+            assert_eq!(StrandLod::for_light(all, bound, bad, 1.0), all, "{bad}");
+            assert_eq!(StrandLod::for_light(all, bound, texel, bad), all, "{bad}");
+        }
+        // A density the widening cannot reach: no fewer strands than it can widen to the
+        // camera's density, and the density kept.
+        for camera in [StrandLod::all(bound), StrandLod::all(60_000)] {
+            let n = camera.drawn;
+            let light = StrandLod::for_light(camera, n, texel, 0.01);
+            let drawn = light.effective(n);
+            assert!(light.width_scale <= MAX_WIDENING + 1e-4, "{light:?}");
+            let ratio = drawn * light.width_scale / camera.effective(n);
+            assert!(
+                (ratio - 1.0).abs() < 0.01,
+                "{n}: density ×{ratio} at 0.01 a texel"
+            );
         }
     }
 

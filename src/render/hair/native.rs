@@ -43,9 +43,8 @@ pub struct NativePath {
     last_stats: Option<BinStats>,
     /// Times this frame waited for the GPU's work to read it back.
     waits: u32,
-    /// Whether the light's maps draw the light's level of detail ([`light_lod`]) rather
-    /// than the camera's.
-    light_lod: bool,
+    /// The light maps' strands per texel ([`light_lod`]); `None`: the camera's level.
+    light_density: Option<f32>,
 }
 
 impl NativePath {
@@ -59,15 +58,16 @@ impl NativePath {
             order: Vec::new(),
             last_stats: None,
             waits: 0,
-            light_lod: true,
+            light_density: Some(crate::render::strand_lod::LIGHT_STRANDS_PER_TEXEL),
         }
     }
 
-    /// The path, its light maps drawn at the camera's level of detail where `on` is false
-    /// ([`crate::render::RenderSettings::light_lod`]).
-    pub fn with_light_lod(self, on: bool) -> Self {
+    /// The path, its light maps drawing at most `per_texel` strands a texel of the coat's
+    /// disc in them, or the camera's level for `None`
+    /// ([`crate::render::RenderSettings::light_strands_per_texel`]).
+    pub fn with_light_density(self, per_texel: Option<f32>) -> Self {
         NativePath {
-            light_lod: on,
+            light_density: per_texel,
             ..self
         }
     }
@@ -132,9 +132,9 @@ fn lod_and_style(w: &WrittenFrame, drawn: u32) -> (Lod, StrandStyle) {
     )
 }
 
-/// The key light's level of detail for a camera level `camera` of `bound` strands and
-/// maps of `texel` metres ([`StrandLod::for_light`]).
-fn light_lod(camera: Lod, bound: u32, texel: f32) -> Lod {
+/// The key light's level of detail for a camera level `camera` of `bound` strands, maps
+/// of `texel` metres and `per_texel` strands a texel ([`StrandLod::for_light`]).
+fn light_lod(camera: Lod, bound: u32, texel: f32, per_texel: f32) -> Lod {
     let l = StrandLod::for_light(
         StrandLod {
             drawn: camera.drawn,
@@ -144,6 +144,7 @@ fn light_lod(camera: Lod, bound: u32, texel: f32) -> Lod {
         },
         bound,
         texel,
+        per_texel,
     );
     Lod {
         drawn: l.drawn.min(camera.drawn),
@@ -352,10 +353,9 @@ impl NativePath {
     ) -> Result<(), String> {
         let (camera, style) = lod_and_style(written, hair.count);
         let l = &written.light;
-        let lod = if self.light_lod {
-            light_lod(camera, hair.strands.count, l.pixel_scale)
-        } else {
-            camera
+        let lod = match self.light_density {
+            Some(per_texel) => light_lod(camera, hair.strands.count, l.pixel_scale, per_texel),
+            None => camera,
         };
         self.ensure_order(hair.strands.count);
         let strands = Strands {
