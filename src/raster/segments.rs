@@ -345,7 +345,8 @@ pub(crate) struct Segment {
     pub d_fade: f32,
     /// The nearness of its nearer end: the key tiles sort their segments by.
     pub nearest: f32,
-    /// How far from the centre line its pixels can lie (pixels, with a pixel to spare).
+    /// How far from the centre line its pixels can lie (pixels): its wider end's
+    /// half-width and [`ROW_SLACK`].
     pub reach: f32,
 }
 
@@ -360,10 +361,48 @@ pub(crate) struct Shade {
     pub d_color: Vec3,
 }
 
+/// Pixels past a segment's half-width (its wider end's) that a tile's rows are searched
+/// for its pixels ([`Segment::rows_in_tile`]). A pixel is covered only inside the
+/// half-width, so rows farther off are left unchanged by it: a quarter pixel is far more
+/// than the rounding of the coverage test, and a row it rules out would have been skipped
+/// anyway, only later and at more cost.
+pub(crate) const ROW_SLACK: f32 = 0.25;
+
+/// Entries ahead of the one being drawn whose points a tile asks the memory system for
+/// ([`prefetch`]): far enough that they arrive before they are read, near enough that they
+/// are still cached then.
+pub(crate) const PREFETCH_AHEAD: usize = 8;
+
+/// Asks for the two points of segment `j` of the strand in place `k` to be brought into the
+/// cache, without waiting for them. A tile reads its segments in depth order, which jumps
+/// about the projected points; asking a few entries ahead lets those reads overlap the
+/// drawing instead of stalling it. A hint only: nothing is read, and it does nothing on
+/// targets without one.
+#[inline(always)]
+pub(crate) fn prefetch(points: &[ScreenPoint], k: usize, j: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let at = k * POINTS_PER_STRAND + j;
+        if at + 1 < points.len() {
+            let p = points[at..=at + 1].as_ptr().cast::<i8>();
+            // SAFETY: a prefetch never faults and reads nothing; both addresses lie inside
+            // `points` (the two points of the segment, which may straddle a cache line).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(p);
+                _mm_prefetch::<_MM_HINT_T0>(p.add(std::mem::size_of::<ScreenPoint>()));
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (points, k, j);
+}
+
 impl Segment {
     /// Segment `j` of the strand in place `k` of the projected points, faded over the
     /// last `tip_fade` of the strand's length; `None` when it covers nothing (behind the
     /// viewer, or of no length on screen).
+    #[inline]
     pub fn new(points: &[ScreenPoint], k: usize, j: usize, tip_fade: f32) -> Option<Self> {
         let p0 = points[k * POINTS_PER_STRAND + j];
         let p1 = points[k * POINTS_PER_STRAND + j + 1];
@@ -393,7 +432,7 @@ impl Segment {
             fade: (1.0 - along) * inv_fade,
             d_fade: -(1.0 / SEGMENTS as f32) * inv_fade,
             nearest: p0.near.max(p1.near),
-            reach: h0.max(h1) + 1.0,
+            reach: h0.max(h1) + ROW_SLACK,
         })
     }
 
