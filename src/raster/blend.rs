@@ -12,7 +12,8 @@
 use super::bins::{TILE, TILE_PIXELS, TileKernel, entry_segment};
 use super::coverage::{along, hit, picture_alpha};
 use super::lanes::Lanes;
-use super::segments::{Exposure, PREFETCH_AHEAD, ScreenPoint, Segment, Shade, prefetch};
+use super::prefetch::AHEAD;
+use super::segments::{Exposure, ScreenPoint, Segment, Shade, prefetch_segment};
 use crate::sim::POINTS_PER_STRAND;
 use std::marker::PhantomData;
 
@@ -143,9 +144,9 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
     fn feed(&self, state: &mut TileState<L>, _pass: usize, entries: &[u64], in_order: bool) {
         let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         for (n, &e) in entries.iter().enumerate() {
-            if let Some(&ahead) = entries.get(n + PREFETCH_AHEAD) {
+            if let Some(&ahead) = entries.get(n + AHEAD) {
                 let (k, j) = entry_segment(ahead);
-                prefetch(self.points, k, j);
+                prefetch_segment(self.points, k, j);
             }
             let (k, j) = entry_segment(e);
             let Some(seg) = Segment::new(self.points, k, j, self.tip_fade) else {

@@ -14,9 +14,8 @@
 use super::bins::{self, BinStats, Grid, TILE, TILE_PIXELS, TileKernel, entry_segment};
 use super::coverage::{along, hit, light_alpha};
 use super::lanes::Lanes;
-use super::segments::{
-    PREFETCH_AHEAD, ROW_SLACK, ScreenPoint, Segment, Strands, prefetch, project,
-};
+use super::prefetch::AHEAD;
+use super::segments::{ROW_SLACK, ScreenPoint, Segment, Strands, prefetch_segment, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
 use wide::f32x8;
@@ -287,11 +286,11 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
         };
         for (n, &e) in entries.iter().enumerate() {
             // Pass 1 reads the cached set-ups first: only the points past them are asked for.
-            if n + PREFETCH_AHEAD >= cached.len()
-                && let Some(&ahead) = entries.get(n + PREFETCH_AHEAD)
+            if n + AHEAD >= cached.len()
+                && let Some(&ahead) = entries.get(n + AHEAD)
             {
                 let (k, j) = entry_segment(ahead);
-                prefetch(self.points, k, j);
+                prefetch_segment(self.points, k, j);
             }
             let (k, j) = entry_segment(e);
             let seg = match cached.get(n) {

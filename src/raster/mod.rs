@@ -31,6 +31,7 @@ mod coverage;
 mod lanes;
 mod light;
 mod picture;
+mod prefetch;
 mod segments;
 mod tile;
 mod view;

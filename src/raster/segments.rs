@@ -6,6 +6,7 @@
 
 use super::RasterError;
 use super::colors::{tone_map, unpack_point_color};
+use super::prefetch::{AHEAD, prefetch};
 use super::tile::TILE;
 use super::view::RasterView;
 use crate::sim::POINTS_PER_STRAND;
@@ -230,9 +231,16 @@ pub const PLACE_BYTES: u64 = 4;
 /// and hash it with one look-up).
 pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>, Vec<u32>) {
     // The sort key above the drawn number: one word a strand, sorted by key.
-    let mut keys: Vec<u64> = (0..strands.drawn())
+    let drawn = strands.drawn();
+    let mut keys: Vec<u64> = (0..drawn)
         .into_par_iter()
         .map(|k| {
+            if k + AHEAD < drawn {
+                prefetch(
+                    strands.positions,
+                    strands.strand(k + AHEAD) * POINTS_PER_STRAND,
+                );
+            }
             let root = strands.positions[strands.strand(k) * POINTS_PER_STRAND].truncate();
             let p = view.project(root);
             let cell = |v: f32| (v / 16.0).clamp(0.0, 65535.0) as u32;
@@ -245,18 +253,25 @@ pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>
         })
         .collect();
     keys.par_sort_unstable();
-    let mut out = vec![ScreenPoint::default(); strands.drawn() * POINTS_PER_STRAND];
-    out.par_chunks_mut(POINTS_PER_STRAND)
-        .zip(keys.par_iter())
-        .for_each(|(points, &key)| {
+    // Each strand's points written once, in place (no cleared buffer first).
+    let out: Vec<[ScreenPoint; POINTS_PER_STRAND]> = keys
+        .par_iter()
+        .enumerate()
+        .map(|(n, &key)| {
+            // The strands are read in screen order: the ones a few places on are asked for.
+            if let Some(&ahead) = keys.get(n + AHEAD) {
+                let base = strands.strand(ahead as u32 as usize) * POINTS_PER_STRAND;
+                prefetch(strands.positions, base);
+                prefetch(strands.positions, base + POINTS_PER_STRAND - 1);
+            }
             let k = key as u32 as usize;
             let base = strands.strand(k) * POINTS_PER_STRAND;
             let p = &strands.positions[base..base + POINTS_PER_STRAND];
             let weight = strands.lod.weight(k as u32);
-            for (i, out) in points.iter_mut().enumerate() {
-                *out = project_point(strands, view, p, i, weight);
-            }
-        });
+            std::array::from_fn(|i| project_point(strands, view, p, i, weight))
+        })
+        .collect();
+    let out = out.into_flattened();
     let places = keys
         .into_iter()
         .map(|key| strands.strand(key as u32 as usize) as u32)
@@ -368,41 +383,21 @@ pub(crate) struct Shade {
 /// anyway, only later and at more cost.
 pub(crate) const ROW_SLACK: f32 = 0.25;
 
-/// Entries ahead of the one being drawn whose points a tile asks the memory system for
-/// ([`prefetch`]): far enough that they arrive before they are read, near enough that they
-/// are still cached then.
-pub(crate) const PREFETCH_AHEAD: usize = 8;
-
-/// Asks for the two points of segment `j` of the strand in place `k` to be brought into the
-/// cache, without waiting for them. A tile reads its segments in depth order, which jumps
-/// about the projected points; asking a few entries ahead lets those reads overlap the
-/// drawing instead of stalling it. A hint only: nothing is read, and it does nothing on
-/// targets without one.
+/// Asks for the two points of segment `j` of the strand in place `k` ahead of
+/// [`Segment::new`] (they may straddle a cache line).
 #[inline(always)]
-pub(crate) fn prefetch(points: &[ScreenPoint], k: usize, j: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let at = k * POINTS_PER_STRAND + j;
-        if at + 1 < points.len() {
-            let p = points[at..=at + 1].as_ptr().cast::<i8>();
-            // SAFETY: a prefetch never faults and reads nothing; both addresses lie inside
-            // `points` (the two points of the segment, which may straddle a cache line).
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(p);
-                _mm_prefetch::<_MM_HINT_T0>(p.add(std::mem::size_of::<ScreenPoint>()));
-            }
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (points, k, j);
+pub(crate) fn prefetch_segment(points: &[ScreenPoint], k: usize, j: usize) {
+    let at = k * POINTS_PER_STRAND + j;
+    prefetch(points, at);
+    prefetch(points, at + 1);
 }
 
 impl Segment {
     /// Segment `j` of the strand in place `k` of the projected points, faded over the
     /// last `tip_fade` of the strand's length; `None` when it covers nothing (behind the
-    /// viewer, or of no length on screen).
-    #[inline]
+    /// viewer, or of no length on screen). Inlined into the kernels' loops: it runs once
+    /// for every entry a tile reads.
+    #[inline(always)]
     pub fn new(points: &[ScreenPoint], k: usize, j: usize, tip_fade: f32) -> Option<Self> {
         let p0 = points[k * POINTS_PER_STRAND + j];
         let p1 = points[k * POINTS_PER_STRAND + j + 1];
