@@ -69,9 +69,9 @@ struct Extent {
     nearest: f32,
 }
 
-/// Segment `j` of the `k`th drawn strand; `None` when it covers nothing (the same rule as
-/// `Segment::new`).
-fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
+/// Segment `j` of the `k`th drawn strand, its reach `slack` past its wider end's
+/// half-width; `None` when it covers nothing (the same rule as `Segment::new`).
+fn extent(points: &[ScreenPoint], k: usize, j: usize, slack: f32) -> Option<Extent> {
     let p0 = points[k * POINTS_PER_STRAND + j];
     let p1 = points[k * POINTS_PER_STRAND + j + 1];
     let (dx, dy) = (p1.x - p0.x, p1.y - p0.y);
@@ -85,7 +85,7 @@ fn extent(points: &[ScreenPoint], k: usize, j: usize) -> Option<Extent> {
         ay: p0.y,
         bx: p1.x,
         by: p1.y,
-        reach: h0.max(h1) + 1.0,
+        reach: h0.max(h1) + slack,
         nearest: p0.near.max(p1.near),
     })
 }
@@ -159,6 +159,12 @@ pub(crate) trait TileKernel: Sync {
     /// Passes over a tile's segments (the light's maps need two: first hair, then the
     /// opacity behind it).
     const PASSES: usize;
+    /// Pixels past a segment's half-width (its wider end's) that binning and each tile's
+    /// rows allow for. A pixel is covered only inside the half-width, so any slack keeps
+    /// the lists and the rows whole; less of it lists a segment in fewer tiles and visits
+    /// fewer rows, but changes which entries a list holds (see each kernel for whether its
+    /// pixels depend on that).
+    const SLACK: f32;
     /// A tile's state before its segments (`tile` in row-major order).
     fn begin(&self, tile: usize) -> Self::State;
     /// Pass `pass` over some of the tile's segments: the whole list nearest first
@@ -187,6 +193,14 @@ pub const BLOCK_BYTES: u64 = 8;
 /// they touch none.
 type BlockRows = (u32, u32);
 
+/// What the scans for a group's lists read: the projected points, each block's rows of
+/// tiles, and the kernel's slack.
+struct Binned<'a> {
+    points: &'a [ScreenPoint],
+    blocks: &'a [BlockRows],
+    slack: f32,
+}
+
 /// The segments of a block: its first and its end (segment numbers).
 fn block_segments(block: usize, drawn: usize) -> std::ops::Range<usize> {
     let first = block * BLOCK_STRANDS;
@@ -206,7 +220,12 @@ pub(crate) fn draw<'a, K: TileKernel>(
 ) -> BinStats {
     let drawn = points.len() / POINTS_PER_STRAND;
     let across = grid.across as usize;
-    let (counts, segments, blocks) = count(points, drawn, grid);
+    let (counts, segments, blocks) = count(points, drawn, grid, K::SLACK);
+    let binned = Binned {
+        points,
+        blocks: &blocks,
+        slack: K::SLACK,
+    };
     let mut stats = BinStats {
         segments,
         entries: counts.iter().map(|&c| u64::from(c)).sum(),
@@ -222,7 +241,7 @@ pub(crate) fn draw<'a, K: TileKernel>(
             stats.overflow_entries += own as u64;
             let band = &mut bands[first / across];
             let tile = (grid, first, own, capacity);
-            draw_overflowing((points, &blocks), tile, kernel, band);
+            draw_overflowing(&binned, tile, kernel, band);
             first += 1;
             continue;
         }
@@ -233,7 +252,7 @@ pub(crate) fn draw<'a, K: TileKernel>(
             total += counts[end] as usize;
             end += 1;
         }
-        let mut entries = fill((points, &blocks), grid, &counts, first..end, total);
+        let mut entries = fill(&binned, grid, &counts, first..end, total);
         // Each row of tiles gets its tiles' lists, one slice (tiles are row-major, and a
         // tile's list follows the one before).
         let (top, bottom) = (first / across, (end - 1) / across);
@@ -278,7 +297,12 @@ pub(crate) fn draw<'a, K: TileKernel>(
 }
 
 /// Entries per tile, the segments that cover anything, and each block's rows of tiles.
-fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> (Vec<u32>, u64, Vec<BlockRows>) {
+fn count(
+    points: &[ScreenPoint],
+    drawn: usize,
+    grid: &Grid,
+    slack: f32,
+) -> (Vec<u32>, u64, Vec<BlockRows>) {
     let counts: Vec<AtomicU32> = (0..grid.tiles()).map(|_| AtomicU32::new(0)).collect();
     let across = grid.across as usize;
     let (blocks, segments): (Vec<BlockRows>, Vec<u64>) = (0..drawn.div_ceil(BLOCK_STRANDS))
@@ -286,7 +310,7 @@ fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> (Vec<u32>, u64, V
         .map(|b| {
             let (mut rows, mut segments) = ((u32::MAX, 0), 0);
             for s in block_segments(b, drawn) {
-                let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) else {
+                let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS, slack) else {
                     continue;
                 };
                 segments += 1;
@@ -307,13 +331,15 @@ fn count(points: &[ScreenPoint], drawn: usize, grid: &Grid) -> (Vec<u32>, u64, V
 /// of tiles `rows` (inclusive), and each tile of those rows it touches; blocks are spread
 /// over threads.
 fn for_each_entry_in(
-    (points, blocks): (&[ScreenPoint], &[BlockRows]),
+    binned: &Binned,
     grid: &Grid,
     rows: (u32, u32),
     f: impl Fn(usize, &Extent, usize) + Sync,
 ) {
+    let points = binned.points;
     let drawn = points.len() / POINTS_PER_STRAND;
-    blocks
+    binned
+        .blocks
         .par_iter()
         .enumerate()
         .for_each(|(b, &(top, bottom))| {
@@ -321,7 +347,7 @@ fn for_each_entry_in(
                 return;
             }
             for s in block_segments(b, drawn) {
-                if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) {
+                if let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS, binned.slack) {
                     for_each_tile_in(&e, grid, rows, |t| f(s, &e, t));
                 }
             }
@@ -330,7 +356,7 @@ fn for_each_entry_in(
 
 /// The lists of `tiles` (`total` entries), each tile's after the one before.
 fn fill(
-    binned: (&[ScreenPoint], &[BlockRows]),
+    binned: &Binned,
     grid: &Grid,
     counts: &[u32],
     tiles: std::ops::Range<usize>,
@@ -365,11 +391,12 @@ fn fill(
 /// pool's `capacity`), fed chunk by chunk (each found by a scan of the blocks that reach
 /// it, in segment order) for each pass, then written into its `band`.
 fn draw_overflowing<K: TileKernel>(
-    (points, blocks): (&[ScreenPoint], &[BlockRows]),
+    binned: &Binned,
     (grid, tile, own, capacity): (&Grid, usize, usize, usize),
     kernel: &K,
     band: &mut K::Band<'_>,
 ) {
+    let (points, blocks) = (binned.points, binned.blocks);
     let drawn = points.len() / POINTS_PER_STRAND;
     let row = (tile / grid.across as usize) as u32;
     let mut state = kernel.begin(tile);
@@ -385,7 +412,7 @@ fn draw_overflowing<K: TileKernel>(
                 .filter(|(_, r)| r.0 <= row && row <= r.1);
             'scan: for (b, _) in reaching {
                 for s in block_segments(b, drawn) {
-                    let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS) else {
+                    let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS, binned.slack) else {
                         continue;
                     };
                     let mut hit = false;

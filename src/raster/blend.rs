@@ -12,7 +12,8 @@
 use super::bins::{TILE, TILE_PIXELS, TileKernel, entry_segment};
 use super::coverage::{along, hit, picture_alpha};
 use super::lanes::Lanes;
-use super::segments::{Exposure, ScreenPoint, Segment, Shade};
+use super::prefetch::AHEAD;
+use super::segments::{Exposure, ScreenPoint, Segment, Shade, prefetch_segment};
 use crate::sim::POINTS_PER_STRAND;
 use std::marker::PhantomData;
 
@@ -89,6 +90,10 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
     type State = TileState<L>;
     type Band<'a> = &'a mut [[u16; 4]];
     const PASSES: usize = 1;
+    // A whole pixel: the early exit is tested every few entries, so which entries a list
+    // holds moves where the list stops, and with it the last bits of the picture. (The
+    // rows of a tile are searched with `ROW_SLACK` alone: that changes no entry.)
+    const SLACK: f32 = 1.0;
 
     fn begin(&self, tile: usize) -> TileState<L> {
         let tx = (tile % self.across as usize) as u32;
@@ -139,6 +144,10 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
     fn feed(&self, state: &mut TileState<L>, _pass: usize, entries: &[u64], in_order: bool) {
         let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         for (n, &e) in entries.iter().enumerate() {
+            if let Some(&ahead) = entries.get(n + AHEAD) {
+                let (k, j) = entry_segment(ahead);
+                prefetch_segment(self.points, k, j);
+            }
             let (k, j) = entry_segment(e);
             let Some(seg) = Segment::new(self.points, k, j, self.tip_fade) else {
                 continue;

@@ -14,7 +14,8 @@
 use super::bins::{self, BinStats, Grid, TILE, TILE_PIXELS, TileKernel, entry_segment};
 use super::coverage::{along, hit, light_alpha};
 use super::lanes::Lanes;
-use super::segments::{ScreenPoint, Segment, Strands, project};
+use super::prefetch::AHEAD;
+use super::segments::{ROW_SLACK, ScreenPoint, Segment, Strands, prefetch_segment, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
 use wide::f32x8;
@@ -210,7 +211,7 @@ impl<'a, L: Lanes> LightKernel<'a, L> {
             }
         }
         if changed {
-            state.farthest = state.first.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+            state.farthest = farthest::<L>(&state.first);
         }
     }
 
@@ -240,10 +241,27 @@ impl<'a, L: Lanes> LightKernel<'a, L> {
     }
 }
 
+/// The farthest of a tile's first hairs, a lane group at a time. The depths are never NaN,
+/// so the maximum is the same value whatever the order it is taken in.
+#[inline(always)]
+fn farthest<L: Lanes>(first: &[f32; TILE_PIXELS]) -> f32 {
+    let mut m = L::load(first);
+    for at in (L::WIDTH..TILE_PIXELS).step_by(L::WIDTH) {
+        m = m.max(L::load(&first[at..]));
+    }
+    let mut lanes = [f32::NEG_INFINITY; TILE as usize];
+    m.store(&mut lanes);
+    lanes.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v))
+}
+
 impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
     type State = LightTile;
     type Band<'a> = LightBand<'a>;
     const PASSES: usize = 2;
+    // The rows' slack: entries that cover nothing leave both passes and their early exits
+    // as they were (each tests every entry against the state alone), so the maps do not
+    // depend on them.
+    const SLACK: f32 = ROW_SLACK;
 
     fn begin(&self, tile: usize) -> LightTile {
         LightTile {
@@ -267,12 +285,24 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
             Vec::new()
         };
         for (n, &e) in entries.iter().enumerate() {
+            // Pass 1 reads the cached set-ups first: only the points past them are asked for.
+            if n + AHEAD >= cached.len()
+                && let Some(&ahead) = entries.get(n + AHEAD)
+            {
+                let (k, j) = entry_segment(ahead);
+                prefetch_segment(self.points, k, j);
+            }
             let (k, j) = entry_segment(e);
             let seg = match cached.get(n) {
                 Some(&seg) => seg,
                 None => Segment::new(self.points, k, j, self.tip_fade),
             };
             if in_order && pass == 0 && n < CACHED_SEGMENTS {
+                if n == 0 {
+                    state
+                        .segments
+                        .reserve_exact(entries.len().min(CACHED_SEGMENTS));
+                }
                 state.segments.push(seg);
             }
             let Some(seg) = seg else {

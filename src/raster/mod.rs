@@ -6,7 +6,9 @@
 //! (rayon, a row of tiles a task); inside a tile, a row of eight pixels is one SIMD value
 //! (`wide`), with a scalar path of the same operations that gives the same bits. Each
 //! segment is set up once per tile it is listed in and visited only on the tile's rows it
-//! can cover; rows and layers it leaves unchanged are skipped. Pure CPU: no device.
+//! can cover; rows and layers it leaves unchanged are skipped. A tile asks for the points
+//! of the segments a few entries ahead of the one it draws (its list jumps about them).
+//! Pure CPU: no device.
 //!
 //! One frame: [`draw_light_maps`] from the key light (the first hair's depth and the deep
 //! opacity the hair's shading reads), then [`draw_picture`] from the camera over the
@@ -31,6 +33,7 @@ mod coverage;
 mod lanes;
 mod light;
 mod picture;
+mod prefetch;
 mod segments;
 mod tile;
 mod view;

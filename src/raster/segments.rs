@@ -6,6 +6,7 @@
 
 use super::RasterError;
 use super::colors::{tone_map, unpack_point_color};
+use super::prefetch::{AHEAD, prefetch};
 use super::tile::TILE;
 use super::view::RasterView;
 use crate::sim::POINTS_PER_STRAND;
@@ -230,9 +231,16 @@ pub const PLACE_BYTES: u64 = 4;
 /// and hash it with one look-up).
 pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>, Vec<u32>) {
     // The sort key above the drawn number: one word a strand, sorted by key.
-    let mut keys: Vec<u64> = (0..strands.drawn())
+    let drawn = strands.drawn();
+    let mut keys: Vec<u64> = (0..drawn)
         .into_par_iter()
         .map(|k| {
+            if k + AHEAD < drawn {
+                prefetch(
+                    strands.positions,
+                    strands.strand(k + AHEAD) * POINTS_PER_STRAND,
+                );
+            }
             let root = strands.positions[strands.strand(k) * POINTS_PER_STRAND].truncate();
             let p = view.project(root);
             let cell = |v: f32| (v / 16.0).clamp(0.0, 65535.0) as u32;
@@ -245,18 +253,25 @@ pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>
         })
         .collect();
     keys.par_sort_unstable();
-    let mut out = vec![ScreenPoint::default(); strands.drawn() * POINTS_PER_STRAND];
-    out.par_chunks_mut(POINTS_PER_STRAND)
-        .zip(keys.par_iter())
-        .for_each(|(points, &key)| {
+    // Each strand's points written once, in place (no cleared buffer first).
+    let out: Vec<[ScreenPoint; POINTS_PER_STRAND]> = keys
+        .par_iter()
+        .enumerate()
+        .map(|(n, &key)| {
+            // The strands are read in screen order: the ones a few places on are asked for.
+            if let Some(&ahead) = keys.get(n + AHEAD) {
+                let base = strands.strand(ahead as u32 as usize) * POINTS_PER_STRAND;
+                prefetch(strands.positions, base);
+                prefetch(strands.positions, base + POINTS_PER_STRAND - 1);
+            }
             let k = key as u32 as usize;
             let base = strands.strand(k) * POINTS_PER_STRAND;
             let p = &strands.positions[base..base + POINTS_PER_STRAND];
             let weight = strands.lod.weight(k as u32);
-            for (i, out) in points.iter_mut().enumerate() {
-                *out = project_point(strands, view, p, i, weight);
-            }
-        });
+            std::array::from_fn(|i| project_point(strands, view, p, i, weight))
+        })
+        .collect();
+    let out = out.into_flattened();
     let places = keys
         .into_iter()
         .map(|key| strands.strand(key as u32 as usize) as u32)
@@ -345,7 +360,8 @@ pub(crate) struct Segment {
     pub d_fade: f32,
     /// The nearness of its nearer end: the key tiles sort their segments by.
     pub nearest: f32,
-    /// How far from the centre line its pixels can lie (pixels, with a pixel to spare).
+    /// How far from the centre line its pixels can lie (pixels): its wider end's
+    /// half-width and [`ROW_SLACK`].
     pub reach: f32,
 }
 
@@ -360,10 +376,28 @@ pub(crate) struct Shade {
     pub d_color: Vec3,
 }
 
+/// Pixels past a segment's half-width (its wider end's) that a tile's rows are searched
+/// for its pixels ([`Segment::rows_in_tile`]). A pixel is covered only inside the
+/// half-width, so rows farther off are left unchanged by it: a quarter pixel is far more
+/// than the rounding of the coverage test, and a row it rules out would have been skipped
+/// anyway, only later and at more cost.
+pub(crate) const ROW_SLACK: f32 = 0.25;
+
+/// Asks for the two points of segment `j` of the strand in place `k` ahead of
+/// [`Segment::new`] (they may straddle a cache line).
+#[inline(always)]
+pub(crate) fn prefetch_segment(points: &[ScreenPoint], k: usize, j: usize) {
+    let at = k * POINTS_PER_STRAND + j;
+    prefetch(points, at);
+    prefetch(points, at + 1);
+}
+
 impl Segment {
     /// Segment `j` of the strand in place `k` of the projected points, faded over the
     /// last `tip_fade` of the strand's length; `None` when it covers nothing (behind the
-    /// viewer, or of no length on screen).
+    /// viewer, or of no length on screen). Inlined into the kernels' loops: it runs once
+    /// for every entry a tile reads.
+    #[inline(always)]
     pub fn new(points: &[ScreenPoint], k: usize, j: usize, tip_fade: f32) -> Option<Self> {
         let p0 = points[k * POINTS_PER_STRAND + j];
         let p1 = points[k * POINTS_PER_STRAND + j + 1];
@@ -393,7 +427,7 @@ impl Segment {
             fade: (1.0 - along) * inv_fade,
             d_fade: -(1.0 / SEGMENTS as f32) * inv_fade,
             nearest: p0.near.max(p1.near),
-            reach: h0.max(h1) + 1.0,
+            reach: h0.max(h1) + ROW_SLACK,
         })
     }
 
