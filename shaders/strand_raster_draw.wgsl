@@ -3,7 +3,7 @@
 // the binning pass) are set up once into workgroup memory and sorted front to back by their
 // nearest depth (ties by segment number, so the order, and the picture, is the same every
 // run); each pixel then keeps its STRAND_RASTER_LAYERS nearest fragments sorted and blends
-// them exactly, sums the rest without order behind them, and stops once the fragments in
+// them exactly, blends the rest behind them in the order it falls out, and stops once the fragments in
 // front of every later segment let through less than STRAND_RASTER_OPAQUE_T. A tile whose
 // list overflowed finds its segments again itself, 64 at a time over every drawn segment
 // (slower, the same picture). Out: premultiplied linear RGB and transmittance per pixel,
@@ -22,15 +22,14 @@ var<workgroup> order: array<u32, STRAND_RASTER_MAX_CAPACITY>;
 var<workgroup> listed: u32;
 
 // One pixel's fragments: the nearest ones sorted (reversed depth: the largest first; an
-// empty slot has depth −1 and opacity 0), and the rest summed without order: Σ α·colour,
-// Σ α and Π (1 − α). Every loop over the slots has a fixed count, so a compiler can unroll
+// empty slot has depth −1 and opacity 0), and the rest, each fragment blended behind those
+// that fell out before it: premultiplied colour and Π (1 − α). Every loop over the slots has a fixed count, so a compiler can unroll
 // it and keep the slots in registers (a CPU driver spills arrays indexed at run time).
 struct Layers {
     depth: array<f32, STRAND_RASTER_LAYERS>,
     alpha: array<f32, STRAND_RASTER_LAYERS>,
     color: array<vec3<f32>, STRAND_RASTER_LAYERS>,
     rest_color: vec3<f32>,
-    rest_alpha: f32,
     rest_t: f32,
 }
 
@@ -46,7 +45,6 @@ fn clear_layers() {
         layers.color[i] = vec3<f32>(0.0);
     }
     layers.rest_color = vec3<f32>(0.0);
-    layers.rest_alpha = 0.0;
     layers.rest_t = 1.0;
 }
 
@@ -70,8 +68,8 @@ fn add_fragment(depth: f32, alpha: f32, color: vec3<f32>) {
         c = select(c, kept_c, take);
     }
     if (a > 0.0) {
-        layers.rest_color = layers.rest_color + a * c;
-        layers.rest_alpha = layers.rest_alpha + a;
+        // Behind what fell out before it (Rust twin: `take` in src/raster/blend.rs).
+        layers.rest_color = layers.rest_color + layers.rest_t * a * c;
         layers.rest_t = layers.rest_t * (1.0 - a);
     }
 }
@@ -120,8 +118,8 @@ fn draw_segment(k: u32, pixel: vec2<f32>) -> bool {
     return true;
 }
 
-// The kept fragments front to back, then the rest as one layer of their mean colour:
-// premultiplied colour and transmittance.
+// The kept fragments front to back, then the rest (premultiplied, in the order it fell out of
+// them) behind them: premultiplied colour and transmittance.
 fn resolve_layers() -> vec4<f32> {
     var rgb = vec3<f32>(0.0);
     var t = 1.0;
@@ -129,10 +127,8 @@ fn resolve_layers() -> vec4<f32> {
         rgb = rgb + t * layers.alpha[i] * layers.color[i];
         t = t * (1.0 - layers.alpha[i]);
     }
-    if (layers.rest_alpha > 0.0) {
-        rgb = rgb + t * (1.0 - layers.rest_t) * (layers.rest_color / layers.rest_alpha);
-        t = t * layers.rest_t;
-    }
+    rgb = rgb + t * layers.rest_color;
+    t = t * layers.rest_t;
     return vec4<f32>(rgb, t);
 }
 

@@ -337,12 +337,16 @@ fn reference_segments(rig: &Rig) -> Vec<RefSegment> {
 }
 
 /// The CPU reference: for every pixel, every fragment of every segment by the same rule
-/// (`segment_fragment`), the nearest LAYERS blended in order and the rest as one layer of
-/// their mean colour; the surface hides what is behind it.
+/// (`segment_fragment`), taken in the tile's order (segments by their nearer end, nearest
+/// first, ties by number): the nearest LAYERS kept sorted and blended in order, each one
+/// that falls out of them blended behind those that fell out before; the surface hides
+/// what is behind it.
 fn reference(rig: &Rig) -> Vec<[f32; 4]> {
     let f = &rig.frame;
-    let mut fragments: Vec<Vec<(f32, f32, Vec3)>> = vec![Vec::new(); (WIDTH * HEIGHT) as usize];
-    for r in reference_segments(rig) {
+    // Per pixel: (the segment's nearer end, its number, depth, opacity, colour).
+    let mut fragments: Vec<Vec<(f32, usize, f32, f32, Vec3)>> =
+        vec![Vec::new(); (WIDTH * HEIGHT) as usize];
+    for (number, r) in reference_segments(rig).into_iter().enumerate() {
         let reach = r.hw[0].max(r.hw[1]) + 1.0;
         let lo = (r.a.min(r.b) - Vec2::splat(reach)).max(Vec2::ZERO);
         let hi = (r.a.max(r.b) + Vec2::splat(reach)).min(Vec2::new(WIDTH as f32, HEIGHT as f32));
@@ -378,27 +382,35 @@ fn reference(rig: &Rig) -> Vec<[f32; 4]> {
                     continue;
                 }
                 let color = tone_map(r.colors[0].lerp(r.colors[1], t), f.exposure);
-                fragments[(y * WIDTH + x) as usize].push((depth, alpha, color));
+                let nearer = r.z[0].max(r.z[1]);
+                fragments[(y * WIDTH + x) as usize].push((nearer, number, depth, alpha, color));
             }
         }
     }
     fragments
         .into_iter()
         .map(|mut list| {
-            list.sort_by(|p, q| q.0.total_cmp(&p.0));
+            list.sort_by(|p, q| q.0.total_cmp(&p.0).then(p.1.cmp(&q.1)));
+            // The kept fragments, nearest (largest depth) first; a newcomer goes behind an
+            // equal one.
+            let mut kept: Vec<(f32, f32, Vec3)> = Vec::new();
+            let (mut rest_rgb, mut rest_t) = (Vec3::ZERO, 1.0f32);
+            for &(_, _, d, a, c) in &list {
+                let at = kept.iter().position(|k| d > k.0).unwrap_or(kept.len());
+                kept.insert(at, (d, a, c));
+                if kept.len() > LAYERS as usize {
+                    let (_, a, c) = kept.pop().unwrap();
+                    rest_rgb += rest_t * a * c;
+                    rest_t *= 1.0 - a;
+                }
+            }
             let (mut rgb, mut t) = (Vec3::ZERO, 1.0);
-            for &(_, a, c) in list.iter().take(LAYERS as usize) {
+            for &(_, a, c) in &kept {
                 rgb += t * a * c;
                 t *= 1.0 - a;
             }
-            let rest = &list[list.len().min(LAYERS as usize)..];
-            let sum_a: f32 = rest.iter().map(|r| r.1).sum();
-            if sum_a > 0.0 {
-                let mean = rest.iter().map(|r| r.1 * r.2).sum::<Vec3>() / sum_a;
-                let rest_t: f32 = rest.iter().map(|r| 1.0 - r.1).product();
-                rgb += t * (1.0 - rest_t) * mean;
-                t *= rest_t;
-            }
+            rgb += t * rest_rgb;
+            t *= rest_t;
             [rgb.x, rgb.y, rgb.z, t]
         })
         .collect()
@@ -500,10 +512,24 @@ fn a_full_tile_list_is_counted_and_drawn_by_the_slow_path_to_the_same_picture() 
         .zip(over_surface(&narrow))
         .flat_map(|(p, q)| (0..3).map(move |c| (p[c] - q[c]).abs()))
         .fold(0.0f32, f32::max);
-    eprintln!("overflow {over:?}; mean abs difference {error:.4} levels, worst {worst}");
+    // The slow path finds a tile's segments in their numbers' order, not nearest first, so
+    // what falls out of the kept layers blends in another order: a few pixels deep in the
+    // coat differ by some levels, the rest by rounding.
+    let off: usize = over_surface(&wide)
+        .iter()
+        .zip(over_surface(&narrow))
+        .map(|(p, q)| (0..3).filter(|&c| (p[c] - q[c]).abs() > 1.0).count())
+        .sum();
+    let share = off as f64 / (3 * over_surface(&wide).len()) as f64;
+    eprintln!(
+        "overflow {over:?}; mean abs difference {error:.4} levels, worst {worst}, \
+         {:.3}% of channels off by more than a level",
+        share * 100.0
+    );
     assert!(over.entries > 1_000 && over.tiles > 50, "{over:?}");
     assert!(error <= 0.05, "mean {error} levels");
-    assert!(worst <= 1.0, "worst {worst} levels");
+    assert!(share <= 0.001, "{off} channels off by more than a level");
+    assert!(worst <= 32.0, "worst {worst} levels");
     assert!(tight.memory_bytes() < roomy.memory_bytes());
 }
 

@@ -388,8 +388,11 @@ fn fill(
 }
 
 /// The slow path: `tile` = (its grid, its number, its `own` entries, which exceed the
-/// pool's `capacity`), fed chunk by chunk (each found by a scan of the blocks that reach
-/// it, in segment order) for each pass, then written into its `band`.
+/// pool's `capacity`), fed chunk by chunk for each pass, then written into its `band`.
+/// Each chunk is the `capacity` entries that come next in the sorted list the fast path
+/// would have read (found by a scan of the blocks that reach the tile, keeping the
+/// smallest keys past the last chunk's), so the tile's fragments arrive in the same order
+/// and what falls out of a pixel's kept layers blends as it would there.
 fn draw_overflowing<K: TileKernel>(
     binned: &Binned,
     (grid, tile, own, capacity): (&Grid, usize, usize, usize),
@@ -400,36 +403,46 @@ fn draw_overflowing<K: TileKernel>(
     let drawn = points.len() / POINTS_PER_STRAND;
     let row = (tile / grid.across as usize) as u32;
     let mut state = kernel.begin(tile);
-    let mut chunk = Vec::with_capacity(capacity);
+    let capacity = capacity.max(1);
+    // One allocation, a heap while the chunk is gathered and its sorted list while fed.
+    let mut chunk = std::collections::BinaryHeap::with_capacity(capacity + 1);
     for pass in 0..K::PASSES {
-        let mut from = 0;
-        while from < own {
+        let (mut fed, mut last) = (0, None);
+        while fed < own {
             chunk.clear();
-            let mut seen = 0;
             let reaching = blocks
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.0 <= row && row <= r.1);
-            'scan: for (b, _) in reaching {
+            for (b, _) in reaching {
                 for s in block_segments(b, drawn) {
                     let Some(e) = extent(points, s / SEGMENTS, s % SEGMENTS, binned.slack) else {
                         continue;
                     };
+                    let key = entry(e.nearest, s);
+                    if last.is_some_and(|l| key <= l) {
+                        continue;
+                    }
                     let mut hit = false;
                     for_each_tile_in(&e, grid, (row, row), |t| hit |= t == tile);
                     if hit {
-                        if seen >= from {
-                            chunk.push(entry(e.nearest, s));
-                            if chunk.len() == capacity {
-                                break 'scan;
-                            }
+                        // The smallest keys seen: a max-heap dropping its largest.
+                        chunk.push(key);
+                        if chunk.len() > capacity {
+                            chunk.pop();
                         }
-                        seen += 1;
                     }
                 }
             }
-            kernel.feed(&mut state, pass, &chunk, false);
-            from += chunk.len().max(1);
+            if chunk.is_empty() {
+                break;
+            }
+            let mut sorted = std::mem::take(&mut chunk).into_sorted_vec();
+            last = sorted.last().copied();
+            kernel.feed(&mut state, pass, &sorted, false);
+            fed += sorted.len();
+            sorted.clear();
+            chunk = std::collections::BinaryHeap::from(sorted);
         }
     }
     let x0 = (tile % grid.across as usize) * TILE as usize;

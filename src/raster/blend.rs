@@ -1,7 +1,11 @@
 //! Per pixel, the nearest [`LAYERS`] fragments kept sorted by depth and blended exactly
-//! front to back; every fragment pushed out of them goes to an accumulator without order
-//! (the sum of opacity × colour, the sum of opacity and the product of 1 − opacity), which
-//! is composited behind them as one layer of their mean colour and their joint opacity.
+//! front to back; every fragment pushed out of them is blended behind the ones pushed out
+//! before it (as TressFX blends its leftover fragments), and the whole rest behind the
+//! kept layers. A tile's list is read nearest first, so what falls out arrives roughly
+//! front to back: the near hair of the rest shows and the deep hair behind it is dimmed by
+//! it, as the ribbons' samples show only the nearest hair (blended as one layer of their
+//! mean colour instead, the deep, darker hair weighed as much as the near and a dense coat
+//! came out several levels darker than the ribbons).
 //! A tile reads its list nearest first (by each segment's nearer end) and stops once no
 //! segment left can change a pixel by more than [`EXIT_TRANSMITTANCE`]: in every pixel,
 //! less than that shows through the fragments already taken that lie in front of the next
@@ -34,8 +38,8 @@ struct Layer<L> {
 #[derive(Clone, Copy)]
 struct PixelState<L> {
     layers: [Layer<L>; LAYERS],
+    /// The rest's premultiplied colour, each fragment behind those before it.
     rest_rgb: [L; 3],
-    rest_alpha: L,
     rest_t: L,
     /// The farthest nearness among the rest (+∞ while it is empty).
     rest_far: L,
@@ -125,7 +129,6 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
                 pixels.push(PixelState {
                     layers: [empty; LAYERS],
                     rest_rgb: [L::splat(0.0); 3],
-                    rest_alpha: L::splat(0.0),
                     rest_t: L::splat(1.0),
                     rest_far: L::splat(f32::INFINITY),
                     surface: L::load(&s),
@@ -234,7 +237,7 @@ fn closed_behind<L: Lanes>(p: &PixelState<L>, near: f32) -> L::Mask {
 
 /// Takes a fragment into a pixel's layers: where it is `drawn` (some opacity, not behind
 /// the surfaces), it is sorted into the kept layers and whatever falls out of them (it, or
-/// the farthest kept) joins the unordered rest.
+/// the farthest kept) joins the rest, behind what joined it before.
 fn take<L: Lanes>(p: &mut PixelState<L>, drawn: L::Mask, alpha: L, near: L, rgb: [L; 3]) {
     let zero = L::splat(0.0);
     let mut carry = Layer {
@@ -265,15 +268,14 @@ fn take<L: Lanes>(p: &mut PixelState<L>, drawn: L::Mask, alpha: L, near: L, rgb:
         return;
     }
     for c in 0..3 {
-        p.rest_rgb[c] = p.rest_rgb[c] + carry.alpha * carry.rgb[c];
+        p.rest_rgb[c] = p.rest_rgb[c] + p.rest_t * carry.alpha * carry.rgb[c];
     }
-    p.rest_alpha = p.rest_alpha + carry.alpha;
     p.rest_t = p.rest_t * (L::splat(1.0) - carry.alpha);
     p.rest_far = L::select(carry.alpha.gt(zero), p.rest_far.min(carry.near), p.rest_far);
 }
 
 /// A pixel's premultiplied colour and transmittance: its layers front to back, then the
-/// rest as one layer of its mean colour and joint opacity.
+/// rest (premultiplied, in the order it fell out of them) behind them.
 fn resolve<L: Lanes>(p: &PixelState<L>) -> ([L; 3], L) {
     let one = L::splat(1.0);
     let mut t = one;
@@ -285,14 +287,8 @@ fn resolve<L: Lanes>(p: &PixelState<L>) -> ([L; 3], L) {
         }
         t = t * (one - layer.alpha);
     }
-    let any = p.rest_alpha.gt(L::splat(0.0));
-    let w = L::select(
-        any,
-        t * (one - p.rest_t) / p.rest_alpha.max(L::splat(1e-30)),
-        L::splat(0.0),
-    );
     for (sum, c) in rgb.iter_mut().zip(p.rest_rgb) {
-        *sum = *sum + w * c;
+        *sum = *sum + t * c;
     }
     (rgb, t * p.rest_t)
 }
@@ -310,7 +306,6 @@ mod tests {
         PixelState {
             layers: [empty; LAYERS],
             rest_rgb: [0.0; 3],
-            rest_alpha: 0.0,
             rest_t: 1.0,
             rest_far: f32::INFINITY,
             surface: f32::NEG_INFINITY,
@@ -362,31 +357,44 @@ mod tests {
     }
 
     #[test]
-    fn past_the_kept_layers_the_far_ones_blend_without_order_behind_them() {
-        let mut p = pixel();
+    fn past_the_kept_layers_the_far_ones_blend_in_the_order_they_fall_out() {
         let frags: Vec<_> = (0..LAYERS + 2)
             .map(|i| (1.0 - i as f32 * 0.1, 0.3, [i as f32, 0.0, 0.0]))
             .collect();
+        let (want, want_t) = exact(frags.clone());
+        // Nearest first, as a tile reads its list: the far ones fall out front to back,
+        // and the blend is the exact one.
+        let mut p = pixel();
+        for &(n, a, c) in &frags {
+            put(&mut p, a, n, c);
+        }
+        let (rgb, t) = resolve(&p);
+        assert!((t - want_t).abs() < 1e-6);
+        assert!(
+            (rgb[0] - want[0]).abs() < 1e-5,
+            "{} against {}",
+            rgb[0],
+            want[0]
+        );
+        // Farthest first: the farthest falls out first and is blended in front of the
+        // next; transmittance is order-free.
+        let mut p = pixel();
         for &(n, a, c) in frags.iter().rev() {
             put(&mut p, a, n, c);
         }
         let (rgb, t) = resolve(&p);
-        // Transmittance is order-free; the two far ones (same opacity) show their mean
-        // colour behind the four near ones.
-        let (want, want_t) = exact(frags.clone());
         assert!((t - want_t).abs() < 1e-6);
         let front = 0.7f32.powi(LAYERS as i32);
         let near_part: f32 = (0..LAYERS)
             .map(|i| 0.7f32.powi(i as i32) * 0.3 * i as f32)
             .sum();
-        let mean = (LAYERS as f32 + LAYERS as f32 + 1.0) / 2.0;
-        let expected = near_part + front * (1.0 - 0.49) * mean;
+        let (far, farther) = (LAYERS as f32, LAYERS as f32 + 1.0);
+        let expected = near_part + front * (0.3 * farther + 0.7 * 0.3 * far);
         assert!(
             (rgb[0] - expected).abs() < 1e-5,
             "{} against {expected}",
             rgb[0]
         );
-        // Not the exact blend: the order of the two far ones is lost.
         assert!((rgb[0] - want[0]).abs() > 1e-4);
     }
 

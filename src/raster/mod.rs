@@ -1,8 +1,8 @@
 //! The strand rasteriser on the CPU, the native twin of the WGSL one: one sample per pixel,
 //! analytic coverage from the distance of the pixel's centre to each segment's centre line
 //! against the ribbons' tapered half-width, the nearest [`LAYERS`] fragments of a pixel
-//! blended in depth order and the rest without order, a pixel closed once less than
-//! [`EXIT_TRANSMITTANCE`] shows through. Tiles of 8×8 pixels are spread over threads
+//! blended in depth order and the rest behind them in the order it falls out of them, a
+//! pixel closed once less than [`EXIT_TRANSMITTANCE`] shows through. Tiles of 8×8 pixels are spread over threads
 //! (rayon, a row of tiles a task); inside a tile, a row of eight pixels is one SIMD value
 //! (`wide`), with a scalar path of the same operations that gives the same bits. Each
 //! segment is set up once per tile it is listed in and visited only on the tile's rows it

@@ -11,10 +11,11 @@
 //!    and every entry that found it full is counted too ([`Overflow::entries`]).
 //! 2. **Draw** (`cs_draw_*`, a workgroup per tile, a thread per pixel): the tile's segments
 //!    are set up again into workgroup memory and sorted front to back; each pixel keeps its
-//!    [`LAYERS`] nearest fragments sorted, sums the rest without order behind them, and
-//!    stops once almost nothing shows through. A tile whose list overflowed is drawn by a
-//!    slow path that finds its segments again among all drawn segments ([`Overflow::tiles`]):
-//!    slower, the same picture. Out: premultiplied linear RGB and transmittance per pixel.
+//!    [`LAYERS`] nearest fragments sorted, blends the rest behind them in the order it
+//!    falls out of them, and stops once almost nothing shows through. A tile whose list
+//!    overflowed is drawn by a slow path that finds its segments again among all drawn
+//!    segments ([`Overflow::tiles`]): slower, nearly the same picture (its rest falls out
+//!    in segment order). Out: premultiplied linear RGB and transmittance per pixel.
 //! 3. **Composite** ([`StrandRaster::composite`]): a full-screen triangle in the camera's
 //!    render pass after the surfaces, `hair + T · surfaces`.
 //!
@@ -32,7 +33,8 @@ use super::target::TargetLayout;
 use crate::shaders::{SEGMENTS, STRAND_RASTER_MAX_CAPACITY, STRAND_RASTER_TILE, ShaderModule};
 use encase::ShaderType;
 
-/// Fragments per pixel kept in depth order (the rest are blended without order).
+/// Fragments per pixel kept in depth order (the rest are blended in the order they fall
+/// out of them).
 pub const LAYERS: u32 = crate::shaders::STRAND_RASTER_LAYERS;
 /// Pixels a side of a tile.
 pub const TILE: u32 = STRAND_RASTER_TILE;
