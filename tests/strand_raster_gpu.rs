@@ -336,6 +336,10 @@ fn reference_segments(rig: &Rig) -> Vec<RefSegment> {
     out
 }
 
+/// One fragment of the reference: its segment's nearer end and number (the order a tile
+/// takes it in), its depth, opacity and colour.
+type Fragment = (f32, usize, f32, f32, Vec3);
+
 /// The CPU reference: for every pixel, every fragment of every segment by the same rule
 /// (`segment_fragment`), taken in the tile's order (segments by their nearer end, nearest
 /// first, ties by number): the nearest LAYERS kept sorted and blended in order, each one
@@ -343,9 +347,7 @@ fn reference_segments(rig: &Rig) -> Vec<RefSegment> {
 /// what is behind it.
 fn reference(rig: &Rig) -> Vec<[f32; 4]> {
     let f = &rig.frame;
-    // Per pixel: (the segment's nearer end, its number, depth, opacity, colour).
-    let mut fragments: Vec<Vec<(f32, usize, f32, f32, Vec3)>> =
-        vec![Vec::new(); (WIDTH * HEIGHT) as usize];
+    let mut fragments: Vec<Vec<Fragment>> = vec![Vec::new(); (WIDTH * HEIGHT) as usize];
     for (number, r) in reference_segments(rig).into_iter().enumerate() {
         let reach = r.hw[0].max(r.hw[1]) + 1.0;
         let lo = (r.a.min(r.b) - Vec2::splat(reach)).max(Vec2::ZERO);
