@@ -8,6 +8,7 @@
 use super::mask::BodyMasks;
 use crate::body::{BodyMesh, TriangleTree};
 use glam::Vec3;
+use rayon::prelude::*;
 
 /// How near a bare part a strand starts to shorten, as a share of its own length.
 const REACH: f32 = 0.5;
@@ -49,8 +50,9 @@ impl NearBare {
                 .is_some_and(|n| n.distance > HIDDEN_DEPTH)
                 && skin.contains(centre)
         };
+        // Each bare triangle asks the skin's tree alone: spread over the threads.
         let shown: Vec<[Vec3; 3]> = bare
-            .into_iter()
+            .into_par_iter()
             .map(|(_, t)| t)
             .filter(|t| !hidden(t))
             .collect();
