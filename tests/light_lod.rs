@@ -6,6 +6,7 @@
 mod render_common;
 
 use pelt::creature::Creature;
+use pelt::render::strand_lod::LIGHT_STRANDS_PER_TEXEL;
 use pelt::render::{
     Camera, CameraPreset, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings, Scene,
     TargetLayout,
@@ -66,13 +67,7 @@ fn the_lights_shorter_prefix_keeps_the_pictures_shadows() {
     let mut sim = FurSim::new_cpu(&FurConfig::new(STRANDS, 3), Creature::default()).unwrap();
     sim.step(10).unwrap();
     let every = picture(&ctx, &sim, None, SIZE, false);
-    let fewer = picture(
-        &ctx,
-        &sim,
-        RenderSettings::default().light_strands_per_texel,
-        SIZE,
-        false,
-    );
+    let fewer = picture(&ctx, &sim, Some(LIGHT_STRANDS_PER_TEXEL), SIZE, false);
     let (mae, bias) = differences(&every, &fewer);
     eprintln!("light LOD against every strand: mean abs {mae:.3}/255, mean {bias:+.3}/255");
     // The setting reaches the light's maps: the pictures differ.

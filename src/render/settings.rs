@@ -114,9 +114,12 @@ pub struct RenderSettings {
     /// Strands the native path's light maps draw per texel of the coat's disc in them, at
     /// most: where the camera draws more, the maps draw a shorter, widened prefix of the
     /// same order ([`super::strand_lod::StrandLod::for_light`]), the same density for a
-    /// fraction of the work. `None` draws the camera's strands. Default
-    /// [`super::strand_lod::LIGHT_STRANDS_PER_TEXEL`]; the demo asks for fewer (its soft
-    /// shadows at a low render scale hide the coarser grain).
+    /// fraction of the work, but the strand shadows' grain moves: a close-up shows it (its
+    /// pictures drift from the ribbons' by about 2 levels more). `None` (the default, for
+    /// pictures) draws the camera's strands; the demo asks for a quarter strand a texel
+    /// (its soft shadows at a low render scale hide the coarser grain), and
+    /// [`super::strand_lod::LIGHT_STRANDS_PER_TEXEL`] is a setting for stills that may
+    /// trade that for speed.
     pub light_strands_per_texel: Option<f32>,
 }
 
@@ -135,7 +138,7 @@ impl Default for RenderSettings {
             hand_occlusion_falloff: 0.06,
             floor: crate::sim::FurParams::default().floor,
             raster: Raster::Hardware,
-            light_strands_per_texel: Some(super::strand_lod::LIGHT_STRANDS_PER_TEXEL),
+            light_strands_per_texel: None,
         }
     }
 }

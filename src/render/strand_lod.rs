@@ -250,7 +250,8 @@ impl StrandLod {
     }
 }
 
-/// Strands the key light's maps draw per texel of the coat's disc in them, by default
+/// Strands the key light's maps draw per texel of the coat's disc in them where a picture
+/// asks for the light's own level of detail
 /// ([`crate::render::RenderSettings::light_strands_per_texel`]). The maps hold the first
 /// hair's depth and the hair's density in slabs behind it, both read filtered over texels
 /// by the shading: more strands than texels there change the density's grain, not the

@@ -58,7 +58,7 @@ impl NativePath {
             order: Vec::new(),
             last_stats: None,
             waits: 0,
-            light_density: Some(crate::render::strand_lod::LIGHT_STRANDS_PER_TEXEL),
+            light_density: None,
         }
     }
 
