@@ -5,6 +5,7 @@
 //! so that two builds of the rasteriser can be checked to draw the same bits.
 //!
 //! `cargo run --release --example raster_time -- [small|full] [repeats] [light|picture|both]`
+//! (`PELT_RASTER_LANES=sse` or `scalar` for the lanes without AVX or one pixel at a time)
 //! (`small`: 4,096 strands at 640×360; `full`: the whole coat, 420,032, at 1920×1080). The
 //! solver's positions are kept in the system's temporary folder between runs (the full
 //! coat's take a while to step).
@@ -101,7 +102,14 @@ fn main() {
         lod: Lod::all(strands as u32),
         style: StrandStyle::default(),
     };
-    let options = RasterOptions::default();
+    // `PELT_RASTER_LANES=sse` keeps the eight lanes in two SSE registers where the CPU has
+    // AVX (the same bits), `scalar` draws a pixel at a time.
+    let lanes = std::env::var("PELT_RASTER_LANES").unwrap_or_default();
+    let options = RasterOptions {
+        simd: lanes != "scalar",
+        avx: lanes != "sse",
+        ..RasterOptions::default()
+    };
     let mut times: Vec<(&str, Duration, Duration)> = Vec::new();
     for rep in 0..repeats {
         if what != "picture" {

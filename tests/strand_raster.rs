@@ -409,8 +409,12 @@ fn the_simd_path_draws_the_scalar_paths_bits() {
         simd: false,
         ..simd
     };
+    // The eight lanes in two SSE registers, as on a CPU without AVX (`simd` alone draws
+    // them in one AVX register where the CPU has it).
+    let sse = RasterOptions { avx: false, ..simd };
     let (a, sa) = draw(&s, &simd, Some(&depth));
     let (b, sb) = draw(&s, &scalar, Some(&depth));
+    let (c, sc) = draw(&s, &sse, Some(&depth));
     assert!(
         opacity(&a, 48, 32) > 0.0 || a.rows().iter().any(|p| p[3] < 0.5),
         "nothing drawn"
@@ -420,7 +424,13 @@ fn the_simd_path_draws_the_scalar_paths_bits() {
         bits(&b),
         "the SIMD picture differs from the scalar one"
     );
+    assert_eq!(
+        bits(&c),
+        bits(&b),
+        "the SIMD picture without AVX differs from the scalar one"
+    );
     assert_eq!(sa, sb);
+    assert_eq!(sc, sb);
     // The light maps too.
     let slabs = LightSlabs {
         depth_range: 2.0,
@@ -432,7 +442,12 @@ fn the_simd_path_draws_the_scalar_paths_bits() {
     };
     let (la, _) = draw_light_maps(&s, &light, &slabs, &simd).unwrap();
     let (lb, _) = draw_light_maps(&s, &light, &slabs, &scalar).unwrap();
+    let (lc, _) = draw_light_maps(&s, &light, &slabs, &sse).unwrap();
     assert_eq!(la, lb, "the SIMD light maps differ from the scalar ones");
+    assert_eq!(
+        lc, lb,
+        "the SIMD light maps without AVX differ from the scalar ones"
+    );
 }
 
 #[test]

@@ -100,6 +100,23 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
     const SLACK: f32 = 1.0;
 
     fn begin(&self, tile: usize) -> TileState<L> {
+        L::run(|| self.begin_tile(tile))
+    }
+
+    fn feed(&self, state: &mut TileState<L>, _pass: usize, entries: &[u64], in_order: bool) {
+        L::run(|| self.feed_tile(state, entries, in_order))
+    }
+
+    fn end(&self, state: TileState<L>, band: &mut &mut [[u16; 4]], x0: usize) -> u64 {
+        L::run(|| self.end_tile(state, band, x0))
+    }
+}
+
+/// The kernel's steps, each inlined into [`Lanes::run`] (compiled with what the lanes
+/// need of the CPU).
+impl<L: Lanes> PictureKernel<'_, L> {
+    #[inline(always)]
+    fn begin_tile(&self, tile: usize) -> TileState<L> {
         let tx = (tile % self.across as usize) as u32;
         let ty = (tile / self.across as usize) as u32;
         let (x0, y0) = (tx * TILE, ty * TILE);
@@ -144,7 +161,8 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
         }
     }
 
-    fn feed(&self, state: &mut TileState<L>, _pass: usize, entries: &[u64], in_order: bool) {
+    #[inline(always)]
+    fn feed_tile(&self, state: &mut TileState<L>, entries: &[u64], in_order: bool) {
         let offsets: [f32; TILE as usize] = std::array::from_fn(|i| i as f32 + 0.5);
         for (n, &e) in entries.iter().enumerate() {
             if let Some(&ahead) = entries.get(n + AHEAD) {
@@ -199,7 +217,8 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
         }
     }
 
-    fn end(&self, state: TileState<L>, band: &mut &mut [[u16; 4]], x0: usize) -> u64 {
+    #[inline(always)]
+    fn end_tile(&self, state: TileState<L>, band: &mut &mut [[u16; 4]], x0: usize) -> u64 {
         let width = self.width as usize;
         let rows = band.len() / width;
         for (i, p) in state.pixels.iter().enumerate() {
@@ -224,6 +243,7 @@ impl<L: Lanes + Send + Sync> TileKernel for PictureKernel<'_, L> {
 /// Whether less than [`EXIT_TRANSMITTANCE`] shows through the fragments a pixel has taken
 /// that lie at least as near as `near`: then nothing at `near` or behind can change it by
 /// more than that.
+#[inline(always)]
 fn closed_behind<L: Lanes>(p: &PixelState<L>, near: f32) -> L::Mask {
     let one = L::splat(1.0);
     let n = L::splat(near);
@@ -238,6 +258,7 @@ fn closed_behind<L: Lanes>(p: &PixelState<L>, near: f32) -> L::Mask {
 /// Takes a fragment into a pixel's layers: where it is `drawn` (some opacity, not behind
 /// the surfaces), it is sorted into the kept layers and whatever falls out of them (it, or
 /// the farthest kept) joins the rest, behind what joined it before.
+#[inline(always)]
 fn take<L: Lanes>(p: &mut PixelState<L>, drawn: L::Mask, alpha: L, near: L, rgb: [L; 3]) {
     let zero = L::splat(0.0);
     let mut carry = Layer {
@@ -276,6 +297,7 @@ fn take<L: Lanes>(p: &mut PixelState<L>, drawn: L::Mask, alpha: L, near: L, rgb:
 
 /// A pixel's premultiplied colour and transmittance: its layers front to back, then the
 /// rest (premultiplied, in the order it fell out of them) behind them.
+#[inline(always)]
 fn resolve<L: Lanes>(p: &PixelState<L>) -> ([L; 3], L) {
     let one = L::splat(1.0);
     let mut t = one;

@@ -1,5 +1,6 @@
 //! The arithmetic the tile kernels are written in, for one pixel at a time (`f32`, the
-//! scalar reference) or a row of eight (`wide::f32x8`, the fast path). Every operation is
+//! scalar reference) or a row of eight (`wide::f32x8`, the fast path on any CPU; the AVX
+//! lanes of `avx.rs` where the CPU has AVX). Every operation is
 //! IEEE single precision per lane with no fused multiply-add, so both instantiations of a
 //! kernel give the same bits.
 
@@ -41,6 +42,12 @@ pub(crate) trait Lanes:
     fn any(m: Self::Mask) -> bool;
     /// The lanes where `m` holds, lane `i` as bit `i`.
     fn bits(m: Self::Mask) -> u32;
+    /// Runs `f`, a kernel's work in these lanes, with the CPU features the lanes need
+    /// enabled for everything it inlines (AVX for the AVX lanes); the other lanes need none.
+    #[inline(always)]
+    fn run<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
 }
 
 impl Lanes for f32 {

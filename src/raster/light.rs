@@ -11,8 +11,11 @@
 //! texel has one at least as near as the next segment, the slabs once that segment lies
 //! past the last slab behind the farthest first hair.
 
+#[cfg(target_arch = "x86_64")]
+use super::avx::Avx8;
 use super::bins::{self, BinStats, Grid, TILE, TILE_PIXELS, TileKernel, entry_segment};
 use super::coverage::{along, hit, light_alpha};
+use super::lane_choice::LaneChoice;
 use super::lanes::Lanes;
 use super::prefetch::AHEAD;
 use super::segments::{ROW_SLACK, ScreenPoint, Segment, Strands, prefetch_segment, project};
@@ -105,15 +108,36 @@ pub fn draw_light_maps(
         .chunks_mut(band)
         .zip(maps.deep_opacity.chunks_mut(band))
         .collect();
-    let stats = if options.simd {
-        let k = LightKernel::<f32x8>::new(&points, &places, &grid, strands, slabs);
-        bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
-    } else {
-        let k = LightKernel::<f32>::new(&points, &places, &grid, strands, slabs);
-        bins::draw(&points, &grid, options.bin_capacity, &k, &mut bands)
+    let frame = (&points[..], &places[..], &grid, strands, slabs);
+    let capacity = options.bin_capacity;
+    let stats = match LaneChoice::for_options(options) {
+        LaneChoice::Scalar => draw_in::<f32>(frame, capacity, &mut bands),
+        LaneChoice::Wide => draw_in::<f32x8>(frame, capacity, &mut bands),
+        #[cfg(target_arch = "x86_64")]
+        LaneChoice::Avx => draw_in::<Avx8>(frame, capacity, &mut bands),
     };
     Ok((maps, stats))
 }
+
+/// Draws the maps' tiles in lanes `L`.
+fn draw_in<L: Lanes + Send + Sync>(
+    (points, places, grid, strands, slabs): Frame<'_>,
+    capacity: usize,
+    bands: &mut [LightBand<'_>],
+) -> BinStats {
+    let kernel = LightKernel::<L>::new(points, places, grid, strands, slabs);
+    bins::draw(points, grid, capacity, &kernel, bands)
+}
+
+/// What the light's kernel reads: the projected points, their strands, the tiles, the
+/// strands' style and the slabs.
+type Frame<'a> = (
+    &'a [ScreenPoint],
+    &'a [u32],
+    &'a Grid,
+    &'a Strands<'a>,
+    &'a LightSlabs,
+);
 
 /// Segments a tile keeps set up between its two passes: a thread's scratch stays bounded
 /// whatever the length of its tile's list.
@@ -167,14 +191,17 @@ impl<'a, L: Lanes> LightKernel<'a, L> {
             width: grid.width,
             tip_fade: s.style.tip_fade,
             slabs: *slabs,
-            columns: std::array::from_fn(|g| {
-                L::load(&offsets[(g * L::WIDTH).min(TILE as usize - L::WIDTH)..])
+            columns: L::run(|| {
+                std::array::from_fn(|g| {
+                    L::load(&offsets[(g * L::WIDTH).min(TILE as usize - L::WIDTH)..])
+                })
             }),
         }
     }
 
     /// Pass 0: the nearest fragment of each texel that beats the ribbons' dither of its
     /// strand and texel (drawn only for the texels the fragment could win).
+    #[inline(always)]
     fn first_hair(&self, state: &mut LightTile, seg: &Segment, strand: u32, rows: (usize, usize)) {
         let strand_hash = hash_u32(strand);
         let (x0, y0) = (state.x0 as f32, state.y0 as f32);
@@ -217,6 +244,7 @@ impl<'a, L: Lanes> LightKernel<'a, L> {
 
     /// Pass 1: each fragment's opacity added to every slab that ends no nearer than it,
     /// behind the texel's first hair.
+    #[inline(always)]
     fn deep_opacity(&self, state: &mut LightTile, seg: &Segment, rows: (usize, usize)) {
         let range = L::splat(self.slabs.depth_range);
         let (x0, y0) = (state.x0 as f32, state.y0 as f32);
@@ -264,6 +292,23 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
     const SLACK: f32 = ROW_SLACK;
 
     fn begin(&self, tile: usize) -> LightTile {
+        L::run(|| self.begin_tile(tile))
+    }
+
+    fn feed(&self, state: &mut LightTile, pass: usize, entries: &[u64], in_order: bool) {
+        L::run(|| self.feed_tile(state, pass, entries, in_order))
+    }
+
+    fn end(&self, state: LightTile, band: &mut LightBand<'_>, x0: usize) -> u64 {
+        L::run(|| self.end_tile(state, band, x0))
+    }
+}
+
+/// The kernel's steps, each inlined into [`Lanes::run`] (compiled with what the lanes
+/// need of the CPU).
+impl<L: Lanes> LightKernel<'_, L> {
+    #[inline(always)]
+    fn begin_tile(&self, tile: usize) -> LightTile {
         LightTile {
             x0: (tile % self.across as usize) as u32 * TILE,
             y0: (tile / self.across as usize) as u32 * TILE,
@@ -275,7 +320,8 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
         }
     }
 
-    fn feed(&self, state: &mut LightTile, pass: usize, entries: &[u64], in_order: bool) {
+    #[inline(always)]
+    fn feed_tile(&self, state: &mut LightTile, pass: usize, entries: &[u64], in_order: bool) {
         let (x0, y0) = (state.x0 as f32, state.y0 as f32);
         // A whole list comes twice (once a pass) and is set up once; a chunk of the slow
         // path's is set up each time.
@@ -336,7 +382,8 @@ impl<L: Lanes + Send + Sync> TileKernel for LightKernel<'_, L> {
         }
     }
 
-    fn end(&self, state: LightTile, band: &mut LightBand<'_>, x0: usize) -> u64 {
+    #[inline(always)]
+    fn end_tile(&self, state: LightTile, band: &mut LightBand<'_>, x0: usize) -> u64 {
         let (first, deep) = band;
         let width = self.width as usize;
         let rows = first.len() / width;

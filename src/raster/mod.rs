@@ -26,10 +26,13 @@
 //! draws (tens of kB). [`buffer_bytes`] and [`light_buffer_bytes`] add them up; the
 //! numbers at 1920×1080 are in docs/library.md.
 
+#[cfg(target_arch = "x86_64")]
+mod avx;
 mod bins;
 mod blend;
 mod colors;
 mod coverage;
+mod lane_choice;
 mod lanes;
 mod light;
 mod picture;
@@ -86,6 +89,10 @@ pub struct RasterOptions {
     /// Eight pixels at a time in SIMD lanes (true), or one at a time (the scalar
     /// reference; the same bits, slower).
     pub simd: bool,
+    /// With `simd`, on an x86-64 CPU that has AVX (checked at run time): the eight lanes in
+    /// one AVX register (true), or in two SSE registers as on any x86-64 (false). The same
+    /// bits either way; elsewhere ignored.
+    pub avx: bool,
     /// List entries binned at once (each segment once per tile it touches). Past it, tiles
     /// are drawn in groups, and a tile whose own list is longer by the slow path.
     pub bin_capacity: usize,
@@ -98,6 +105,7 @@ impl Default for RasterOptions {
     fn default() -> Self {
         RasterOptions {
             simd: true,
+            avx: true,
             bin_capacity: DEFAULT_BIN_CAPACITY,
             exposure: None,
         }

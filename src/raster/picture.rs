@@ -2,8 +2,11 @@
 //! half precision (8 bytes a pixel, the texture the renderer composites from), and its
 //! composite over the surfaces (`out = hair + T · surface`).
 
+#[cfg(target_arch = "x86_64")]
+use super::avx::Avx8;
 use super::bins::{self, BinStats, Grid, TILE};
 use super::blend::PictureKernel;
+use super::lane_choice::LaneChoice;
 use super::segments::{ScreenPoint, Strands, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
@@ -137,12 +140,21 @@ pub fn draw_picture(
     let mut bands: Vec<&mut [[u16; 4]]> = pixels
         .chunks_mut(view.width as usize * TILE as usize)
         .collect();
-    let stats = if options.simd {
-        let kernel = kernel::<f32x8>((&points, &places), view, options, strands, surface_depth);
-        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
-    } else {
-        let kernel = kernel::<f32>((&points, &places), view, options, strands, surface_depth);
-        bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
+    let frame = (&points[..], &places[..]);
+    let stats = match LaneChoice::for_options(options) {
+        LaneChoice::Scalar => {
+            let kernel = kernel::<f32>(frame, view, options, strands, surface_depth);
+            bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
+        }
+        LaneChoice::Wide => {
+            let kernel = kernel::<f32x8>(frame, view, options, strands, surface_depth);
+            bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
+        }
+        #[cfg(target_arch = "x86_64")]
+        LaneChoice::Avx => {
+            let kernel = kernel::<Avx8>(frame, view, options, strands, surface_depth);
+            bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
+        }
     };
     Ok((
         Picture {
