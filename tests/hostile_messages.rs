@@ -55,6 +55,23 @@ fn a_keyframe_out_of_order_is_named_with_both_times() {
 }
 
 #[test]
+fn a_value_of_the_wrong_type_is_named_in_words_in_every_script() {
+    // serde names Rust's types ("expected f64"); someone editing a JSON file reads words.
+    let pointer = r#"[{"t": "zero", "kind": "move", "x": 1, "y": 2}]"#;
+    let capsule = capsule_script(r#"[0.1, "high", 0.0]"#);
+    let moved = motion(r#"[0, 0, "up"]"#, "[0, 0, 0, 1]");
+    let messages = [
+        PointerScript::from_json(pointer).unwrap_err().to_string(),
+        CapsuleScript::from_json(&capsule).unwrap_err().to_string(),
+        RootMotion::from_json(&moved).unwrap_err().to_string(),
+    ];
+    for e in messages {
+        assert!(e.contains("expected a number"), "{e}");
+        assert!(!e.contains("f64") && !e.contains("f32"), "{e}");
+    }
+}
+
+#[test]
 fn a_misspelt_wgpu_backend_is_named_with_the_valid_ones() {
     for (value, named) in [
         ("bogus", "`bogus` is not a backend"),

@@ -15,7 +15,7 @@
 //! is. A script file holds at most [`MAX_CAPSULE_SCRIPT_BYTES`] bytes.
 
 use crate::files::FileError;
-use crate::json_numbers::readable;
+use crate::json_numbers::{plain_types, readable};
 use crate::sim::within_reach;
 use crate::sim::{
     Capsule, ContactMode, FIXED_STEP_HZ, FurSim, HandContact, MAX_CAPSULE_REACH, MAX_CAPSULES,
@@ -33,7 +33,7 @@ pub const MAX_CAPSULE_SCRIPT_BYTES: u64 = 16 << 20;
 #[derive(Debug, Error)]
 pub enum CapsuleScriptError {
     /// Not valid JSON of the expected shape.
-    #[error("capsule script is not valid: {0}")]
+    #[error("capsule script is not valid: {}", plain_types(&.0.to_string()))]
     Json(#[from] serde_json::Error),
     /// A number written as `NaN` or `Infinity`, which JSON does not have: where, and
     /// the word.

@@ -27,6 +27,7 @@
 //! bytes. Every error names the event (counting from 0) and what is wrong with it.
 
 use super::gesture::PointerButton;
+use crate::json_numbers::plain_types;
 use glam::Vec2;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -137,7 +138,7 @@ pub enum PointerScriptError {
         max: usize,
     },
     /// Not JSON at all.
-    #[error("pointer script is not valid JSON: {0}")]
+    #[error("pointer script is not valid JSON: {}", plain_types(&.0.to_string()))]
     Json(#[source] serde_json::Error),
     /// A number written as `NaN` or `Infinity`, which JSON does not have: where, and
     /// the word.
@@ -165,7 +166,7 @@ pub enum PointerScriptError {
     },
     /// An event of the wrong shape: a missing `t` or `kind`, an unknown kind or button, a
     /// field of the wrong type, an unknown field.
-    #[error("pointer script event {index}: {source}")]
+    #[error("pointer script event {index}: {}", plain_types(&.source.to_string()))]
     Shape {
         /// The event, counting from 0.
         index: usize,

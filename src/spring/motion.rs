@@ -129,7 +129,7 @@ impl RootMotion {
                     "--motion",
                     r#"a list of keyframes like [{"t": 0, "position": [0, 0, 0], "rotation": [0, 0, 0, 1]}, …]"#,
                 )),
-                _ => MotionError::Json(e.to_string()),
+                _ => MotionError::Json(crate::json_numbers::plain_types(&e.to_string())),
             }
         })?;
         Self::new(keys.0)
