@@ -20,6 +20,8 @@ var<workgroup> keys: array<u32, STRAND_RASTER_MAX_CAPACITY>;
 var<workgroup> seg_ids: array<u32, STRAND_RASTER_MAX_CAPACITY>;
 var<workgroup> order: array<u32, STRAND_RASTER_MAX_CAPACITY>;
 var<workgroup> listed: u32;
+// The slow path's segments near the tile among the 64 set up, one bit each.
+var<workgroup> near_bits: array<atomic<u32>, 2>;
 
 // One pixel's fragments: the nearest ones sorted (reversed depth: the largest first; an
 // empty slot has depth −1 and opacity 0), and the rest, each fragment blended behind those
@@ -178,7 +180,12 @@ fn draw_listed(tile: u32, n: u32, pixel: vec2<f32>, li: u32) {
 }
 
 // The slow path of a tile whose list overflowed: every drawn segment, a workgroup's worth
-// at a time, in segment order, those near the tile drawn.
+// at a time, in segment order, those near the tile drawn. Each pixel visits only the
+// segments near the tile (their bits in `near_bits`, lowest first: the same order as a
+// visit of all 64 that skips the far ones), so a thread's loop iterations grow with the
+// segments it draws, not with the workgroup's size: a CPU driver may cap an invocation's
+// loop iterations (llvmpipe at 65,535, every loop counted together), and a dense coat's
+// every segment × 64 passed that cap and left the tile unwritten.
 fn draw_all(tile_xy: vec2<u32>, pixel: vec2<f32>, li: u32) {
     let threads = STRAND_RASTER_TILE * STRAND_RASTER_TILE;
     if (li == 0u) {
@@ -188,19 +195,29 @@ fn draw_all(tile_xy: vec2<u32>, pixel: vec2<f32>, li: u32) {
     let lo = vec2<f32>(tile_xy * STRAND_RASTER_TILE);
     let total = drawn_count() * SEGMENTS;
     for (var base = 0u; base < total; base = base + threads) {
+        if (li < 2u) {
+            atomicStore(&near_bits[li], 0u);
+        }
+        workgroupBarrier();
         let seg = base + li;
-        var near = false;
         if (seg < total && !culled_for_camera(drawn_strand(seg / SEGMENTS))) {
             let setup = screen_segment(seg, size);
             records[li] = setup.segment;
-            near = setup.visible && segment_near_tile(setup.segment, lo);
-        }
-        keys[li] = select(0u, 1u, near);
-        workgroupBarrier();
-        for (var i = 0u; i < threads; i = i + 1u) {
-            if (keys[i] == 1u) {
-                draw_segment(i, pixel);
+            if (setup.visible && segment_near_tile(setup.segment, lo)) {
+                atomicOr(&near_bits[li / 32u], 1u << (li % 32u));
             }
+        }
+        workgroupBarrier();
+        // The two words one after the other, written out: a loop over them would count.
+        var low = atomicLoad(&near_bits[0]);
+        while (low != 0u) {
+            draw_segment(firstTrailingBit(low), pixel);
+            low = low & (low - 1u);
+        }
+        var high = atomicLoad(&near_bits[1]);
+        while (high != 0u) {
+            draw_segment(32u + firstTrailingBit(high), pixel);
+            high = high & (high - 1u);
         }
         workgroupBarrier();
     }

@@ -46,10 +46,10 @@ impl Lcg {
 }
 
 /// Six points a strand: roots on a ball of 8 cm, 3 cm strands leaning out and drooping.
-fn strand_points() -> Vec<Vec4> {
+fn strand_points(strands: u32) -> Vec<Vec4> {
     let mut rng = Lcg(7);
     let mut out = Vec::new();
-    for _ in 0..STRANDS {
+    for _ in 0..strands {
         let z = 2.0 * rng.unit() - 1.0;
         let phi = std::f32::consts::TAU * rng.unit();
         let r = (1.0 - z * z).max(0.0).sqrt();
@@ -90,10 +90,10 @@ fn unpack_point_color(word: u32) -> Vec3 {
 }
 
 /// Warm browns, lighter toward the tips, varied per strand.
-fn point_colors() -> Vec<u32> {
+fn point_colors(strands: u32) -> Vec<u32> {
     let mut rng = Lcg(11);
     let mut out = Vec::new();
-    for _ in 0..STRANDS {
+    for _ in 0..strands {
         let base = Vec3::new(0.45, 0.28, 0.15) * (0.6 + 0.8 * rng.unit());
         for i in 0..POINTS {
             let s = i as f32 / (POINTS - 1) as f32;
@@ -119,9 +119,17 @@ struct Rig {
     view: PassView,
     points: Vec<Vec4>,
     colors: Vec<u32>,
+    /// Strands on the ball.
+    strands: u32,
 }
 
+/// The rig of the tests: [`STRANDS`] strands.
 fn rig() -> Rig {
+    rig_of(STRANDS)
+}
+
+/// `strands` strands on the ball, their colours, the frame and the surface.
+fn rig_of(strands: u32) -> Rig {
     let ctx = gpu();
     let device = &ctx.device;
     let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
@@ -134,18 +142,18 @@ fn rig() -> Rig {
             settings: &settings,
             size: (WIDTH, HEIGHT),
             samples: layout.samples,
-            strands: STRANDS,
+            strands: strands,
             shadow_map_size: 1024,
             cull: false,
-            lod: StrandLod::all(STRANDS),
+            lod: StrandLod::all(strands),
         },
     );
     let mut frame_binding = FrameBinding::new(device);
     frame_binding
         .write(&ctx.queue, &frame, &view, &light)
         .unwrap();
-    let points = strand_points();
-    let colors = point_colors();
+    let points = strand_points(strands);
+    let colors = point_colors(strands);
     let storage = |label, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(label),
@@ -154,9 +162,9 @@ fn rig() -> Rig {
         })
     };
     let positions = storage("positions", bytemuck::cast_slice(&points));
-    let records = storage("records", &vec![0u8; STRANDS as usize * 16]);
-    let culled = storage("culled", &vec![0u8; STRANDS as usize * 4]);
-    let order: Vec<u32> = (0..STRANDS).collect();
+    let records = storage("records", &vec![0u8; strands as usize * 16]);
+    let culled = storage("culled", &vec![0u8; strands as usize * 4]);
+    let order: Vec<u32> = (0..strands).collect();
     let order = storage("order", bytemuck::cast_slice(&order));
     let shaded = storage("shaded", bytemuck::cast_slice(&colors));
     let shadow = ShadowPass::new(device, 256);
@@ -224,6 +232,7 @@ fn rig() -> Rig {
         view,
         points,
         colors,
+        strands,
     }
 }
 
@@ -249,7 +258,7 @@ impl Rig {
                 &StrandRasterInputs {
                     frame: &self.frame_binding,
                     strands_group: &self.strands_group,
-                    drawn: STRANDS,
+                    drawn: self.strands,
                     shaded_points: &self.shaded,
                     surface_depth: &self.depth,
                     size: (WIDTH, HEIGHT),
@@ -295,7 +304,7 @@ fn reference_segments(rig: &Rig) -> Vec<RefSegment> {
     let v = &rig.view;
     let size = Vec2::new(WIDTH as f32, HEIGHT as f32);
     let mut out = Vec::new();
-    for s in 0..STRANDS as usize {
+    for s in 0..rig.strands as usize {
         let p = |i: usize| rig.points[s * POINTS + i].truncate();
         let end = |i: usize| {
             let q = p(i);
@@ -533,6 +542,44 @@ fn a_full_tile_list_is_counted_and_drawn_by_the_slow_path_to_the_same_picture() 
     assert!(share <= 0.001, "{off} channels off by more than a level");
     assert!(worst <= 32.0, "worst {worst} levels");
     assert!(tight.memory_bytes() < roomy.memory_bytes());
+}
+
+#[test]
+fn a_coat_past_a_cpu_drivers_loop_cap_is_drawn_whole_by_the_slow_path() {
+    // More than 65,535 segments: the slow path's threads each used to loop over all 64
+    // segments set up per round, every segment in all, and llvmpipe stops an invocation
+    // after 65,535 loop iterations: the tiles it drew lost the segments past that (or were
+    // left unwritten on a denser coat). The light let through a pixel is the product of its
+    // fragments' (1 − α) in any order, so it must match the reference's wherever the
+    // path drew every fragment.
+    let strands = 14_000;
+    assert!(strands * 5 > 65_535);
+    let rig = rig_of(strands);
+    let mut raster = rig.raster();
+    let picture = rig.draw(&mut raster);
+    let over = raster
+        .overflow(&rig.ctx.device, &rig.ctx.queue)
+        .unwrap()
+        .unwrap();
+    let expected = reference(&rig);
+    let off = picture
+        .iter()
+        .zip(&expected)
+        .filter(|(p, q)| (p[3] - q[3]).abs() > 0.02)
+        .count();
+    let covered = expected.iter().filter(|p| p[3] < 0.5).count();
+    eprintln!(
+        "overflow {over:?}; {off} pixels' transmittance off by more than 0.02; {covered} pixels mostly hair"
+    );
+    assert!(
+        over.tiles > 20,
+        "too few tiles took the slow path: {over:?}"
+    );
+    assert!(covered > 10_000, "{covered} pixels mostly hair");
+    assert!(
+        off <= covered / 1000,
+        "{off} pixels' transmittance off by more than 0.02"
+    );
 }
 
 #[test]
