@@ -142,7 +142,7 @@ fn rig_of(strands: u32) -> Rig {
             settings: &settings,
             size: (WIDTH, HEIGHT),
             samples: layout.samples,
-            strands: strands,
+            strands,
             shadow_map_size: 1024,
             cull: false,
             lod: StrandLod::all(strands),
