@@ -70,7 +70,12 @@ pub struct RecordOptions {
 pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let (width, height) = options.size;
     let gpu = GpuContext::new()?;
-    let layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
+    let mut layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
+    // Hair drawn on the host takes one sample a pixel, as the window's does: the surfaces'
+    // extra samples would be drawn for nothing.
+    if options.raster.for_adapter(&gpu.info()) == pelt::render::Raster::Native {
+        layout.samples = 1;
+    }
     crate::common::picture_size::check(
         &gpu.device.limits(),
         &layout,
