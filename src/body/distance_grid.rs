@@ -97,6 +97,20 @@ pub enum DistanceError {
         /// The most nodes allowed.
         limit: usize,
     },
+    /// The triangles cross each other so much that measuring the field would take far
+    /// too long (each node's distance and winding number visit every triangle whose box
+    /// holds it): long triangles spanning the body, as only a broken or hostile file has.
+    #[error(
+        "the body's triangles cross each other too much to measure its distance field: on average {per_cell} triangles' boxes hold each cell of the body's box (about {work} node and triangle pairs to measure, at most {limit}); long triangles spanning the body are the usual cause: re-export the mesh without them"
+    )]
+    Tangled {
+        /// Triangle boxes holding a cell of the body's box, on average.
+        per_cell: u64,
+        /// The estimated pairs of grid nodes and triangles.
+        work: u64,
+        /// The most allowed.
+        limit: u64,
+    },
     /// The options are out of range.
     #[error(
         "a distance grid needs 2 to {MAX_NODES_PER_AXIS} nodes per axis and a finite margin of 0 or more metres (got {nodes} nodes, margin {margin})"
@@ -230,6 +244,15 @@ impl BodyField {
                 nodes: total,
                 bones: parts.len(),
                 limit,
+            });
+        }
+        let per_cell = triangles_per_cell(&mesh.positions, &mesh.triangles);
+        let work = per_cell.saturating_mul(total as u64);
+        if work > MAX_FIELD_WORK {
+            return Err(DistanceError::Tangled {
+                per_cell,
+                work,
+                limit: MAX_FIELD_WORK,
             });
         }
         let mut field = BodyField::default();
@@ -418,6 +441,46 @@ fn bone_triangles(mesh: &BodyMesh) -> Vec<(u32, Vec<usize>)> {
     by_joint.into_iter().collect()
 }
 
+/// The most pairs of grid nodes and triangles a field may cost to measure
+/// ([`triangles_per_cell`] × nodes): a minute or so of two cores. Bodies as modelled cost
+/// a few per node (each node's queries visit the few triangles near it); only triangles
+/// crossing the whole body come near it.
+pub const MAX_FIELD_WORK: u64 = 500_000_000;
+
+/// Cells of a lattice over the body's box, along its longest side, for
+/// [`triangles_per_cell`].
+const WORK_CELLS: f32 = 32.0;
+
+/// On average, how many triangles' bounding boxes hold a cell of a lattice over the
+/// body's box (rounded up): what a distance or winding-number query near there cannot
+/// prune, so the field's cost is about this times its nodes.
+fn triangles_per_cell(positions: &[Vec3], triangles: &[[u32; 3]]) -> u64 {
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for p in positions {
+        lo = lo.min(*p);
+        hi = hi.max(*p);
+    }
+    let cell = ((hi - lo).max_element() / WORK_CELLS).max(1e-9);
+    let dims = ((hi - lo) / cell).floor() + Vec3::ONE;
+    let index = |v: Vec3| {
+        ((v - lo) / cell)
+            .floor()
+            .clamp(Vec3::ZERO, dims - Vec3::ONE)
+    };
+    let covered: f64 = triangles
+        .iter()
+        .map(|t| {
+            let corners = t.map(|v| positions[v as usize]);
+            let min = corners[0].min(corners[1]).min(corners[2]);
+            let max = corners[0].max(corners[1]).max(corners[2]);
+            let span = index(max) - index(min) + Vec3::ONE;
+            f64::from(span.x) * f64::from(span.y) * f64::from(span.z)
+        })
+        .sum();
+    let cells = f64::from(dims.x) * f64::from(dims.y) * f64::from(dims.z);
+    (covered / cells).ceil() as u64
+}
+
 /// The header of a grid over `part`'s bind box grown by the margin (at least two cells),
 /// its cell from the longest side and `nodes`, centred on the box.
 fn grid_header(
@@ -491,6 +554,51 @@ mod tests {
         assert!(nearer(-0.01, -0.3), "inside both: the nearer surface");
         assert!(nearer(0.01, 0.3), "outside both: the nearer surface");
         assert!(!nearer(0.3, 0.01));
+    }
+
+    #[test]
+    fn triangles_crossing_the_whole_body_are_refused_before_any_node_is_measured() {
+        use crate::body::cylinder::{CylinderSpec, skinned_cylinder};
+        let spec = CylinderSpec {
+            segments: 64,
+            rings: 8,
+            ..CylinderSpec::default()
+        };
+        let (mut mesh, _) = skinned_cylinder(&spec);
+        // The tube as modelled: each triangle's box holds a cell or two of the lattice.
+        let modelled = triangles_per_cell(&mesh.positions, &mesh.triangles);
+        assert!(modelled <= 4, "{modelled} triangles a cell");
+        assert!(BodyField::build(&mesh, FieldOptions::default()).is_ok());
+        // Long triangles from the bottom rim to the top one, all across the tube.
+        let (segments, top) = (64u32, 64 * 7);
+        mesh.triangles = (0..200_000u32)
+            .map(|i| {
+                [
+                    i % segments,
+                    top + (i * 7 + 3) % segments,
+                    (i * 13 + 5) % segments,
+                ]
+            })
+            .collect();
+        mesh.triangle_materials = vec![0; mesh.triangles.len()];
+        let tangled = triangles_per_cell(&mesh.positions, &mesh.triangles);
+        assert!(tangled > 10_000, "{tangled} triangles a cell");
+        // Refused from the boxes alone, before a node is measured (the field would take
+        // minutes).
+        match BodyField::build(&mesh, FieldOptions::default()) {
+            Err(DistanceError::Tangled {
+                per_cell,
+                work,
+                limit,
+            }) => {
+                assert!(per_cell > 10_000, "{per_cell} triangles a cell");
+                assert!(work > limit);
+            }
+            other => panic!(
+                "not refused as tangled: {:?}",
+                other.map(|f| f.memory_bytes())
+            ),
+        }
     }
 
     #[test]

@@ -26,8 +26,8 @@ mod triangle_tree;
 
 pub use cylinder::{CYLINDER_COLORS, CylinderBend, CylinderSpec, skinned_cylinder};
 pub use distance_grid::{
-    BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_FIELD_NODES, MAX_NODES_PER_AXIS,
-    PosedField, dominant_joint,
+    BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_FIELD_NODES, MAX_FIELD_WORK,
+    MAX_NODES_PER_AXIS, PosedField, dominant_joint,
 };
 pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use fit::BodyFit;
