@@ -7,6 +7,12 @@
 //! `strands` view where a channel lies more than 8 levels off the background), and writes
 //! every picture and `|path − ribbons| × 4` of the `final` ones into the output folder.
 //!
+//! The ribbons' pictures carry the noise of their four dithered samples a pixel, which
+//! at the close-up lies several levels from their expected picture by itself. So the
+//! ribbons' `final` is drawn again with `DITHERS` other dithers (default 4; 0 skips them,
+//! `RenderSettings::ribbon_dither`), and each path is compared with their mean too, as
+//! are the default dither's ribbons (their own noise against the mean).
+//!
 //! `cargo run --example ribbons_match -- [STRANDS] [WIDTH] [HEIGHT] [OUT_DIR]`
 //! (defaults: 420032, 640, 360, `ribbons_match`).
 
@@ -86,11 +92,13 @@ fn main() -> Result<(), Box<dyn Error>> {
             .map(|s| s.split(',').map(String::from).collect())
     };
     let (only, only_paths) = (pick("CAMERAS"), pick("PATHS"));
+    let dithers: u32 = std::env::var("DITHERS").map_or(Ok(4), |s| s.parse())?;
     for (name, preset) in presets {
         if only.as_ref().is_some_and(|o| !o.iter().any(|c| c == name)) {
             continue;
         }
         let mut reference: Option<(Image, Image)> = None;
+        let mut mean: Option<Vec<f64>> = None;
         for (path, raster) in paths {
             if raster != Raster::Hardware
                 && only_paths
@@ -100,7 +108,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 continue;
             }
             renderer.set_raster(raster);
-            let mut draw = |mode: DebugMode, label: &str| -> Result<Image, Box<dyn Error>> {
+            let draw = |renderer: &mut FurRenderer,
+                        mode: DebugMode,
+                        label: &str|
+             -> Result<Image, Box<dyn Error>> {
                 let mut scene = Scene::new(Camera::preset(preset), sim.pose_at(sim.time() as f32));
                 scene.mode = mode;
                 scene.positions_index = sim.gpu().ok_or("a GPU coat")?.current_index();
@@ -113,21 +124,60 @@ fn main() -> Result<(), Box<dyn Error>> {
                 )?;
                 Ok(image)
             };
-            let final_ = draw(DebugMode::Final, "final")?;
-            let strands_view = draw(DebugMode::Strands, "strands")?;
+            let final_ = draw(&mut renderer, DebugMode::Final, "final")?;
+            let strands_view = draw(&mut renderer, DebugMode::Strands, "strands")?;
             match &reference {
-                None => reference = Some((final_, strands_view)),
-                Some((ref_final, ref_strands)) => compare(
-                    &out,
-                    name,
-                    path,
-                    [ref_final, ref_strands],
-                    [&final_, &strands_view],
-                )?,
+                None => {
+                    if dithers > 0 {
+                        let mut sum = vec![0.0; final_.rgba.len()];
+                        for d in 1..=dithers {
+                            renderer.set_ribbon_dither(d);
+                            let other =
+                                draw(&mut renderer, DebugMode::Final, &format!("final_dither{d}"))?;
+                            for (s, v) in sum.iter_mut().zip(&other.rgba) {
+                                *s += f64::from(*v) / f64::from(dithers);
+                            }
+                        }
+                        renderer.set_ribbon_dither(0);
+                        print_against_mean(name, "ribbons", &final_, &sum, dithers);
+                        mean = Some(sum);
+                    }
+                    reference = Some((final_, strands_view));
+                }
+                Some((ref_final, ref_strands)) => {
+                    compare(
+                        &out,
+                        name,
+                        path,
+                        [ref_final, ref_strands],
+                        [&final_, &strands_view],
+                    )?;
+                    if let Some(m) = &mean {
+                        print_against_mean(name, path, &final_, m, dithers);
+                    }
+                }
             }
         }
     }
     Ok(())
+}
+
+/// Prints how `image` differs from `mean`, the ribbons' `final` averaged over `dithers`
+/// dithers: mean absolute and signed error per channel, levels.
+fn print_against_mean(name: &str, path: &str, image: &Image, mean: &[f64], dithers: u32) {
+    let n = (image.rgba.len() / 4) as f64;
+    let (mut abs, mut signed) = ([0.0; 3], [0.0; 3]);
+    for (p, q) in image.rgba.chunks(4).zip(mean.chunks(4)) {
+        for c in 0..3 {
+            let d = f64::from(p[c]) - q[c];
+            abs[c] += d.abs() / n;
+            signed[c] += d / n;
+        }
+    }
+    println!(
+        "{name:8} {path:8} against the ribbons' mean of {dithers} dithers: MAE R {:.2} G {:.2} B {:.2} (signed {:+.2} {:+.2} {:+.2})",
+        abs[0], abs[1], abs[2], signed[0], signed[1], signed[2],
+    );
 }
 
 /// Prints how `path`'s `final` and `strands` pictures (`ours`) differ from the ribbons'

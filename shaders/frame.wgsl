@@ -79,6 +79,9 @@ struct FrameUniforms {
     lod_end: f32,
     lod_fade: f32,
     lod_width_scale: f32,
+    // Which of the ribbons' dithers the camera draws (`RenderSettings::ribbon_dither`):
+    // 0, the default, or another number for the same coat with other sampling noise.
+    ribbon_dither: u32,
 }
 
 // Rust twin: `render::frame::PassView` (encase). One per pass: the camera's, the light's.

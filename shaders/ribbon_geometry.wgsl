@@ -239,7 +239,12 @@ struct StrandCoverage {
 
 fn strand_coverage(strand: u32) -> StrandCoverage {
     let samples = max(frame.msaa_samples, 1u);
-    return StrandCoverage(hash_u32(strand), hash_u32(strand * 3u + 1u) % samples);
+    // Another dither hashes the strand with it first; the default's is the strand itself.
+    var key = strand;
+    if (frame.ribbon_dither != 0u) {
+        key = hash_u32(strand ^ frame.ribbon_dither);
+    }
+    return StrandCoverage(hash_u32(key), hash_u32(key * 3u + 1u) % samples);
 }
 
 // `coverage_mask` of a strand whose `strand_coverage` is `strand`.

@@ -417,6 +417,7 @@ fn render_uniforms_match_their_wgsl_twins() {
         lod_end: 37.0,
         lod_fade: 38.0,
         lod_width_scale: 39.0,
+        ribbon_dither: bits(40.0),
     };
     let names_values = [
         ("view_proj", 1.0),
@@ -459,6 +460,7 @@ fn render_uniforms_match_their_wgsl_twins() {
         ("lod_end", 37.0),
         ("lod_fade", 38.0),
         ("lod_width_scale", 39.0),
+        ("ribbon_dither", 40.0),
     ];
     check_encased(
         &module,

@@ -117,6 +117,9 @@ pub struct FrameUniforms {
     pub lod_fade: f32,
     /// Every drawn ribbon's width is multiplied by this ([`StrandLod::width_scale`]).
     pub lod_width_scale: f32,
+    /// Which of the ribbons' dithers the camera draws
+    /// ([`super::RenderSettings::ribbon_dither`]; 0 the default).
+    pub ribbon_dither: u32,
 }
 
 /// The bytes of a uniform block as WGSL lays it out.
@@ -212,6 +215,7 @@ pub fn frame_uniforms(scene: &Scene, inputs: &FrameInputs) -> (FrameUniforms, Pa
         lod_end: inputs.lod.end,
         lod_fade: inputs.lod.fade.max(1.0),
         lod_width_scale: inputs.lod.width_scale,
+        ribbon_dither: s.ribbon_dither,
     };
     let camera_view = PassView {
         view_proj,

@@ -172,6 +172,11 @@ impl FurRenderer {
         self.settings.hair_casts_shadows = on;
     }
 
+    /// Which of the ribbons' dithers the camera draws ([`RenderSettings::ribbon_dither`]).
+    pub fn set_ribbon_dither(&mut self, dither: u32) {
+        self.settings.ribbon_dither = dither;
+    }
+
     /// Draws a body's surface (`mesh`, world space, from [`super::mesh::body_surface`]) in
     /// place of the creature's skin and face, or the creature for `None`; call again
     /// whenever the body moves. With a body the camera draws every strand (the hidden

@@ -93,6 +93,13 @@ pub struct RenderSettings {
     pub shadow_rounds_down: bool,
     /// Whether the hair casts shadows (on the skin and on itself).
     pub hair_casts_shadows: bool,
+    /// Which of the ribbons' dithers the camera draws: 0 (the default) or any other
+    /// number picks, for every strand, other MSAA samples and another per-pixel dither
+    /// for its opacity. Each is the same coat with other sampling noise; averaged over
+    /// several, the ribbons' expected picture, which the other hair paths are compared
+    /// with (one draw's noise alone lies several levels from it where strands are a
+    /// few pixels wide).
+    pub ribbon_dither: u32,
     /// Ribbon width at the root, metres (the seed's 0.0034).
     pub root_width: f32,
     /// Width at the tip as a share of the root's (the seed's 15%).
@@ -130,6 +137,7 @@ impl Default for RenderSettings {
             shadow_follows_target: true,
             shadow_rounds_down: false,
             hair_casts_shadows: true,
+            ribbon_dither: 0,
             root_width: 0.0034,
             tip_width: 0.15,
             tip_fade: 0.2,
