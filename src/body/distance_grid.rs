@@ -441,8 +441,9 @@ fn bone_triangles(mesh: &BodyMesh) -> Vec<(u32, Vec<usize>)> {
     by_joint.into_iter().collect()
 }
 
-/// The most pairs of grid nodes and triangles a field may cost to measure
-/// ([`triangles_per_cell`] × nodes): a minute or so of two cores. Bodies as modelled cost
+/// The most pairs of grid nodes and triangles a field may cost to measure (how many
+/// triangles' boxes hold a cell of a coarse lattice over the body, on average, times the
+/// nodes): a minute or so of two cores. Bodies as modelled cost
 /// a few per node (each node's queries visit the few triangles near it); only triangles
 /// crossing the whole body come near it.
 pub const MAX_FIELD_WORK: u64 = 500_000_000;
