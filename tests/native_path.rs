@@ -33,21 +33,12 @@ fn setup(ctx: &pelt::gpu::GpuContext, raster: Raster) -> (FurSim, FurRenderer) {
 }
 
 fn scene<'a>(sim: &FurSim, mode: DebugMode) -> Scene<'a> {
-    let mut s = Scene::new(
-        Camera::preset(CameraPreset::Front),
-        sim.pose_at(sim.time() as f32),
-    );
-    s.mode = mode;
-    s.positions_index = sim.gpu().unwrap().current_index();
-    s
+    render_common::preset_scene(sim, CameraPreset::Front, mode)
 }
 
 /// Draws `scene` by `raster` and checks that path drew it.
 fn draw(renderer: &mut FurRenderer, scene: &Scene, raster: Raster) -> Image {
-    renderer.set_raster(raster);
-    let image = renderer.render_image(scene, SIZE.0, SIZE.1).unwrap();
-    assert_eq!(renderer.last_raster(), raster, "the frame's path");
-    image
+    render_common::draw_by(renderer, scene, raster, SIZE)
 }
 
 /// Intersection over union of two masks.

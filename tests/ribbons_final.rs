@@ -16,9 +16,9 @@
 //! the path's own difference.
 
 mod render_common;
+use render_common::preset_scene as scene;
 
-use pelt::render::{Camera, CameraPreset, DebugMode, FurRenderer, Image, Raster, Scene};
-use pelt::sim::FurSim;
+use pelt::render::{CameraPreset, DebugMode, FurRenderer, Image, Raster, Scene};
 
 const STRANDS: usize = 32_768;
 const SIZE: (u32, u32) = (320, 180);
@@ -29,19 +29,9 @@ const DITHERS: u32 = 4;
 /// Levels off the background a channel must lie for its pixel to count as hair.
 const HAIR_LEVELS: u8 = 8;
 
-fn scene<'a>(sim: &FurSim, preset: CameraPreset, mode: DebugMode) -> Scene<'a> {
-    let mut s = Scene::new(Camera::preset(preset), sim.pose_at(sim.time() as f32));
-    s.mode = mode;
-    s.positions_index = sim.gpu().unwrap().current_index();
-    s
-}
-
 /// Draws `scene` by `raster` and checks that path drew it.
 fn draw(renderer: &mut FurRenderer, scene: &Scene, raster: Raster) -> Image {
-    renderer.set_raster(raster);
-    let image = renderer.render_image(scene, SIZE.0, SIZE.1).unwrap();
-    assert_eq!(renderer.last_raster(), raster, "the frame's path");
-    image
+    render_common::draw_by(renderer, scene, raster, SIZE)
 }
 
 /// How one path's pictures differ from the ribbons'.

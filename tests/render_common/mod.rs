@@ -3,7 +3,10 @@
 
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
-use pelt::render::{FurRenderer, Image, OFFSCREEN_FORMAT, RenderSettings, TargetLayout};
+use pelt::render::{
+    Camera, CameraPreset, DebugMode, FurRenderer, Image, OFFSCREEN_FORMAT, Raster, RenderSettings,
+    Scene, TargetLayout,
+};
 use pelt::sim::{FurConfig, FurSim};
 
 /// The device the tests draw with (lavapipe on CI).
@@ -44,4 +47,25 @@ pub fn mean_abs_error(a: &Image, b: &Image) -> f64 {
         .map(|(p, q)| (0..3).map(|c| u64::from(p[c].abs_diff(q[c]))).sum::<u64>())
         .sum();
     sum as f64 / (3 * a.rgba.len() / 4) as f64
+}
+
+/// The GPU-stepped coat of `sim` at its current time, seen from `preset` in `mode`.
+pub fn preset_scene<'a>(sim: &FurSim, preset: CameraPreset, mode: DebugMode) -> Scene<'a> {
+    let mut s = Scene::new(Camera::preset(preset), sim.pose_at(sim.time() as f32));
+    s.mode = mode;
+    s.positions_index = sim.gpu().unwrap().current_index();
+    s
+}
+
+/// Draws `scene` by `raster` at `size` and checks that path drew it.
+pub fn draw_by(
+    renderer: &mut FurRenderer,
+    scene: &Scene,
+    raster: Raster,
+    size: (u32, u32),
+) -> Image {
+    renderer.set_raster(raster);
+    let image = renderer.render_image(scene, size.0, size.1).unwrap();
+    assert_eq!(renderer.last_raster(), raster, "the frame's path");
+    image
 }
