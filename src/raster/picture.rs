@@ -7,6 +7,7 @@ use super::avx::Avx8;
 use super::bins::{self, BinStats, Grid, TILE};
 use super::blend::PictureKernel;
 use super::lane_choice::LaneChoice;
+use super::lanes::Lanes;
 use super::segments::{ScreenPoint, Strands, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
@@ -141,20 +142,12 @@ pub fn draw_picture(
         .chunks_mut(view.width as usize * TILE as usize)
         .collect();
     let frame = (&points[..], &places[..]);
+    let draw = (&grid, &mut bands[..]);
     let stats = match LaneChoice::for_options(options) {
-        LaneChoice::Scalar => {
-            let kernel = kernel::<f32>(frame, view, options, strands, surface_depth);
-            bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
-        }
-        LaneChoice::Wide => {
-            let kernel = kernel::<f32x8>(frame, view, options, strands, surface_depth);
-            bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
-        }
+        LaneChoice::Scalar => draw_in::<f32>(frame, view, options, strands, surface_depth, draw),
+        LaneChoice::Wide => draw_in::<f32x8>(frame, view, options, strands, surface_depth, draw),
         #[cfg(target_arch = "x86_64")]
-        LaneChoice::Avx => {
-            let kernel = kernel::<Avx8>(frame, view, options, strands, surface_depth);
-            bins::draw(&points, &grid, options.bin_capacity, &kernel, &mut bands)
-        }
+        LaneChoice::Avx => draw_in::<Avx8>(frame, view, options, strands, surface_depth, draw),
     };
     Ok((
         Picture {
@@ -166,18 +159,20 @@ pub fn draw_picture(
     ))
 }
 
-fn kernel<'a, L>(
+/// Draws the picture's tiles in lanes `L` into `bands`.
+fn draw_in<'a, L: Lanes + Send + Sync>(
     (points, places): (&'a [ScreenPoint], &'a [u32]),
     view: &RasterView,
     options: &RasterOptions,
     strands: &Strands<'a>,
     surface: Option<&'a [f32]>,
-) -> PictureKernel<'a, L> {
-    PictureKernel {
+    (grid, bands): (&Grid, &mut [&mut [[u16; 4]]]),
+) -> BinStats {
+    let kernel = PictureKernel::<L> {
         points,
         places,
         colors: strands.colors,
-        across: Grid::new(view.width, view.height).across,
+        across: grid.across,
         width: view.width,
         height: view.height,
         reversed_depth: view.reversed_depth,
@@ -185,5 +180,6 @@ fn kernel<'a, L>(
         tip_fade: strands.style.tip_fade,
         surface,
         lanes: PhantomData,
-    }
+    };
+    bins::draw(points, grid, options.bin_capacity, &kernel, bands)
 }
