@@ -544,7 +544,21 @@ fn the_light_maps_hold_the_first_hair_and_the_opacity_in_each_slab() {
         (o[2] - 2.0).abs() < 1e-5 && (o[3] - 2.0).abs() < 1e-5,
         "{o:?}"
     );
-    assert_eq!(maps.first_hair_rgba8().len(), (W * H * 4) as usize);
+    // The texels as the `first_hair` texture holds them: R, G, B the depth's 24 bits,
+    // most significant first (WGSL `unpack_depth` reads them back), A zero.
+    let mut texels = vec![7; 3];
+    maps.first_hair_texels_into(&mut texels);
+    assert_eq!(texels.len(), (W * H) as usize);
+    for (&texel, &depth) in texels.iter().zip(&maps.first_hair) {
+        let [r, g, b, a] = texel.to_ne_bytes();
+        let unpacked = f64::from(u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b));
+        assert_eq!(a, 0);
+        assert!(
+            (unpacked / 16_777_215.0 - f64::from(depth)).abs() < 1e-7,
+            "depth {depth} packed as {r}, {g}, {b}"
+        );
+    }
+    assert!(maps.first_hair.iter().any(|&d| d > 0.0 && d < 1.0));
 }
 
 /// The light's view of the hand-worked cases: depth 0 near … 1 far over 2 m.

@@ -21,6 +21,7 @@ use super::prefetch::AHEAD;
 use super::segments::{ROW_SLACK, ScreenPoint, Segment, Strands, prefetch_segment, project};
 use super::view::RasterView;
 use super::{RasterError, RasterOptions};
+use rayon::prelude::*;
 use wide::f32x8;
 
 /// What the light's maps need beyond the view: the light's depth range (metres from depth
@@ -49,16 +50,29 @@ pub struct LightMaps {
 
 impl LightMaps {
     /// The first hair's depth as the renderer's `first_hair` texture holds it (24-bit fixed
-    /// point in RGB of an `Rgba8Unorm` texel; WGSL `pack_depth`).
-    pub fn first_hair_rgba8(&self) -> Vec<u8> {
-        self.first_hair
-            .iter()
-            .flat_map(|&d| {
-                let x = (d.clamp(0.0, 1.0) * 16_777_215.0) as u32;
-                [(x >> 16) as u8, (x >> 8) as u8, x as u8, 0]
-            })
-            .collect()
+    /// point in RGB of an `Rgba8Unorm` texel; WGSL `pack_depth`): one texel's four bytes a
+    /// word, in memory order, written over `out` (kept by the caller from frame to frame,
+    /// so a map's megabytes are not allocated again).
+    pub fn first_hair_texels_into(&self, out: &mut Vec<u32>) {
+        out.resize(self.first_hair.len(), 0);
+        out.par_chunks_mut(PACK_CHUNK)
+            .zip(self.first_hair.par_chunks(PACK_CHUNK))
+            .for_each(|(texels, depths)| {
+                for (texel, &d) in texels.iter_mut().zip(depths) {
+                    *texel = pack_depth(d);
+                }
+            });
     }
+}
+
+/// Texels packed by one task (a light map holds a million or more).
+const PACK_CHUNK: usize = 1 << 14;
+
+/// `depth` (0 … 1) as 24-bit fixed point in the bytes R, G, B of a texel (A = 0; R the
+/// most significant), as one word whose bytes in memory are the texel's.
+fn pack_depth(depth: f32) -> u32 {
+    let x = (depth.clamp(0.0, 1.0) * 16_777_215.0) as u32;
+    u32::from_ne_bytes([(x >> 16) as u8, (x >> 8) as u8, x as u8, 0])
 }
 
 /// Small integer hash. WGSL twin: `hash_u32` in `shaders/frame.wgsl`.

@@ -6,7 +6,7 @@
 //!
 //! Without a map the surfaces keep the built-in sky and ground ([`super::Lighting`]).
 
-use super::half_float::f16_bits;
+use super::half_float::f16_slice;
 use crate::files::{FileError, read_capped};
 use glam::Vec3;
 use std::path::Path;
@@ -402,11 +402,8 @@ impl EnvironmentBinding {
             None => (&black[..], (1, 1), &black[..], (1, 1)),
         };
         let texture = |label, texels: &[Vec3], (w, h): (usize, usize)| {
-            let data: Vec<u16> = texels
-                .iter()
-                .flat_map(|c| [c.x, c.y, c.z, 1.0])
-                .map(f16_bits)
-                .collect();
+            let rgba: Vec<f32> = texels.iter().flat_map(|c| [c.x, c.y, c.z, 1.0]).collect();
+            let data = f16_slice(&rgba);
             device
                 .create_texture_with_data(
                     queue,

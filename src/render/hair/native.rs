@@ -17,7 +17,7 @@ use crate::raster::{
 };
 use crate::render::RenderError;
 use crate::render::frame::WrittenFrame;
-use crate::render::half_float::f16_slice;
+use crate::render::half_float::f16_slice_into;
 use crate::render::light_view::SLAB_ENDS;
 use crate::render::shadow::cleared_color;
 use crate::render::strand_lod::{DRAWN_ORDER_SEED, StrandLod, drawn_order};
@@ -45,6 +45,17 @@ pub struct NativePath {
     waits: u32,
     /// The light maps' strands per texel ([`light_lod`]); `None`: the camera's level.
     light_density: Option<f32>,
+    /// The light maps' texels as their textures hold them, kept from frame to frame.
+    light_texels: LightTexels,
+}
+
+/// The light maps in their textures' formats, written each frame over the last frame's.
+#[derive(Debug, Default)]
+struct LightTexels {
+    /// `first_hair`: one `Rgba8Unorm` texel a word.
+    first_hair: Vec<u32>,
+    /// `deep_opacity`: four half floats a texel.
+    deep_opacity: Vec<u16>,
 }
 
 impl NativePath {
@@ -59,6 +70,7 @@ impl NativePath {
             last_stats: None,
             waits: 0,
             light_density: None,
+            light_texels: LightTexels::default(),
         }
     }
 
@@ -315,6 +327,7 @@ impl HairPath for NativePath {
             native.release();
         }
         self.positions = None;
+        self.light_texels = LightTexels::default();
     }
 }
 
@@ -377,19 +390,24 @@ impl NativePath {
         log::debug!("native hair: light maps drawn in {:.1} ms", ms(started));
         let started = Instant::now();
         let size = (maps.size, maps.size);
+        let texels = &mut self.light_texels;
+        light.first_hair_texels_into(&mut texels.first_hair);
         write_texture(
             gpu.queue,
             maps.first_hair.texture(),
             size,
-            &light.first_hair_rgba8(),
+            bytemuck::cast_slice(&texels.first_hair),
             4,
         );
-        let deep = f16_slice(bytemuck::cast_slice(&light.deep_opacity));
+        f16_slice_into(
+            bytemuck::cast_slice(&light.deep_opacity),
+            &mut texels.deep_opacity,
+        );
         write_texture(
             gpu.queue,
             maps.deep_opacity.texture(),
             size,
-            bytemuck::cast_slice(&deep),
+            bytemuck::cast_slice(&texels.deep_opacity),
             8,
         );
         log::debug!("native hair: light maps written in {:.1} ms", ms(started));
