@@ -1,5 +1,7 @@
 //! Frame time: one rendered frame (shadow maps, surfaces, ribbons) and, beside it for scale, one
-//! solver step, by strand tier and resolution on every adapter found. GPU pass times come
+//! solver step, by strand tier and resolution on every adapter found. Each path draws into
+//! the targets the window gives it (one sample a pixel for the native path, whose picture
+//! is composited over sample 0: `Raster::real_time_layout`; the table names the samples). GPU pass times come
 //! from timestamp queries where the adapter has them; wall times include submission and
 //! waiting for the GPU. Prints one table, and a second of whole demo frames (pointer events,
 //! hand, response, tail, solver, render) without the egui panel, which lives in the binary:
@@ -72,6 +74,8 @@ struct Row {
     strands: usize,
     size: (u32, u32),
     raster: Raster,
+    /// MSAA samples of the camera's targets.
+    samples: u32,
     frame_ms: f64,
     cpu_ms: Option<f64>,
     passes: Option<PassTimings>,
@@ -90,7 +94,10 @@ fn measure(
     let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 1), creature.clone(), ctx)
         .map_err(|e| e.to_string())?;
     sim.step(10).map_err(|e| e.to_string())?;
-    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
+    // The targets the window draws this path into (one sample for the native path).
+    let layout = raster
+        .for_adapter(&ctx.info())
+        .real_time_layout(TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false));
     let mut renderer = FurRenderer::new(
         &ctx.device,
         &ctx.queue,
@@ -159,6 +166,7 @@ fn measure(
         strands,
         size,
         raster,
+        samples: layout.samples,
         frame_ms: median(frame_ms),
         cpu_ms: (!cpu_ms.is_empty()).then(|| median(cpu_ms)),
         passes: pass_median,
@@ -167,19 +175,27 @@ fn measure(
     })
 }
 
-/// One demo frame as the app runs it, minus the egui panel: the shipped pointer script's
-/// events, the hand, the creature's response, the tail, the solver's fixed steps and the
-/// frame, waiting for the GPU. Median wall milliseconds over `frames` frames of the stroke.
+/// One demo frame as the app runs it, minus the egui panel and the budget: the shipped
+/// pointer script's events, the hand, the creature's response, the tail, the solver's fixed
+/// steps and the frame, waiting for the GPU, drawn by the path `pelt demo` picks by default
+/// (`--raster auto`) with the window's targets and settings for it. Median wall
+/// milliseconds over `frames` frames of the stroke, and the path.
 fn measure_demo(
     ctx: &GpuContext,
     strands: usize,
     size: (u32, u32),
     frames: usize,
-) -> Result<f64, String> {
+) -> Result<(f64, Raster), String> {
     use pelt::hand::{PointerEventKind, PointerScript};
-    let layout = TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false);
-    let mut fur = pelt::SimulatedFur::new(ctx, &pelt::SimulatedFurOptions::new(strands, 1, layout))
-        .map_err(|e| e.to_string())?;
+    let path = Raster::Auto.for_adapter(&ctx.info());
+    let layout = path.real_time_layout(TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false));
+    let mut options = pelt::SimulatedFurOptions::new(strands, 1, layout);
+    options.render = RenderSettings {
+        raster: path,
+        ..RenderSettings::default()
+    }
+    .real_time(path);
+    let mut fur = pelt::SimulatedFur::new(ctx, &options).map_err(|e| e.to_string())?;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/pet_scratch.json");
     let script = PointerScript::from_path(&path).map_err(|e| e.to_string())?;
     let target =
@@ -224,7 +240,7 @@ fn measure_demo(
             times.push(started.elapsed().as_secs_f64() * 1e3);
         }
     }
-    Ok(median(times))
+    Ok((median(times), fur.renderer().last_raster()))
 }
 
 // ---- Strand and mesh level of detail (a separate block: one tier at each LOD policy) ----
@@ -429,10 +445,11 @@ fn main() {
                     }
                 }
                 match measure_demo(&ctx, strands, size, frames) {
-                    Ok(ms) => demo_rows.push((
+                    Ok((ms, path)) => demo_rows.push((
                         format!("{} ({:?})", ctx.info().name, ctx.info().backend),
                         strands,
                         size,
+                        path,
                         ms,
                     )),
                     Err(e) => eprintln!("demo {} {strands} {size:?}: {e}", ctx.info().name),
@@ -446,9 +463,9 @@ fn main() {
         println!("load average when the run began: {}", load.join(" "));
     }
     println!(
-        "| adapter | strands | size | hair raster | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | hair (cull, shading and the path) ms | solver step ms | render memory MB |"
+        "| adapter | strands | size | hair raster | samples | frame ms (wall) | CPU ms per frame | shadow ms | surfaces ms | hair (cull, shading and the path) ms | solver step ms | render memory MB |"
     );
-    println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for r in &rows {
         let p = |f: fn(&PassTimings) -> f64| {
             r.passes
@@ -456,12 +473,13 @@ fn main() {
                 .map_or("–".to_string(), |t| format!("{:.2}", f(t)))
         };
         println!(
-            "| {} | {} | {}×{} | {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.1} |",
+            "| {} | {} | {}×{} | {} | {} | {:.2} | {} | {} | {} | {} | {:.2} | {:.1} |",
             r.adapter,
             r.strands,
             r.size.0,
             r.size.1,
             r.raster,
+            r.samples,
             r.frame_ms,
             r.cpu_ms.map_or("–".to_string(), |c| format!("{c:.1}")),
             p(|t| t.shadow_ms),
@@ -473,12 +491,12 @@ fn main() {
     }
     println!();
     println!(
-        "| adapter | strands | size | demo frame ms (pointer events, hand, response, tail, solver, render; no panel) | fps |"
+        "| adapter | strands | size | hair raster | demo frame ms (pointer events, hand, response, tail, solver, render; no panel) | fps |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: |");
-    for (adapter, strands, size, ms) in &demo_rows {
+    println!("| --- | ---: | ---: | --- | ---: | ---: |");
+    for (adapter, strands, size, path, ms) in &demo_rows {
         println!(
-            "| {adapter} | {strands} | {}×{} | {ms:.2} | {:.1} |",
+            "| {adapter} | {strands} | {}×{} | {path} | {ms:.2} | {:.1} |",
             size.0,
             size.1,
             1000.0 / ms

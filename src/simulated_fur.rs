@@ -404,7 +404,7 @@ impl SimulatedFur {
         &self.tail
     }
 
-    /// How the renderer draws the hair now (`Hardware` or `Compute`).
+    /// How the renderer draws the hair now (`Hardware`, `Native` or `Strands`).
     pub fn raster(&self) -> crate::render::Raster {
         self.renderer.raster()
     }

@@ -70,12 +70,11 @@ pub struct RecordOptions {
 pub fn record(options: &RecordOptions) -> anyhow::Result<()> {
     let (width, height) = options.size;
     let gpu = GpuContext::new()?;
-    let mut layout = TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false);
-    // Hair drawn on the host takes one sample a pixel, as the window's does: the surfaces'
-    // extra samples would be drawn for nothing.
-    if options.raster.for_adapter(&gpu.info()) == pelt::render::Raster::Native {
-        layout.samples = 1;
-    }
+    // Hair drawn on the host takes one sample a pixel, as the window's does.
+    let layout = options
+        .raster
+        .for_adapter(&gpu.info())
+        .real_time_layout(TargetLayout::new(&gpu.adapter, OFFSCREEN_FORMAT, false));
     crate::common::picture_size::check(
         &gpu.device.limits(),
         &layout,

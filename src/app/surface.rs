@@ -15,11 +15,6 @@ use std::sync::Arc;
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
-/// Strands the light's maps draw per texel of the coat in them while the native path draws
-/// the hair (a quarter of `pelt render`'s): the demo's maps are small and its shadows
-/// soft, so the coarser grain does not show, and the maps cost about a third less.
-const DEMO_LIGHT_STRANDS_PER_TEXEL: f32 = 0.25;
-
 /// The device, the surface and the frame targets of the demo window.
 pub struct WindowGpu {
     /// Device and queue.
@@ -266,9 +261,8 @@ impl WindowGpu {
             body,
             ..SimulatedFurOptions::new(strands, seed, self.layout)
         };
-        options.render.shadow_rounds_down = self.native_hair;
         if self.native_hair {
-            options.render.light_strands_per_texel = Some(DEMO_LIGHT_STRANDS_PER_TEXEL);
+            options.render = options.render.real_time(pelt::render::Raster::Native);
         }
         SimulatedFur::new(&self.gpu, &options)
             .with_context(|| format!("growing a coat of {strands} strands"))

@@ -138,7 +138,7 @@ pub use palette::BACKGROUND;
 pub use palette::{Lighting, Srgb};
 pub use renderer::FurRenderer;
 pub use scene::Scene;
-pub use settings::{Raster, RenderSettings};
+pub use settings::{REAL_TIME_LIGHT_STRANDS_PER_TEXEL, Raster, RenderSettings};
 pub use shapes::{CapsuleDetail, DrawCapsule, MAX_DRAWN_REACH};
 pub use strand_raster::StrandRaster;
 pub use target::{FrameTargets, OFFSCREEN_FORMAT, OffscreenTarget, TargetLayout};

@@ -9,6 +9,7 @@ use super::path::{HairLook, HairPath};
 use super::ribbons::RibbonsPass;
 use super::strands_gpu::StrandsGpuPath;
 use crate::render::settings::Raster;
+use crate::render::target::TargetLayout;
 
 /// Frames drawn in a row by other paths after which the renderer frees a strand
 /// rasteriser's buffers (its next frame makes them again).
@@ -30,6 +31,21 @@ impl Raster {
                 _ => Raster::Hardware,
             },
             chosen => chosen,
+        }
+    }
+
+    /// The camera targets' layout for frames drawn in real time (the window, `--record`,
+    /// the frame bench) by this path, resolved ([`Raster::for_adapter`]): one sample a
+    /// pixel where the native path draws the hair (its picture is drawn at one sample and
+    /// composited over sample 0 of the surfaces, whose other samples would be drawn for
+    /// nothing), `layout` as it is for the others.
+    pub fn real_time_layout(self, layout: TargetLayout) -> TargetLayout {
+        match self {
+            Raster::Native => TargetLayout {
+                samples: 1,
+                ..layout
+            },
+            _ => layout,
         }
     }
 }
