@@ -1,8 +1,9 @@
 // The demo's dynamic resolution: the scene, drawn offscreen at a fraction of the window's
 // size, upscaled into the window with a Catmull-Rom bicubic filter (sharp, no blocky
-// texels); below half the window's size, to half the window's size by `fs_upscale` and
-// the rest of the way (2×) by `fs_bilinear`, one bilinear tap, which lavapipe draws at a
-// fraction of the bicubic's cost. Five bilinear taps stand for the sixteen texels of the 4×4 kernel: the middle
+// texels); at exactly half the window's size, sharpened by `fs_sharpen` and magnified by
+// `fs_bilinear` (together the cubic exactly); below half, to half the window's size by
+// `fs_upscale` and the rest of the way (2×) by `fs_bilinear`, one bilinear tap, which
+// lavapipe draws at a fraction of the bicubic's cost. Five bilinear taps stand for the sixteen texels of the 4×4 kernel: the middle
 // two weights of each axis share one tap placed between their texels, and the four
 // corner taps, whose weights are products of two small negative lobes (together at most
 // (0.5 f (1 − f))², 1.6% of the sum, at f = 0.5), are left out and the rest renormalised. Nine taps cost 23 ms a
@@ -64,4 +65,27 @@ fn fs_upscale(v: Varying) -> @location(0) vec4<f32> {
 @fragment
 fn fs_bilinear(v: Varying) -> @location(0) vec4<f32> {
     return vec4<f32>(textureSampleLevel(scene, scene_sampler, v.uv, 0.0).rgb, 1.0);
+}
+
+// The first step of an exactly 2× upscale (a scene at half the window): the scene sharpened
+// at its own size by the separable kernel [-3, 38, -3] / 32, into a float target (its
+// values leave 0 … 1), for `fs_bilinear` to magnify. Per axis, a bilinear tap a quarter
+// texel from a texel centre over the sharpened texels weighs the original four by
+// (-9, 111, 29, -3) / 128 — Catmull-Rom's weights at that phase exactly — so the two steps
+// are the bicubic filter, with all sixteen of its taps, for 9 loads a scene texel instead
+// of 5 filtered taps a window pixel. Edges clamp, as the sampler does (so along the
+// window's outermost pixels the edge texels weigh a little differently from the cubic's).
+@fragment
+fn fs_sharpen(v: Varying) -> @location(0) vec4<f32> {
+    let last = vec2<i32>(textureDimensions(scene)) - 1;
+    let at = vec2<i32>(v.clip.xy);
+    let k = vec3<f32>(-3.0, 38.0, -3.0) / 32.0;
+    var color = vec3<f32>(0.0);
+    for (var dy = -1; dy <= 1; dy = dy + 1) {
+        for (var dx = -1; dx <= 1; dx = dx + 1) {
+            let texel = clamp(at + vec2<i32>(dx, dy), vec2<i32>(0), last);
+            color += textureLoad(scene, texel, 0).rgb * (k[dx + 1] * k[dy + 1]);
+        }
+    }
+    return vec4<f32>(color, 1.0);
 }

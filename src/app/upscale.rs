@@ -1,26 +1,50 @@
 //! Dynamic resolution for the demo: the scene drawn offscreen at a share of the window's
 //! size ([`ScaledTarget`]) and upscaled into the window by a Catmull-Rom bicubic filter
-//! ([`Upscaler`], `upscale.wgsl`) before the panel is drawn on top at full size. A scene
-//! under half the window's size is upscaled in two steps: bicubic to half the window, then
-//! one bilinear tap to the window (exactly 2×). The bicubic's five taps a pixel are the
-//! costly part on a CPU adapter and one tap next to nothing, so the bicubic is paid on a
-//! quarter of the pixels, at the price of a slightly softer picture than one bicubic step
-//! (both measured in docs/architecture.md (Measured)).
+//! ([`Upscaler`], `upscale.wgsl`) before the panel is drawn on top at full size. The taps
+//! a window pixel reads are the costly part on a CPU adapter, so the work is moved to the
+//! scene's side where it can be:
+//!
+//! - a scene at exactly half the window (the budget's 0.5) is sharpened at its own size by
+//!   a 3×3 kernel and magnified by one bilinear tap: at exactly 2× that *is* Catmull-Rom
+//!   (per axis, a bilinear tap at a quarter texel over the kernel `[-3, 38, -3] / 32` gives
+//!   the cubic's four weights), for a ninth of a tap's work per window pixel more;
+//! - a scene under half the window is upscaled in two steps: bicubic to half the window,
+//!   then one bilinear tap to the window (exactly 2×), the bicubic paid on a quarter of the
+//!   pixels, at the price of a slightly softer picture than one bicubic step (both measured
+//!   in docs/architecture.md (Measured));
+//! - any other scene goes straight into the window by the bicubic's five taps.
 
 use pelt::render::{FrameTargets, TargetLayout};
 use pelt::shaders::ShaderModule;
 
-/// The upscaling pipelines (bicubic, bilinear) and their sampler.
+/// Format of the sharpened scene: its values leave 0 … 1 where the kernel overshoots, and
+/// the bilinear tap must see them as they are to give the cubic's weights.
+const SHARPENED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
+
+/// The upscaling pipelines (bicubic and bilinear into the window's format, the sharpening
+/// into [`SHARPENED_FORMAT`]) and their sampler.
 pub struct Upscaler {
     bicubic: wgpu::RenderPipeline,
     bilinear: wgpu::RenderPipeline,
+    sharpen: wgpu::RenderPipeline,
     layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     format: wgpu::TextureFormat,
 }
 
+/// What the first of two steps draws before one bilinear tap magnifies it 2× into the
+/// window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FirstStep {
+    /// Bicubic, from a scene under half the window to half the window.
+    Halfway,
+    /// The 3×3 sharpening of a scene at half the window, at its own size.
+    Sharpen,
+}
+
 /// The first step's picture of a two-step upscale, and the group the second reads it by.
 struct Halfway {
+    step: FirstStep,
     view: wgpu::TextureView,
     group: wgpu::BindGroup,
     width: u32,
@@ -34,8 +58,8 @@ pub struct ScaledTarget {
     /// The resolved scene the upscaler samples.
     pub view: wgpu::TextureView,
     group: wgpu::BindGroup,
-    /// Below half the window's size: the scene at half the window's size, made by the
-    /// bicubic pass.
+    /// At or below half the window's size: the first step's picture (the scene at half the
+    /// window's size made by the bicubic pass, or the scene sharpened).
     halfway: Option<Halfway>,
 }
 
@@ -47,6 +71,13 @@ pub struct ScaledTarget {
 pub fn halfway_size(scene: (u32, u32), window: (u32, u32)) -> Option<(u32, u32)> {
     let under_half = scene.0.saturating_mul(2) < window.0 && scene.1.saturating_mul(2) < window.1;
     under_half.then_some((window.0.div_ceil(2), window.1.div_ceil(2)))
+}
+
+/// Whether a scene of `scene` is exactly half a window of `window` (each side the
+/// window's halved, rounded up, as the budget's 0.5 draws it): one bilinear tap then
+/// magnifies it exactly 2×, and a sharpened scene gives the cubic.
+pub fn is_half(scene: (u32, u32), window: (u32, u32)) -> bool {
+    scene == (window.0.div_ceil(2), window.1.div_ceil(2))
 }
 
 /// The drawn size for a window of `size` at `scale` (each side at least one pixel).
@@ -85,7 +116,7 @@ impl Upscaler {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = |entry: &str| {
+        let pipeline = |entry: &str, format: wgpu::TextureFormat| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(entry),
                 layout: Some(&pipeline_layout),
@@ -115,8 +146,9 @@ impl Upscaler {
             ..Default::default()
         });
         Upscaler {
-            bicubic: pipeline("fs_upscale"),
-            bilinear: pipeline("fs_bilinear"),
+            bicubic: pipeline("fs_upscale", format),
+            bilinear: pipeline("fs_bilinear", format),
+            sharpen: pipeline("fs_sharpen", SHARPENED_FORMAT),
             layout,
             sampler,
             format,
@@ -143,7 +175,10 @@ impl Upscaler {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            // Copied into by the tests, which draw a known scene.
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST,
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
@@ -175,15 +210,27 @@ impl Upscaler {
     ) -> ScaledTarget {
         let (view, group) =
             self.sampled_texture(device, size, layout.color_format, "demo: scaled scene");
-        let halfway = halfway_size(size, window).map(|halfway| {
+        let halfway = if is_half(size, window) {
             let (view, group) =
-                self.sampled_texture(device, halfway, self.format, "demo: upscale halfway");
-            Halfway {
+                self.sampled_texture(device, size, SHARPENED_FORMAT, "demo: scene sharpened");
+            Some(Halfway {
+                step: FirstStep::Sharpen,
                 view,
                 group,
-                width: halfway.0,
-            }
-        });
+                width: size.0,
+            })
+        } else {
+            halfway_size(size, window).map(|halfway| {
+                let (view, group) =
+                    self.sampled_texture(device, halfway, self.format, "demo: upscale halfway");
+                Halfway {
+                    step: FirstStep::Halfway,
+                    view,
+                    group,
+                    width: halfway.0,
+                }
+            })
+        };
         ScaledTarget {
             targets: FrameTargets::new(device, layout, size.0, size.1),
             view,
@@ -204,11 +251,15 @@ impl Upscaler {
         let width = output.texture().width();
         match &scaled.halfway {
             Some(halfway) => {
-                // The halfway picture's hidden columns, less two for the bilinear tap's
+                // The first picture's hidden columns, less two for the bilinear tap's
                 // reach (it reads up to one texel left of a pixel's centre).
                 let hidden = u64::from(hidden_left) * u64::from(halfway.width) / u64::from(width);
                 let hidden = (hidden as u32).saturating_sub(2);
-                draw(encoder, &halfway.view, &self.bicubic, &scaled.group, hidden);
+                let first = match halfway.step {
+                    FirstStep::Halfway => &self.bicubic,
+                    FirstStep::Sharpen => &self.sharpen,
+                };
+                draw(encoder, &halfway.view, first, &scaled.group, hidden);
                 draw(encoder, output, &self.bilinear, &halfway.group, hidden_left);
             }
             None => draw(encoder, output, &self.bicubic, &scaled.group, hidden_left),
@@ -260,6 +311,138 @@ mod tests {
         assert_eq!(scaled_size((1280, 720), 0.5), (640, 360));
         assert_eq!(scaled_size((1280, 720), 1.0), (1280, 720));
         assert_eq!(scaled_size((3, 1), 0.1), (1, 1));
+    }
+
+    #[test]
+    fn half_the_window_is_each_side_halved_rounded_up() {
+        assert!(is_half((640, 360), (1280, 720)));
+        assert!(is_half((641, 361), (1281, 721)));
+        assert!(is_half(scaled_size((1280, 720), 0.5), (1280, 720)));
+        assert!(!is_half((640, 360), (1281, 720)));
+        assert!(!is_half((639, 360), (1280, 720)));
+        assert!(!is_half((320, 180), (1280, 720)));
+    }
+
+    fn srgb_to_linear(c: f64) -> f64 {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    }
+
+    fn linear_to_srgb(c: f64) -> f64 {
+        let c = c.clamp(0.0, 1.0);
+        if c <= 0.003_130_8 {
+            c * 12.92
+        } else {
+            1.055 * c.powf(1.0 / 2.4) - 0.055
+        }
+    }
+
+    /// Catmull-Rom's four weights at phase `f` (0 … 1) past the second texel.
+    fn cubic_weights(f: f64) -> [f64; 4] {
+        [
+            f * (-0.5 + f * (1.0 - 0.5 * f)),
+            1.0 + f * f * (-2.5 + 1.5 * f),
+            f * (0.5 + f * (2.0 - 1.5 * f)),
+            f * f * (-0.5 + 0.5 * f),
+        ]
+    }
+
+    #[test]
+    fn at_exactly_half_the_window_the_sharpening_and_one_tap_are_the_cubic() {
+        let gpu = pelt::gpu::GpuContext::new().expect("an adapter (lavapipe where no GPU)");
+        let format = wgpu::TextureFormat::Rgba8UnormSrgb;
+        let upscaler = Upscaler::new(&gpu.device, format);
+        let layout = TargetLayout {
+            color_format: format,
+            samples: 1,
+            ids: false,
+        };
+        let (scene, window) = ((24u32, 16u32), (48u32, 32u32));
+        let scaled = upscaler.target(&gpu.device, &layout, scene, window);
+        assert!(scaled.halfway.as_ref().map(|h| h.step) == Some(FirstStep::Sharpen));
+        // A scene of noise: every texel's neighbours differ, so any other kernel shows.
+        let mut state = 0x2545_f491_u32;
+        let texels: Vec<u8> = (0..scene.0 * scene.1 * 4)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                if i % 4 == 3 { 255 } else { (state >> 24) as u8 }
+            })
+            .collect();
+        gpu.queue.write_texture(
+            scaled.view.texture().as_image_copy(),
+            &texels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(scene.0 * 4),
+                rows_per_image: None,
+            },
+            scaled.view.texture().size(),
+        );
+        let output = gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("test: window"),
+            size: wgpu::Extent3d {
+                width: window.0,
+                height: window.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        upscaler.record(
+            &mut encoder,
+            &scaled,
+            &output.create_view(&Default::default()),
+            0,
+        );
+        gpu.queue.submit(Some(encoder.finish()));
+        let drawn = pelt::render::capture::read_texture(&gpu.device, &gpu.queue, &output, 4)
+            .expect("the window read back");
+        // The cubic with all sixteen taps, in linear light, edges clamped.
+        let texel = |x: i64, y: i64, c: usize| {
+            let x = x.clamp(0, i64::from(scene.0) - 1) as u32;
+            let y = y.clamp(0, i64::from(scene.1) - 1) as u32;
+            srgb_to_linear(f64::from(texels[((y * scene.0 + x) * 4) as usize + c]) / 255.0)
+        };
+        // Inside the outermost window pixels: there the sharpened scene's clamped edge and
+        // the cubic's clamped texels weigh the edge texels a little differently.
+        let (mut worst, mut sum) = (0.0f64, 0.0);
+        for y in 1..window.1 - 1 {
+            for x in 1..window.0 - 1 {
+                let u = (f64::from(x) + 0.5) / 2.0 - 0.5;
+                let v = (f64::from(y) + 0.5) / 2.0 - 0.5;
+                let (x0, y0) = (u.floor() as i64, v.floor() as i64);
+                let (wx, wy) = (cubic_weights(u - u.floor()), cubic_weights(v - v.floor()));
+                for c in 0..3 {
+                    let mut linear = 0.0;
+                    for (j, wy) in wy.iter().enumerate() {
+                        for (i, wx) in wx.iter().enumerate() {
+                            linear += wx * wy * texel(x0 - 1 + i as i64, y0 - 1 + j as i64, c);
+                        }
+                    }
+                    let want = linear_to_srgb(linear) * 255.0;
+                    let got = f64::from(drawn[((y * window.0 + x) * 4) as usize + c]);
+                    worst = worst.max((got - want).abs());
+                    sum += (got - want).abs();
+                }
+            }
+        }
+        let mean = sum / f64::from((window.0 - 2) * (window.1 - 2) * 3);
+        // Half floats between the steps and 8-bit sRGB at both ends: about a level, a few
+        // where the sRGB curve is steepest (near black).
+        assert!(
+            worst <= 4.0 && mean <= 0.5,
+            "worst {worst:.2}, mean {mean:.3} levels"
+        );
     }
 
     #[test]
