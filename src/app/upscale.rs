@@ -4,10 +4,11 @@
 //! a window pixel reads are the costly part on a CPU adapter, so the work is moved to the
 //! scene's side where it can be:
 //!
-//! - a scene at exactly half the window (the budget's 0.5) is sharpened at its own size by
-//!   a 3×3 kernel and magnified by one bilinear tap: at exactly 2× that *is* Catmull-Rom
-//!   (per axis, a bilinear tap at a quarter texel over the kernel `[-3, 38, -3] / 32` gives
-//!   the cubic's four weights), for a ninth of a tap's work per window pixel more;
+//! - a scene at exactly half a window of even sides (the budget's 0.5) is sharpened at its
+//!   own size by a 3×3 kernel and magnified by one bilinear tap: at exactly 2× that *is*
+//!   Catmull-Rom (per axis, a bilinear tap at a quarter texel over the kernel
+//!   `[-3, 38, -3] / 32` gives the cubic's four weights), for nine texel loads a scene
+//!   pixel (about two a window pixel) more than the one tap;
 //! - a scene under half the window is upscaled in two steps: bicubic to half the window,
 //!   then one bilinear tap to the window (exactly 2×), the bicubic paid on a quarter of the
 //!   pixels, at the price of a slightly softer picture than one bicubic step (both measured
@@ -73,11 +74,12 @@ pub fn halfway_size(scene: (u32, u32), window: (u32, u32)) -> Option<(u32, u32)>
     under_half.then_some((window.0.div_ceil(2), window.1.div_ceil(2)))
 }
 
-/// Whether a scene of `scene` is exactly half a window of `window` (each side the
-/// window's halved, rounded up, as the budget's 0.5 draws it): one bilinear tap then
-/// magnifies it exactly 2×, and a sharpened scene gives the cubic.
+/// Whether a scene of `scene` is exactly half a window of `window` (both of the window's
+/// sides even, as the budget's 0.5 draws a 1280×720 window): one bilinear tap then
+/// magnifies it exactly 2×, and a sharpened scene gives the cubic. An odd side would
+/// stretch the tap's phase across the window, so such a scene takes the bicubic.
 pub fn is_half(scene: (u32, u32), window: (u32, u32)) -> bool {
-    scene == (window.0.div_ceil(2), window.1.div_ceil(2))
+    u64::from(scene.0) * 2 == u64::from(window.0) && u64::from(scene.1) * 2 == u64::from(window.1)
 }
 
 /// The drawn size for a window of `size` at `scale` (each side at least one pixel).
@@ -314,9 +316,10 @@ mod tests {
     }
 
     #[test]
-    fn half_the_window_is_each_side_halved_rounded_up() {
+    fn half_the_window_is_exactly_half_of_its_even_sides() {
         assert!(is_half((640, 360), (1280, 720)));
-        assert!(is_half((641, 361), (1281, 721)));
+        assert!(!is_half((641, 361), (1281, 721)));
+        assert!(!is_half((641, 360), (1281, 720)));
         assert!(is_half(scaled_size((1280, 720), 0.5), (1280, 720)));
         assert!(!is_half((640, 360), (1281, 720)));
         assert!(!is_half((639, 360), (1280, 720)));

@@ -138,10 +138,11 @@ pub const REAL_TIME_LIGHT_STRANDS_PER_TEXEL: f32 = 0.25;
 
 impl RenderSettings {
     /// These settings for frames drawn in real time (the demo's window, the frame bench's
-    /// demo frames) by `path`, resolved for the adapter ([`Raster::for_adapter`]): where
-    /// the native path draws the hair, the shadow maps at the picture's size rounded down
-    /// and the light's level of detail at [`REAL_TIME_LIGHT_STRANDS_PER_TEXEL`]; as they are
-    /// for the other paths.
+    /// demo frames) by `path`, which must be resolved first ([`Raster::for_adapter`]:
+    /// `Auto` keeps them as they are; `self.raster` is not read or changed): where the
+    /// native path draws the hair, the shadow maps at the picture's size rounded down and
+    /// the light's level of detail at [`REAL_TIME_LIGHT_STRANDS_PER_TEXEL`]; as they are for
+    /// the other paths.
     pub fn real_time(self, path: Raster) -> RenderSettings {
         match path {
             Raster::Native => RenderSettings {
