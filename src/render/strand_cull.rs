@@ -14,7 +14,7 @@ use super::timing::{Pass, Span, Timestamps};
 use crate::creature::{Creature, CreaturePose};
 use crate::shaders::ShaderModule;
 use encase::ShaderType;
-use glam::{Affine3A, Mat3A, Mat4, Vec3};
+use glam::{Affine3A, Mat3A, Mat4, Vec3, Vec4};
 
 /// Metres the occluders are shrunk by on top of the ribbon's half width: the skin mesh's
 /// chords sink a fraction of a millimetre under the analytic surface, and the hair behind
@@ -27,11 +27,14 @@ pub const CULL_WORKGROUP: u32 = crate::shaders::CULL_WORKGROUP;
 /// Bytes of the flag the cull pass writes per strand.
 pub const CULL_FLAG_BYTES: u64 = 4;
 
-/// The cull pass's inputs. WGSL twin: `CullUniforms` in `shaders/strand_cull.wgsl`.
+/// The cull pass's inputs, in the forms the pass reads once a point or once a strand (what
+/// is the same for every strand is worked out here, once a frame). WGSL twin:
+/// `CullUniforms` in `shaders/strand_cull.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq, ShaderType)]
 pub struct CullUniforms {
-    /// World → clip for the camera.
-    pub view_proj: Mat4,
+    /// Rows: the view's left, right, bottom and top sides as planes, scaled so that a row's
+    /// dot product with `(p, 1)` is how far world point `p` lies inside that side, metres.
+    pub sides: Mat4,
     /// The camera's position.
     pub eye: Vec3,
     /// World size of one pixel at unit distance.
@@ -40,20 +43,20 @@ pub struct CullUniforms {
     pub forward: Vec3,
     /// Narrowest drawn ribbon in pixels.
     pub min_pixels: f32,
-    /// World → body-local.
-    pub body_inverse: Mat4,
-    /// World → head-local.
-    pub head_inverse: Mat4,
-    /// Body ellipsoid centre, body-local.
-    pub body_center: Vec3,
+    /// World → body-local, with the body ellipsoid's centre at the origin.
+    pub body_local: Mat4,
+    /// World → head-local, with the head sphere's centre at the origin.
+    pub head_local: Mat4,
+    /// The camera's position in `body_local`'s space.
+    pub body_eye: Vec3,
     /// The body inverse's largest stretch.
     pub body_stretch: f32,
     /// Body ellipsoid radii.
     pub body_radii: Vec3,
     /// The head inverse's largest stretch.
     pub head_stretch: f32,
-    /// Head sphere centre, head-local.
-    pub head_center: Vec3,
+    /// The camera's position in `head_local`'s space.
+    pub head_eye: Vec3,
     /// Head sphere radius.
     pub head_radius: f32,
     /// Ribbon width at the root as drawn (widened by the level of detail), metres.
@@ -64,6 +67,14 @@ pub struct CullUniforms {
     pub strand_count: u32,
     /// 1 to cull, 0 to mark nothing.
     pub enabled: u32,
+}
+
+/// The view's left, right, bottom and top sides of `view_proj` as the rows of a matrix,
+/// each scaled to measure metres (Gribb and Hartmann's planes: clip `w ± x`, `w ± y`).
+fn view_sides(view_proj: Mat4) -> Mat4 {
+    let (x, y, w) = (view_proj.row(0), view_proj.row(1), view_proj.row(3));
+    let unit = |plane: Vec4| plane / plane.truncate().length().max(1e-12);
+    Mat4::from_cols(unit(w + x), unit(w - x), unit(w + y), unit(w - y)).transpose()
 }
 
 /// An upper bound of how much a linear map can stretch a length: the square root of the
@@ -117,20 +128,23 @@ pub fn cull_uniforms(
         && body_stretch.is_finite()
         && head_stretch.is_finite();
     let body = &creature.body;
+    let head_center = creature.head.center;
+    let body_local = Mat4::from_translation(-body.center) * body_inverse;
+    let head_local = Mat4::from_translation(-head_center) * head_inverse;
     let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
     CullUniforms {
-        view_proj: camera.view_proj(w / h),
+        sides: view_sides(camera.view_proj(w / h)),
         eye: camera.eye,
         pixel_scale: camera.pixel_scale(size.1),
         forward: camera.forward(),
         min_pixels: settings.min_pixels,
-        body_inverse,
-        head_inverse,
-        body_center: body.center,
+        body_local,
+        head_local,
+        body_eye: body_local.transform_point3(camera.eye),
         body_stretch,
         body_radii: body.radii,
         head_stretch,
-        head_center: creature.head.center,
+        head_eye: head_local.transform_point3(camera.eye),
         head_radius: head_inner_radius(creature).max(0.0),
         // The width the ribbons are drawn at: a level of detail widens them.
         root_width: settings.root_width * width_scale,
