@@ -222,8 +222,8 @@ impl Panel {
                         }
                     });
                     ui.label("Drag on the creature to pet it; hold still to scratch.");
-                    ui.label("Drag elsewhere to orbit, right-drag to pan, wheel to zoom.");
-                    ui.label("H folds this panel away; F12 saves a screenshot.");
+                    ui.label("Drag elsewhere to orbit, right- or middle-drag to pan, wheel to zoom.");
+                    ui.label("H folds this panel away; F12 (or P) saves a screenshot.");
                     if let Some(note) = &self.note {
                         ui.colored_label(egui::Color32::from_rgb(255, 200, 90), note);
                     }
