@@ -123,8 +123,9 @@ pub struct RenderSettings {
     /// same order ([`super::strand_lod::StrandLod::for_light`]), the same density for a
     /// fraction of the work, but the strand shadows' grain moves: a close-up shows it (its
     /// pictures drift from the ribbons' by about 2 levels more). `None` (the default, for
-    /// pictures) draws the camera's strands; the demo asks for a quarter strand a texel
-    /// (its soft shadows at a low render scale hide the coarser grain), and
+    /// pictures) draws the camera's strands; the demo asks for an eighth of a strand a
+    /// texel ([`REAL_TIME_LIGHT_STRANDS_PER_TEXEL`]: its soft shadows at a low render
+    /// scale hide the coarser grain), and
     /// [`super::strand_lod::LIGHT_STRANDS_PER_TEXEL`] is a setting for stills that may
     /// trade that for speed.
     pub light_strands_per_texel: Option<f32>,
@@ -132,9 +133,10 @@ pub struct RenderSettings {
 
 /// Strands the light's maps draw per texel of the coat in them in frames drawn in real time
 /// by the native path ([`RenderSettings::real_time`]): the maps are then at the picture's
-/// size and its shadows soft, so the coarser grain does not show, and the maps cost about
-/// a third less.
-pub const REAL_TIME_LIGHT_STRANDS_PER_TEXEL: f32 = 0.25;
+/// size and its shadows soft, so the coarser grain does not show, while the maps' cost
+/// falls with the strands they draw (measured in docs/architecture.md, "The light's own
+/// level of detail").
+pub const REAL_TIME_LIGHT_STRANDS_PER_TEXEL: f32 = 0.125;
 
 impl RenderSettings {
     /// These settings for frames drawn in real time (the demo's window, the frame bench's
