@@ -415,3 +415,33 @@ fn each_grid_stays_within_its_node_budget() {
         assert_eq!(field.memory_bytes(), 4 * total + 48 * field.grids.len());
     }
 }
+
+/// Every query near a pile of identical triangles measures each of them (the tree cannot
+/// prune equal distances), and the pile passes the estimate from the triangles' boxes (they
+/// hold one cell of its lattice): the build is stopped by the tests it actually spends.
+#[test]
+fn a_pile_of_identical_triangles_is_stopped_by_the_tests_it_spends() {
+    let clean = sphere(0.3, 24, 48);
+    let budget = FieldOptions {
+        max_tests_per_node: 1024,
+        ..FieldOptions::default()
+    };
+    BodyField::build(&clean, budget).expect("the sphere alone fits the budget");
+    let mut piled = clean.clone();
+    let on_equator = piled.triangles[piled.triangles.len() / 2];
+    piled
+        .triangles
+        .extend(std::iter::repeat_n(on_equator, 200_000));
+    piled.triangle_materials = vec![0; piled.triangles.len()];
+    match BodyField::build(&piled, budget) {
+        Err(DistanceError::TooMuchWork { tests, limit }) => {
+            assert!(tests > limit, "{tests} tests, at most {limit}");
+            let err = DistanceError::TooMuchWork { tests, limit }.to_string();
+            assert!(err.contains("piled on one spot"), "{err}");
+        }
+        other => panic!(
+            "the pile was not stopped: {:?}",
+            other.map(|f| f.memory_bytes())
+        ),
+    }
+}

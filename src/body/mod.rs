@@ -27,7 +27,7 @@ mod triangle_tree;
 pub use cylinder::{CYLINDER_COLORS, CylinderBend, CylinderSpec, skinned_cylinder};
 pub use distance_grid::{
     BodyField, DistanceError, FieldOptions, GpuBoneGrid, MAX_FIELD_NODES, MAX_FIELD_WORK,
-    MAX_NODES_PER_AXIS, PosedField, dominant_joint,
+    MAX_NODES_PER_AXIS, MAX_TESTS_PER_NODE, PosedField, dominant_joint,
 };
 pub use file::{BODY_HEIGHT_RANGE, BodyError, BodyOptions, DEFAULT_BODY_HEIGHT, LoadedBody};
 pub use fit::BodyFit;

@@ -73,6 +73,13 @@ impl TriangleTree {
     /// The surface point nearest `p`, exact (every triangle that could be nearer than the best
     /// so far is measured); `None` for an empty tree.
     pub fn nearest(&self, p: Vec3) -> Option<Nearest> {
+        self.nearest_counting(p, &mut 0)
+    }
+
+    /// [`TriangleTree::nearest`], adding the triangles it measured to `tests`: what the
+    /// query cost, which a caller making many can hold to a budget (a pile of triangles in
+    /// one place defeats the tree's pruning, and each query near it measures all of them).
+    pub fn nearest_counting(&self, p: Vec3, tests: &mut u64) -> Option<Nearest> {
         let mut best = Nearest {
             distance: f32::INFINITY,
             point: p,
@@ -88,6 +95,7 @@ impl TriangleTree {
             }
             if node.count > 0 {
                 let (a, b) = (node.first as usize, (node.first + node.count) as usize);
+                *tests += u64::from(node.count);
                 for t in &self.triangles[a..b] {
                     let q = closest_on_triangle(p, t);
                     let d = (q - p).length_squared();
@@ -119,10 +127,16 @@ impl TriangleTree {
     /// The generalized winding number at `p`: about 1 inside a closed surface wound
     /// counter-clockwise seen from outside, 0 outside, and in between near holes.
     pub fn winding_number(&self, p: Vec3) -> f32 {
+        self.winding_number_counting(p, &mut 0)
+    }
+
+    /// [`TriangleTree::winding_number`], adding the triangles and far-field clusters it
+    /// summed to `tests` (as [`TriangleTree::nearest_counting`]).
+    pub fn winding_number_counting(&self, p: Vec3, tests: &mut u64) -> f32 {
         if self.nodes.is_empty() {
             return 0.0;
         }
-        self.solid_angle(0, p) / (4.0 * std::f32::consts::PI)
+        self.solid_angle(0, p, tests) / (4.0 * std::f32::consts::PI)
     }
 
     /// Whether `p` is inside the surface: its winding number is above one half, the rule
@@ -131,8 +145,9 @@ impl TriangleTree {
         self.winding_number(p) > 0.5
     }
 
-    fn solid_angle(&self, n: usize, p: Vec3) -> f32 {
+    fn solid_angle(&self, n: usize, p: Vec3, tests: &mut u64) -> f32 {
         let node = &self.nodes[n];
+        *tests += u64::from(node.count.max(1));
         if node.count > 0 {
             let (a, b) = (node.first as usize, (node.first + node.count) as usize);
             return self.triangles[a..b]
@@ -146,7 +161,7 @@ impl TriangleTree {
             return node.area_normal.dot(to_centre) / (r * r * r);
         }
         let first = node.first as usize;
-        self.solid_angle(first, p) + self.solid_angle(first + 1, p)
+        self.solid_angle(first, p, tests) + self.solid_angle(first + 1, p, tests)
     }
 }
 
