@@ -497,7 +497,7 @@ fn node_value(
 }
 
 /// The most triangle tests (and far-field clusters) a field's build may spend per node by
-/// default ([`FieldOptions::max_tests_per_node`]). Bodies as modelled spend 50 to 220 a
+/// default ([`FieldOptions::max_tests_per_node`]). Bodies as modelled spend 50 to 215 a
 /// node (a 576-triangle fox, a 2,624-triangle bumpy sphere, Pelt's creature), so a body
 /// refused by it costs at most about twenty times what such a body of as many nodes costs.
 pub const MAX_TESTS_PER_NODE: u32 = 4096;
