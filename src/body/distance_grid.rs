@@ -130,9 +130,9 @@ pub enum DistanceError {
         margin: f32,
     },
     /// Measuring the field took more triangle tests than
-    /// [`FieldOptions::max_tests_per_node`] allows, and was stopped: triangles piled on one spot (the same triangle many times
-    /// over, as only a broken or hostile file has) make every query near them measure
-    /// them all.
+    /// [`FieldOptions::max_tests_per_node`] allows, and was stopped: triangles piled on one
+    /// spot (the same triangle many times over, as only a broken or hostile file has) make
+    /// every query near them measure them all.
     #[error(
         "measuring the body's distance field was stopped after {tests} triangle tests (at most {limit}): many triangles piled on one spot are the usual cause; re-export the mesh without duplicated faces"
     )]
@@ -479,7 +479,9 @@ fn node_value(
     let d = part
         .nearest_counting(p, tests)
         .map_or(f32::INFINITY, |n| n.distance);
-    if body.winding_number_counting(p, tests) <= 0.5 {
+    // Inside where the winding number is above one half ([`TriangleTree::contains`]).
+    let inside = body.winding_number_counting(p, tests) > 0.5;
+    if !inside {
         return d;
     }
     // Inside, the bone claims only the depth its own skin bounds: where another part's skin
