@@ -479,9 +479,7 @@ fn node_value(
     let d = part
         .nearest_counting(p, tests)
         .map_or(f32::INFINITY, |n| n.distance);
-    // Inside where the winding number is above one half ([`TriangleTree::contains`]).
-    let inside = body.winding_number_counting(p, tests) > 0.5;
-    if !inside {
+    if !body.contains_counting(p, tests) {
         return d;
     }
     // Inside, the bone claims only the depth its own skin bounds: where another part's skin

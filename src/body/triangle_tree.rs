@@ -142,7 +142,12 @@ impl TriangleTree {
     /// Whether `p` is inside the surface: its winding number is above one half, the rule
     /// that degrades gracefully where the mesh is not closed.
     pub fn contains(&self, p: Vec3) -> bool {
-        self.winding_number(p) > 0.5
+        self.contains_counting(p, &mut 0)
+    }
+
+    /// [`TriangleTree::contains`], adding what its winding number summed to `tests`.
+    pub fn contains_counting(&self, p: Vec3, tests: &mut u64) -> bool {
+        self.winding_number_counting(p, tests) > 0.5
     }
 
     fn solid_angle(&self, n: usize, p: Vec3, tests: &mut u64) -> f32 {

@@ -36,9 +36,10 @@ impl Raster {
 
     /// The camera targets' layout for frames drawn in real time (the window, `--record`,
     /// the frame bench) by this path, which must be resolved first ([`Raster::for_adapter`]:
-    /// `Auto` keeps `layout` as it is): one sample a pixel where the native path draws the hair (its picture is drawn at one sample and
-    /// composited over sample 0 of the surfaces, whose other samples would be drawn for
-    /// nothing), `layout` as it is for the others.
+    /// `Auto` keeps `layout` as it is): one sample a pixel where the native path draws the
+    /// hair (its picture is drawn at one sample and composited over sample 0 of the
+    /// surfaces, whose other samples would be drawn for nothing), `layout` as it is for the
+    /// others.
     pub fn real_time_layout(self, layout: TargetLayout) -> TargetLayout {
         match self {
             Raster::Native => TargetLayout {
