@@ -173,10 +173,23 @@ fn simd_lanes_give_the_scalar_references_bits_with_the_field() {
 fn gpu_and_cpu_agree_with_the_field() {
     let ctx = gpu();
     let body = cylinder();
-    let c = config(2_048, 3, true, &body);
+    // The floor out of the coat's reach: a tip lying on the floor slides along it with
+    // nothing pulling it back, so an adapter's last-bit differences from the CPU grow there
+    // for as long as it slides (13 µm on llvmpipe's OpenGL) before the strand comes to
+    // rest. What is measured here is the field's push and turn.
+    let mut c = config(2_048, 3, true, &body);
+    c.params.floor -= 1.0;
+    let cpu = |c: &FurConfig| {
+        let mut sim = FurSim::new_cpu_on_body(c, body.clone()).unwrap();
+        sim.cpu_mut().unwrap().set_path(CpuPath::Reference);
+        sim
+    };
     let mut on_gpu = FurSim::new_gpu_on_body(&c, body.clone(), &ctx).unwrap();
-    let mut on_cpu = cpu_sim(&body, 2_048, 3, true, CpuPath::Reference);
-    let mut plain = cpu_sim(&body, 2_048, 3, false, CpuPath::Reference);
+    let mut on_cpu = cpu(&c);
+    let mut plain = cpu(&FurConfig {
+        body_field: None,
+        ..c.clone()
+    });
     let mut worst = 0.0f32;
     for _ in 0..10 {
         on_gpu.step(6).unwrap();
