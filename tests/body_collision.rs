@@ -58,8 +58,12 @@ fn config(strands: usize, seed: u64, field: bool, body: &FurBody) -> FurConfig {
 }
 
 fn cpu_sim(body: &FurBody, strands: usize, seed: u64, field: bool, path: CpuPath) -> FurSim {
-    let mut sim =
-        FurSim::new_cpu_on_body(&config(strands, seed, field, body), body.clone()).unwrap();
+    cpu_sim_of(&config(strands, seed, field, body), body, path)
+}
+
+/// The CPU solver on `body` as `config` says, stepping by `path`.
+fn cpu_sim_of(config: &FurConfig, body: &FurBody, path: CpuPath) -> FurSim {
+    let mut sim = FurSim::new_cpu_on_body(config, body.clone()).unwrap();
     sim.cpu_mut().unwrap().set_path(path);
     sim
 }
@@ -179,17 +183,13 @@ fn gpu_and_cpu_agree_with_the_field() {
     // rest. What is measured here is the field's push and turn.
     let mut c = config(2_048, 3, true, &body);
     c.params.floor -= 1.0;
-    let cpu = |c: &FurConfig| {
-        let mut sim = FurSim::new_cpu_on_body(c, body.clone()).unwrap();
-        sim.cpu_mut().unwrap().set_path(CpuPath::Reference);
-        sim
-    };
     let mut on_gpu = FurSim::new_gpu_on_body(&c, body.clone(), &ctx).unwrap();
-    let mut on_cpu = cpu(&c);
-    let mut plain = cpu(&FurConfig {
+    let mut on_cpu = cpu_sim_of(&c, &body, CpuPath::Reference);
+    let plain_config = FurConfig {
         body_field: None,
         ..c.clone()
-    });
+    };
+    let mut plain = cpu_sim_of(&plain_config, &body, CpuPath::Reference);
     let mut worst = 0.0f32;
     for _ in 0..10 {
         on_gpu.step(6).unwrap();
