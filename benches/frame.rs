@@ -1,7 +1,9 @@
 //! Frame time: one rendered frame (shadow maps, surfaces, ribbons) and, beside it for scale, one
 //! solver step, by strand tier and resolution on every adapter found. Each path draws into
-//! the targets the window gives it (one sample a pixel for the native path, whose picture
-//! is composited over sample 0: `Raster::real_time_layout`; the table names the samples). GPU pass times come
+//! the targets and with the settings the window gives it (for the native path one sample a
+//! pixel, its picture composited over sample 0, and the light's maps at the picture's size
+//! and the light's level of detail: `Raster::real_time_layout` and
+//! `RenderSettings::real_time`; the table names the samples). GPU pass times come
 //! from timestamp queries where the adapter has them; wall times include submission and
 //! waiting for the GPU. Prints one table, and a second of whole demo frames (pointer events,
 //! hand, response, tail, solver, render) without the egui panel, which lives in the binary:
@@ -94,10 +96,10 @@ fn measure(
     let mut sim = FurSim::new_gpu(&FurConfig::new(strands, 1), creature.clone(), ctx)
         .map_err(|e| e.to_string())?;
     sim.step(10).map_err(|e| e.to_string())?;
-    // The targets the window draws this path into (one sample for the native path).
-    let layout = raster
-        .for_adapter(&ctx.info())
-        .real_time_layout(TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false));
+    // The targets and settings the window draws this path with (for the native path: one
+    // sample, the maps at the picture's size and the light's level of detail).
+    let path = raster.for_adapter(&ctx.info());
+    let layout = path.real_time_layout(TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false));
     let mut renderer = FurRenderer::new(
         &ctx.device,
         &ctx.queue,
@@ -106,7 +108,8 @@ fn measure(
         RenderSettings {
             raster,
             ..RenderSettings::default()
-        },
+        }
+        .real_time(path),
     )
     .map_err(|e| e.to_string())?;
     renderer
