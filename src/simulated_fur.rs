@@ -195,12 +195,9 @@ impl SimulatedFur {
             }
             .into());
         }
-        let sim = match (options.solver.for_adapter(&gpu.info()), &options.body) {
-            (SolverKind::Cpu, None) => FurSim::new_cpu(&config, creature.clone())?,
-            (_, None) => FurSim::new_gpu(&config, creature.clone(), gpu)?,
-            (SolverKind::Cpu, Some(body)) => FurSim::new_cpu_on_body(&config, body.clone())?,
-            (_, Some(body)) => FurSim::new_gpu_on_body(&config, body.clone(), gpu)?,
-        };
+        let sim = options
+            .solver
+            .grow(&config, creature.clone(), options.body.clone(), gpu)?;
         // A body's groom file or strands may set another count than `strands`: the same
         // bound holds for what was grown.
         if sim.groom().len() > max {

@@ -475,6 +475,87 @@ fn render_writes_the_same_png_twice_and_refuses_bad_arguments_at_once() {
     );
 }
 
+/// A PNG's pixels, 8-bit RGB.
+fn decode_rgb(bytes: &[u8]) -> Vec<u8> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf
+}
+
+/// `--solver` on `render` and `simulate`: either solver settles the same coat (the
+/// pictures a level or two apart at most in a few pixels), and `auto` gives exactly what
+/// the solver it picks for this adapter gives.
+#[test]
+fn either_solver_settles_the_same_coat_and_auto_is_the_one_it_picks() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str], out: &std::path::Path| -> Vec<u8> {
+        let o = pelt().args(args).arg("--out").arg(out).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(out).unwrap()
+    };
+    let picked = pelt::sim::SolverKind::Auto
+        .for_adapter(&pelt::gpu::GpuContext::new().unwrap().info())
+        .name();
+    // Mid-stroke, so a coat drawn where it was grown instead of where it was stepped to
+    // would show: the hand parts the fur.
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/back_stroke.json");
+    let render = |solver: &str| {
+        let args = [
+            "render",
+            "--strands",
+            "4096",
+            "--steps",
+            "60",
+            "--width",
+            "256",
+            "--height",
+            "160",
+            "--capsule-script",
+            script,
+            "--solver",
+            solver,
+        ];
+        decode_rgb(&run(&args, &dir.path().join(format!("{solver}.png"))))
+    };
+    let (cpu, gpu, auto) = (render("cpu"), render("gpu"), render("auto"));
+    let pixels = cpu.len() / 3;
+    let apart = cpu
+        .chunks_exact(3)
+        .zip(gpu.chunks_exact(3))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count();
+    eprintln!("{apart} of {pixels} pixels more than two levels apart; auto is {picked}");
+    assert!(
+        apart * 200 < pixels,
+        "{apart} of {pixels} pixels differ by more than two levels between the solvers"
+    );
+    assert!(
+        auto == if picked == "cpu" { cpu } else { gpu },
+        "auto did not draw what {picked} draws"
+    );
+
+    let simulate = |solver: &str| {
+        let args = [
+            "simulate",
+            "--strands",
+            "256",
+            "--steps",
+            "12",
+            "--solver",
+            solver,
+        ];
+        run(&args, &dir.path().join(format!("{solver}.npy")))
+    };
+    assert!(
+        simulate("auto") == simulate(picked),
+        "simulate --solver auto did not write what {picked} writes"
+    );
+}
+
 #[test]
 fn every_command_s_help_ends_with_an_example_using_only_its_own_options() {
     let commands = [

@@ -132,7 +132,15 @@ fn counts_and_sizes_beyond_the_machine_are_refused_with_the_limit() {
     // The GPU's real strand limit is named, not the groom's 16,777,216.
     let ctx = pelt::gpu::GpuContext::new().unwrap();
     let max = pelt::sim::max_strands(&ctx.device.limits());
-    let err = fails(&["simulate", "--strands", "0", "--out", s(&out)]);
+    let err = fails(&[
+        "simulate",
+        "--solver",
+        "gpu",
+        "--strands",
+        "0",
+        "--out",
+        s(&out),
+    ]);
     assert!(err.contains(&format!("1 to {max} strands")), "{err}");
     let err = fails(&["render", "--width", "11585", "--height", "11585"]);
     assert!(err.contains("11585×11585"), "{err}");

@@ -87,6 +87,9 @@ pub struct ExportArgs {
     /// .usda: a body of the user's to grow the coat on.
     #[command(flatten)]
     pub body: crate::common::body_args::BodyArgs,
+    /// .usda: which solver steps the coat.
+    #[command(flatten)]
+    pub solver: crate::common::solver_args::SolverArgs,
 }
 
 /// What `--out` names.
@@ -235,9 +238,15 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let mut sim =
         crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
             let config = FurConfig::new(strands, args.seed);
+            let solver = args.solver.solver;
             match &body {
-                Some(b) => FurSim::new_gpu_on_body(&b.on_its_floor(config), b.body.clone(), &ctx),
-                None => FurSim::new_gpu(&config, creature.clone(), &ctx),
+                Some(b) => solver.grow(
+                    &b.on_its_floor(config),
+                    creature.clone(),
+                    Some(b.body.clone()),
+                    &ctx,
+                ),
+                None => solver.grow(&config, creature.clone(), None, &ctx),
             }
         })?;
     // A groom file's count or density, or a file of strands, sets the count.

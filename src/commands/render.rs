@@ -1,7 +1,7 @@
 //! `pelt render`: grows the coat, steps it (optionally under a scripted hand), and saves one
 //! frame as a PNG. Every argument is checked before any GPU work.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use glam::Vec3;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
@@ -9,7 +9,7 @@ use pelt::render::{
     Camera, CameraPreset, DebugMode, DrawCapsule, FurRenderer, Material, OFFSCREEN_FORMAT, Raster,
     RenderSettings, Scene, TargetLayout,
 };
-use pelt::sim::{FurConfig, FurSim, MAX_CAPSULE_REACH, StrandTier};
+use pelt::sim::{FurConfig, MAX_CAPSULE_REACH, StrandTier};
 use std::path::PathBuf;
 
 use crate::common::printable::{shortest, shortest_vec3};
@@ -70,6 +70,9 @@ pub struct RenderArgs {
     /// The coat's density and velocity grid.
     #[command(flatten)]
     pub volume: super::simulate::VolumeArgs,
+    /// Which solver steps the coat before the frame.
+    #[command(flatten)]
+    pub solver: crate::common::solver_args::SolverArgs,
     /// An equirectangular environment map (Radiance .hdr, OpenEXR or PNG; at most 128 MiB
     /// and 16,777,216 pixels) that the eyes and nose reflect and that lights the surfaces'
     /// ambient term; the strands never see it.
@@ -195,9 +198,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let mut sim =
         crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
+            let solver = args.solver.solver;
             match &body {
-                Some(b) => FurSim::new_gpu_on_body(&b.on_its_floor(config), b.body.clone(), &ctx),
-                None => FurSim::new_gpu(&config, creature.clone(), &ctx),
+                Some(b) => solver.grow(
+                    &b.on_its_floor(config),
+                    creature.clone(),
+                    Some(b.body.clone()),
+                    &ctx,
+                ),
+                None => solver.grow(&config, creature.clone(), None, &ctx),
             }
         })?;
     let grow_s = grown.elapsed().as_secs_f64();
@@ -257,10 +266,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let gpu = sim.gpu().context("the simulation runs on the GPU")?;
+    // A CPU-stepped coat's positions go to the renderer's buffer once, after the steps.
+    renderer.upload_strands_from_sim(&sim)?;
     let mut scene = Scene::new(camera, sim.pose_at(sim.time() as f32));
     scene.mode = args.mode;
-    scene.positions_index = gpu.current_index();
+    scene.positions_index = sim.gpu().map_or(0, |gpu| gpu.current_index());
     scene.hand = &hand;
     scene.hand_occlusion = if hand.is_empty() { 0.0 } else { 0.6 };
     // The solver's steps are queued, not done: wait for them, so the time printed is the

@@ -7,17 +7,8 @@ use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
 
-use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
+use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
 use std::path::{Path, PathBuf};
-
-/// Which solver `--solver` picks.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolverArg {
-    /// WGSL compute on the best adapter.
-    Gpu,
-    /// The CPU mirror.
-    Cpu,
-}
 
 /// Arguments of `pelt simulate`.
 #[derive(clap::Args, Debug)]
@@ -43,8 +34,8 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "state.npy")]
     pub out: PathBuf,
     /// Which solver steps the strands.
-    #[arg(long, value_enum, default_value_t = SolverArg::Gpu)]
-    pub solver: SolverArg,
+    #[command(flatten)]
+    pub solver: crate::common::solver_args::SolverArgs,
     /// The coat's density and velocity grid.
     #[command(flatten)]
     pub volume: VolumeArgs,
@@ -127,7 +118,7 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
     args.volume.check_for_run()?;
-    if args.solver == SolverArg::Cpu
+    if args.solver.solver == SolverKind::Cpu
         && let Some(n) = args.strands
     {
         check_cpu_strands(n)?;
@@ -157,9 +148,19 @@ fn simulate(
     }
     let on_body = body.map(|b| b.body);
     let started = std::time::Instant::now();
-    let mut sim = match args.solver {
-        SolverArg::Gpu => {
-            let ctx = GpuContext::new()?;
+    // Auto asks for an adapter to decide; without one, the CPU solver steps the coat.
+    let ctx = match args.solver.solver {
+        SolverKind::Cpu => None,
+        SolverKind::Gpu => Some(GpuContext::new()?),
+        SolverKind::Auto => GpuContext::new()
+            .inspect_err(|e| eprintln!("no adapter ({e}); the CPU solver steps the coat"))
+            .ok(),
+    };
+    let solver = ctx.as_ref().map_or(SolverKind::Cpu, |c| {
+        args.solver.solver.for_adapter(&c.info())
+    });
+    let mut sim = match (solver, ctx) {
+        (SolverKind::Gpu, Some(ctx)) => {
             super::check_strands(args.strands, &ctx)?;
             let strands = args
                 .strands
@@ -182,7 +183,10 @@ fn simulate(
             );
             sim
         }
-        SolverArg::Cpu => {
+        _ => {
+            if let Some(n) = args.strands {
+                check_cpu_strands(n)?;
+            }
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
             let sim = match on_body {

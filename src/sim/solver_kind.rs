@@ -1,5 +1,10 @@
 //! Which solver steps the strands, and how `Auto` chooses one for an adapter.
 
+use super::SimError;
+use super::fur::{FurBody, FurConfig, FurSim};
+use crate::creature::Creature;
+use crate::gpu::GpuContext;
+
 /// Which solver steps the strands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SolverKind {
@@ -33,6 +38,25 @@ impl SolverKind {
             SolverKind::Gpu => "gpu",
             SolverKind::Cpu => "cpu",
             SolverKind::Auto => "auto",
+        }
+    }
+}
+
+impl SolverKind {
+    /// Grows the coat of `config` (on `body`, or on `creature` without one) and starts it
+    /// on the solver `self` means beside `gpu`'s adapter ([`SolverKind::for_adapter`]).
+    pub fn grow(
+        self,
+        config: &FurConfig,
+        creature: Creature,
+        body: Option<FurBody>,
+        gpu: &GpuContext,
+    ) -> Result<FurSim, SimError> {
+        match (self.for_adapter(&gpu.info()), body) {
+            (SolverKind::Cpu, None) => FurSim::new_cpu(config, creature),
+            (_, None) => FurSim::new_gpu(config, creature, gpu),
+            (SolverKind::Cpu, Some(body)) => FurSim::new_cpu_on_body(config, body),
+            (_, Some(body)) => FurSim::new_gpu_on_body(config, body, gpu),
         }
     }
 }
