@@ -615,6 +615,8 @@ fn cli_export_import_and_trace() {
     assert!(o.status.success());
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("a VRM 1.0 avatar"), "{text}");
+    // The header counts what follows, so a file with none says so.
+    assert!(text.contains(": 1 spring chain, "), "{text}");
     assert!(
         text.contains("spring `tail`: 5 joints to tail_end"),
         "{text}"

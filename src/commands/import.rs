@@ -65,14 +65,18 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<()> {
     let sk = &rig.skeleton;
     let name = |n: usize| short(&sk.nodes()[n].name);
     say!(
-        "{}: {} nodes{}; VRM springs from {source}",
+        "{}: {} nodes{}; VRM springs from {source}: {} spring chain{}, {} collider{}",
         args.file.display(),
         sk.len(),
         if found.is_vrm {
             ", a VRM 1.0 avatar"
         } else {
             ""
-        }
+        },
+        rig.chains.len(),
+        if rig.chains.len() == 1 { "" } else { "s" },
+        rig.colliders.len(),
+        if rig.colliders.len() == 1 { "" } else { "s" }
     );
     for (i, c) in rig.chains.iter().enumerate() {
         let end = match c.end {
