@@ -362,7 +362,7 @@ fn a_clean_environment_hears_only_pelt() {
     assert!(!err.contains("XDG_RUNTIME_DIR"), "{err}");
     for line in err.lines() {
         assert!(
-            line.starts_with("adapter:") || line.starts_with("groom and setup"),
+            line.starts_with("solver: GPU on") || line.starts_with("groom and setup"),
             "a message that is not Pelt's: {line}"
         );
     }

@@ -285,7 +285,8 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
             assert_eq!(std::fs::read(&out).unwrap(), b"before", "{command}");
         }
     }
-    // A count past what the device holds is refused before anything is grown.
+    // A count past what the device holds is refused before anything is grown (by the
+    // renderer's binding, whichever solver steps the coat).
     std::fs::write(&groom, r#"{"pelt_groom": 1, "count": 16777216}"#).unwrap();
     let out = dir.path().join("big.png");
     let e = fails(&[
@@ -299,6 +300,32 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
     ]);
     assert!(e.contains("16777216"), "{e}");
     assert!(!out.exists());
+    // So is one past what the CPU solver can hold in this machine's memory (64 GiB for
+    // 16,777,216 strands), on every command, whichever solver `auto` picks here; the
+    // output is left as it was.
+    let cpu = pelt::sim::SolverKind::Auto
+        .for_adapter(&pelt::gpu::GpuContext::new().unwrap().info())
+        == pelt::sim::SolverKind::Cpu;
+    for (command, out) in [("simulate", "big.npy"), ("export", "big.usda")] {
+        let out = dir.path().join(out);
+        std::fs::write(&out, b"before").unwrap();
+        let e = fails(&[
+            command,
+            "--body",
+            s(&vrm),
+            "--groom",
+            s(&groom),
+            "--out",
+            s(&out),
+        ]);
+        let named = if cpu {
+            "the groom's 16777216 strands"
+        } else {
+            "16777216"
+        };
+        assert!(e.contains(named), "{command}: {e}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"before", "{command}");
+    }
     // The groom file is an input: never the output.
     let g = dir.path().join("g.usda");
     std::fs::write(&g, "#usda 1.0\n").unwrap();

@@ -8,7 +8,7 @@ use pelt::creature::{Creature, CreatureExport};
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
 use pelt::render::RenderSettings;
-use pelt::sim::{FIXED_STEP_HZ, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, StrandTier};
+use pelt::sim::{FIXED_STEP_HZ, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
 use pelt::usd::{CoatStageWriter, StageMesh, StageTiming};
 use pelt::vrm::creature_glb;
 use std::io::Write;
@@ -135,6 +135,7 @@ fn export_rig(args: &ExportArgs) -> anyhow::Result<()> {
         ("--frames", args.frames.is_some()),
         ("--body", args.body.body.is_some()),
         ("--groom", args.body.groom.is_some()),
+        ("--solver", args.solver.solver.is_some()),
     ];
     if let Some((flag, _)) = coat_only.iter().find(|(_, given)| *given) {
         bail!(
@@ -229,16 +230,23 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
 
     let started = std::time::Instant::now();
     let ctx = GpuContext::new()?;
-    super::check_strands(args.strands, &ctx)?;
+    let solver = args.solver.for_adapter(&ctx);
+    // The GPU solver holds what its device binds; the CPU solver what memory holds.
+    if solver == SolverKind::Gpu {
+        super::check_strands(args.strands, &ctx)?;
+    }
     let strands = args
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
-    check_size(strands)?;
+    // The coat as grown (a groom file may set its count), refused before it is grown.
+    let (planned, what) =
+        crate::common::strand_count::planned(strands, body.as_ref().map(|b| &b.body));
+    crate::common::strand_count::check_planned((planned, &what), solver, &ctx, false)?;
+    check_size(planned)?;
     let creature = Creature::default();
     let mut sim =
-        crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
+        crate::common::progress::while_doing(&format!("growing {planned} strands"), || {
             let config = FurConfig::new(strands, args.seed);
-            let solver = args.solver.solver;
             match &body {
                 Some(b) => solver.grow(
                     &b.on_its_floor(config),
@@ -325,10 +333,10 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     writing += clock.elapsed();
     let size = std::fs::metadata(&args.out).map_or(0, |m| m.len());
     eprintln!(
-        "{strands} strands{}, {total} steps, {frames} sample{} on {}: wrote {} ({:.2} MB, estimated {:.2} MB) in {:.2} s, {:.2} s of it writing",
+        "{strands} strands{}, {total} steps on the {solver} solver (adapter {}), {frames} sample{}: wrote {} ({:.2} MB, estimated {:.2} MB) in {:.2} s, {:.2} s of it writing",
         super::beyond_full_coat(strands),
-        if frames == 1 { "" } else { "s" },
         ctx.info().name,
+        if frames == 1 { "" } else { "s" },
         crate::common::printable::printable_path(&args.out),
         size as f64 / 1e6,
         usda_bytes(strands, frames, skin_bytes) as f64 / 1e6,

@@ -193,12 +193,17 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let strands = args
         .strands
         .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
+    // The coat as grown (a groom file may set its count), refused before it is grown: the
+    // CPU solver's memory, and the one buffer the renderer binds its positions in.
+    let solver = args.solver.for_adapter(&ctx);
+    let (planned, what) =
+        crate::common::strand_count::planned(strands, body.as_ref().map(|b| &b.body));
+    crate::common::strand_count::check_planned((planned, &what), solver, &ctx, true)?;
     let creature = Creature::default();
     let grown = std::time::Instant::now();
     let mut sim =
-        crate::common::progress::while_doing(&format!("growing {strands} strands"), || {
+        crate::common::progress::while_doing(&format!("growing {planned} strands"), || {
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
-            let solver = args.solver.solver;
             match &body {
                 Some(b) => solver.grow(
                     &b.on_its_floor(config),
@@ -305,10 +310,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     // The path that drew the frame (`auto` resolved for the adapter).
     let raster = format!("{} raster", renderer.last_raster());
     eprintln!(
-        "{} strands{} grown in {grow_s:.2} s, {} steps in {step_s:.2} s, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
+        "{} strands{} grown in {grow_s:.2} s, {} steps in {step_s:.2} s on the {} solver, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
         strands,
         super::beyond_full_coat(strands),
         args.steps,
+        solver,
         args.mode,
         args.width,
         args.height,

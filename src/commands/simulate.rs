@@ -2,9 +2,10 @@
 //! `.npz` (positions, touched flags, comb and roots).
 
 use crate::common::progress::Progress;
+use crate::common::strand_count::check_cpu_strands;
 use anyhow::{Context, bail};
 use pelt::creature::Creature;
-use pelt::gpu::GpuContext;
+use pelt::gpu::{GpuContext, GpuError};
 use pelt::hand::CapsuleScript;
 
 use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
@@ -13,9 +14,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `pelt simulate`.
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// Number of strands (default: the adapter's tier; the CPU tier for --solver cpu). At
-    /// most what the adapter holds (`pelt info`); on the CPU, at most 16,777,216 and what
-    /// the machine's free memory holds (about 4 KiB a strand).
+    /// Number of strands (default: the adapter's tier on the GPU solver, the CPU tier on
+    /// the CPU solver). On the GPU solver at most what the adapter holds (`pelt info`); on
+    /// the CPU solver at most 16,777,216 and what the machine's free memory holds (about
+    /// 4 KiB a strand).
     #[arg(long)]
     pub strands: Option<usize>,
     /// Fixed 60 Hz steps to take, at most 1,000,000.
@@ -49,12 +51,6 @@ pub use crate::common::volume_args::VolumeArgs;
 /// The most steps one run takes (over four hours of simulated time at 60 Hz).
 pub const MAX_STEPS: u32 = 1_000_000;
 
-/// Host memory the CPU solver is allowed per strand, bytes: the groom's roots, the solver's
-/// state and its SIMD lanes, and the positions read back and written. Measured at about
-/// 840 B a strand (peak resident size over 65,536 to 524,288 strands with `.npz` output);
-/// five times that leaves room for the allocator and a busy machine.
-const CPU_BYTES_PER_STRAND: u64 = 4096;
-
 /// The output formats `--out` may name.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -70,45 +66,6 @@ fn format_of(path: &Path) -> Format {
     }
 }
 
-/// Memory the machine can still give, bytes, where the system says (Linux).
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Refuses a CPU strand count whose memory the machine cannot give, from an estimate,
-/// before anything is allocated (an allocation that fails aborts the process).
-fn check_cpu_strands(strands: usize) -> anyhow::Result<()> {
-    let max = pelt::groom::MAX_STRANDS;
-    if strands == 0 || strands > max {
-        bail!(
-            "--strands {strands}: strand count {strands} is out of range; the CPU solver holds 1 to {max} strands"
-        );
-    }
-    let needed = strands as u64 * CPU_BYTES_PER_STRAND;
-    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
-    if let Some(free) = available_memory()
-        && needed > free
-    {
-        bail!(
-            "--strands {strands}: the CPU solver needs about {:.1} GiB for so many strands, and this machine has {:.1} GiB available; try fewer strands or --solver gpu",
-            gib(needed),
-            gib(free)
-        );
-    }
-    // Elsewhere, ask the allocator (untouched pages cost nothing).
-    let mut probe: Vec<u8> = Vec::new();
-    if probe.try_reserve_exact(needed as usize).is_err() {
-        bail!(
-            "--strands {strands}: the CPU solver needs about {:.1} GiB for so many strands, more than this machine can give; try fewer strands or --solver gpu",
-            gib(needed)
-        );
-    }
-    Ok(())
-}
-
 /// Runs `pelt simulate`.
 pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     // Everything that can be wrong with the input is found before any work is done.
@@ -118,10 +75,10 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         bail!("--steps {}: at most {MAX_STEPS}", args.steps);
     }
     args.volume.check_for_run()?;
-    if args.solver.solver == SolverKind::Cpu
+    if args.solver.kind() == SolverKind::Cpu
         && let Some(n) = args.strands
     {
-        check_cpu_strands(n)?;
+        check_cpu_strands(n, &format!("--strands {n}"), None)?;
     }
     let script = args
         .capsule_script
@@ -148,17 +105,42 @@ fn simulate(
     }
     let on_body = body.map(|b| b.body);
     let started = std::time::Instant::now();
-    // Auto asks for an adapter to decide; without one, the CPU solver steps the coat.
-    let ctx = match args.solver.solver {
+    // Auto asks for an adapter to decide; where there is none at all, the CPU solver steps
+    // the coat (an adapter asked for by name that is not there, or a bad WGPU_BACKEND,
+    // stays an error: the user asked for something else).
+    let ctx = match args.solver.kind() {
         SolverKind::Cpu => None,
         SolverKind::Gpu => Some(GpuContext::new()?),
-        SolverKind::Auto => GpuContext::new()
-            .inspect_err(|e| eprintln!("no adapter ({e}); the CPU solver steps the coat"))
-            .ok(),
+        SolverKind::Auto => match GpuContext::new() {
+            Ok(ctx) => Some(ctx),
+            Err(e @ GpuError::NoAdapter { .. }) => {
+                eprintln!("{e}\nThe CPU solver steps the coat.");
+                None
+            }
+            Err(e) => return Err(e.into()),
+        },
     };
-    let solver = ctx.as_ref().map_or(SolverKind::Cpu, |c| {
-        args.solver.solver.for_adapter(&c.info())
-    });
+    let solver = ctx
+        .as_ref()
+        .map_or(SolverKind::Cpu, |c| args.solver.for_adapter(c));
+    // The coat as grown (a groom file may set its count), refused before it is grown.
+    let (planned, what) = crate::common::strand_count::planned(
+        args.strands.unwrap_or(match &ctx {
+            Some(c) if solver == SolverKind::Gpu => {
+                StrandTier::for_device(c.info().device_type).strands()
+            }
+            _ => StrandTier::Cpu.strands(),
+        }),
+        on_body.as_ref(),
+    );
+    if solver == SolverKind::Cpu {
+        let gpu = ctx
+            .as_ref()
+            .map(GpuContext::info)
+            .filter(|i| i.device_type != wgpu::DeviceType::Cpu)
+            .map(|i| i.name);
+        check_cpu_strands(planned, &what, gpu.as_deref())?;
+    }
     let mut sim = match (solver, ctx) {
         (SolverKind::Gpu, Some(ctx)) => {
             super::check_strands(args.strands, &ctx)?;
@@ -177,16 +159,13 @@ fn simulate(
             // The count grown, which a groom file's density or count sets on a body.
             let grown = sim.groom().len();
             eprintln!(
-                "adapter: {} ({grown} strands{})",
+                "solver: GPU on {} ({grown} strands{})",
                 ctx.info().name,
                 super::beyond_full_coat(grown)
             );
             sim
         }
         _ => {
-            if let Some(n) = args.strands {
-                check_cpu_strands(n)?;
-            }
             let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
             let config = args.volume.apply(FurConfig::new(strands, args.seed));
             let sim = match on_body {
