@@ -554,6 +554,11 @@ fn either_solver_settles_the_same_coat_and_auto_is_the_one_it_picks() {
         simulate("auto") == simulate(picked),
         "simulate --solver auto did not write what {picked} writes"
     );
+    // `pelt run` (what a bare `pelt` does without a display) times the same solver.
+    let o = pelt().args(["run", "--strands", "1024"]).output().unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said.contains(&format!("on the {picked} solver")), "{said}");
 }
 
 #[test]

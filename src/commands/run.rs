@@ -1,12 +1,13 @@
 //! The default program without a display: grows the coat on the best adapter, strokes a
-//! capsule hand along the creature's back with the GPU solver, and reports speed and the
-//! solver's invariants. With a display, `pelt` opens the petting demo instead.
+//! capsule hand along the creature's back with the solver `--solver` picks (beside a CPU
+//! adapter the SIMD CPU solver, as every command), and reports speed and the solver's
+//! invariants. With a display, `pelt` opens the petting demo instead.
 
 use crate::common::stdout::say;
 use pelt::creature::Creature;
 use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
-use pelt::sim::{FurConfig, FurSim, StrandTier};
+use pelt::sim::{FurConfig, StrandTier};
 
 /// Arguments of `pelt run`.
 #[derive(clap::Args, Debug)]
@@ -17,6 +18,9 @@ pub struct RunArgs {
     /// Seed for the groom and the idle motion.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Which solver steps the coat.
+    #[command(flatten)]
+    pub solver: crate::common::solver_args::SolverArgs,
 }
 
 /// Runs the default program.
@@ -33,13 +37,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
         info.name,
         info.backend
     );
+    let solver = args.solver.for_adapter(&ctx);
+    crate::common::strand_count::check_planned(
+        (strands, &format!("--strands {strands}")),
+        solver,
+        &ctx,
+        false,
+    )?;
     let started = std::time::Instant::now();
-    let mut sim = FurSim::new_gpu(
+    let mut sim = solver.grow(
         &FurConfig::new(strands, args.seed),
         Creature::default(),
+        None,
         &ctx,
     )?;
-    say!("groom and upload: {:.2} s", started.elapsed().as_secs_f64());
+    say!("groom and setup: {:.2} s", started.elapsed().as_secs_f64());
     let script = CapsuleScript::back_stroke(30.0, 150.0);
     let steps = 240u32;
     let started = std::time::Instant::now();
@@ -54,7 +66,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     let stats = sim.stats()?;
     let elapsed = started.elapsed().as_secs_f64();
     say!(
-        "{steps} steps ({:.1} s simulated) in {elapsed:.2} s on the GPU solver: {:.2} ms per step including read-backs",
+        "{steps} steps ({:.1} s simulated) in {elapsed:.2} s on the {solver} solver: {:.2} ms per step including read-backs",
         sim.time(),
         elapsed * 1e3 / f64::from(steps)
     );
