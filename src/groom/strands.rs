@@ -70,8 +70,10 @@ pub fn roots_from_strands(
         if bound.distance.is_nan() || bound.distance > max_gap {
             return Err(GroomError::Strands(format!(
                 "strand {i}'s root is {:.3} m from the body's surface, more than {:.0}% of \
-                 its height ({:.3} m): were the curves made on this body? They are placed as \
-                 the body's file places it (the same --body-height fit)",
+                 its height ({:.3} m): were the curves made on this body, in its rest pose? \
+                 They are placed as the body's file places it at rest (the same \
+                 --body-height fit); a coat `pelt export` wrote with --animation is posed \
+                 mid-motion: export it without --animation to read it back",
                 bound.distance,
                 MAX_ROOT_GAP_SHARE * 100.0,
                 max_gap
