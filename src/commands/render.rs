@@ -307,8 +307,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             crate::common::printable::printable_path(env)
         ));
     }
-    // The path that drew the frame (`auto` resolved for the adapter).
-    let raster = format!("{} raster", renderer.last_raster());
+    // The path that drew the frame (`auto` resolved for the adapter); the contact view's
+    // colouring is the ribbons' own, whatever path was asked for.
+    let raster = match args.mode {
+        DebugMode::Contact => format!("{} raster (the contact view's own)", Raster::Hardware),
+        _ => format!("{} raster", renderer.last_raster()),
+    };
     eprintln!(
         "{} strands{} grown in {grow_s:.2} s, {} steps in {step_s:.2} s on the {} solver, {} view, {}×{} on {}, {}{}, rendered in {:.2} s: wrote {}",
         strands,
