@@ -238,7 +238,7 @@ impl Panel {
                         stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
                     ));
                     ui.label(format!(
-                        "tier {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
+                        "coat {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
                         stats.strands,
                         stats.drawn,
                         stats.scale,

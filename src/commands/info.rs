@@ -39,7 +39,7 @@ pub fn run() -> anyhow::Result<()> {
         limits.max_compute_workgroups_per_dimension
     );
     say!(
-        "strand tier: {:?} = {} strands ({} bytes per strand, {:.1} MiB); this device holds up to {} strands",
+        "strand tier: {:?} = {} strands, the coat `render`, `simulate`, `export` and `run` grow by default ({} bytes per strand, {:.1} MiB; the demo starts from its own measured coat); this device holds up to {} strands",
         tier,
         tier.strands(),
         bytes_per_strand(),
