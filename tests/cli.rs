@@ -554,6 +554,37 @@ fn either_solver_settles_the_same_coat_and_auto_is_the_one_it_picks() {
         simulate("auto") == simulate(picked),
         "simulate --solver auto did not write what {picked} writes"
     );
+    // The CPU solver needs no adapter: `export` on it writes the same coat without one
+    // (`WGPU_BACKEND=dx12` finds none here), and `simulate`'s `auto` falls back to it.
+    let no_adapter = |args: &[&str], out: &std::path::Path| {
+        let o = pelt()
+            .args(args)
+            .arg("--out")
+            .arg(out)
+            .env("WGPU_BACKEND", "dx12")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(out).unwrap()
+    };
+    let export = [
+        "export",
+        "--strands",
+        "256",
+        "--steps",
+        "4",
+        "--solver",
+        "cpu",
+    ];
+    assert!(
+        no_adapter(&export, &dir.path().join("a.usda")) == run(&export, &dir.path().join("b.usda")),
+        "export --solver cpu wrote another coat without an adapter"
+    );
+    let args = ["simulate", "--strands", "256", "--steps", "12"];
+    assert!(
+        no_adapter(&args, &dir.path().join("n.npy")) == simulate("cpu"),
+        "simulate --solver auto without an adapter did not step the CPU solver's coat"
+    );
     // `pelt run` (what a bare `pelt` does without a display) times the same solver.
     let o = pelt().args(["run", "--strands", "1024"]).output().unwrap();
     let said = String::from_utf8_lossy(&o.stdout);

@@ -5,7 +5,7 @@ use crate::common::progress::Progress;
 use crate::common::stdout::say;
 use anyhow::{Context, bail};
 use pelt::creature::{Creature, CreatureExport};
-use pelt::gpu::GpuContext;
+
 use pelt::hand::CapsuleScript;
 use pelt::render::RenderSettings;
 use pelt::sim::{FIXED_STEP_HZ, FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
@@ -229,32 +229,34 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     let file = pelt::files::AtomicFile::create(&args.out, "the coat")?;
 
     let started = std::time::Instant::now();
-    let ctx = GpuContext::new()?;
-    let solver = args.solver.for_adapter(&ctx);
+    // The CPU solver needs no adapter: `--solver cpu`, or `auto` where there is none.
+    let (ctx, solver) = args.solver.open()?;
     // The GPU solver holds what its device binds; the CPU solver what memory holds.
-    if solver == SolverKind::Gpu {
-        super::check_strands(args.strands, &ctx)?;
-    }
-    let strands = args
-        .strands
-        .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
+    let strands = match (&ctx, solver) {
+        (Some(ctx), SolverKind::Gpu) => {
+            super::check_strands(args.strands, ctx)?;
+            args.strands
+                .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands())
+        }
+        _ => args.strands.unwrap_or(StrandTier::Cpu.strands()),
+    };
     // The coat as grown (a groom file may set its count), refused before it is grown.
     let (planned, what) =
         crate::common::strand_count::planned(strands, body.as_ref().map(|b| &b.body));
-    crate::common::strand_count::check_planned((planned, &what), solver, &ctx, false)?;
+    crate::common::strand_count::check_planned((planned, &what), solver, ctx.as_ref(), false)?;
     check_size(planned)?;
     let creature = Creature::default();
     let mut sim =
         crate::common::progress::while_doing(&format!("growing {planned} strands"), || {
             let config = FurConfig::new(strands, args.seed);
             match &body {
-                Some(b) => solver.grow(
+                Some(b) => crate::common::solver_args::grow(
+                    solver,
+                    ctx.as_ref(),
                     &b.on_its_floor(config),
-                    creature.clone(),
                     Some(b.body.clone()),
-                    &ctx,
                 ),
-                None => solver.grow(&config, creature.clone(), None, &ctx),
+                None => crate::common::solver_args::grow(solver, ctx.as_ref(), &config, None),
             }
         })?;
     // A groom file's count or density, or a file of strands, sets the count.
@@ -333,9 +335,11 @@ fn export_usda(args: &ExportArgs) -> anyhow::Result<()> {
     writing += clock.elapsed();
     let size = std::fs::metadata(&args.out).map_or(0, |m| m.len());
     eprintln!(
-        "{strands} strands{}, {total} steps on the {solver} solver (adapter {}), {frames} sample{}: wrote {} ({:.2} MB, estimated {:.2} MB) in {:.2} s, {:.2} s of it writing",
+        "{strands} strands{}, {total} steps on the {solver} solver{}, {frames} sample{}: wrote {} ({:.2} MB, estimated {:.2} MB) in {:.2} s, {:.2} s of it writing",
         super::beyond_full_coat(strands),
-        ctx.info().name,
+        ctx.as_ref()
+            .map(|c| format!(" (adapter {})", c.info().name))
+            .unwrap_or_default(),
         if frames == 1 { "" } else { "s" },
         crate::common::printable::printable_path(&args.out),
         size as f64 / 1e6,

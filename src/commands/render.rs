@@ -198,7 +198,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let solver = args.solver.for_adapter(&ctx);
     let (planned, what) =
         crate::common::strand_count::planned(strands, body.as_ref().map(|b| &b.body));
-    crate::common::strand_count::check_planned((planned, &what), solver, &ctx, true)?;
+    crate::common::strand_count::check_planned((planned, &what), solver, Some(&ctx), true)?;
     let creature = Creature::default();
     let grown = std::time::Instant::now();
     let mut sim =

@@ -41,7 +41,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<()> {
     crate::common::strand_count::check_planned(
         (strands, &format!("--strands {strands}")),
         solver,
-        &ctx,
+        Some(&ctx),
         false,
     )?;
     let started = std::time::Instant::now();

@@ -5,7 +5,7 @@ use crate::common::progress::Progress;
 use crate::common::strand_count::check_cpu_strands;
 use anyhow::{Context, bail};
 use pelt::creature::Creature;
-use pelt::gpu::{GpuContext, GpuError};
+use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
 
 use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
@@ -105,24 +105,8 @@ fn simulate(
     }
     let on_body = body.map(|b| b.body);
     let started = std::time::Instant::now();
-    // Auto asks for an adapter to decide; where there is none at all, the CPU solver steps
-    // the coat (an adapter asked for by name that is not there, or a bad WGPU_BACKEND,
-    // stays an error: the user asked for something else).
-    let ctx = match args.solver.kind() {
-        SolverKind::Cpu => None,
-        SolverKind::Gpu => Some(GpuContext::new()?),
-        SolverKind::Auto => match GpuContext::new() {
-            Ok(ctx) => Some(ctx),
-            Err(e @ GpuError::NoAdapter { .. }) => {
-                eprintln!("{e}\nThe CPU solver steps the coat.");
-                None
-            }
-            Err(e) => return Err(e.into()),
-        },
-    };
-    let solver = ctx
-        .as_ref()
-        .map_or(SolverKind::Cpu, |c| args.solver.for_adapter(c));
+    // The CPU solver needs no adapter: `--solver cpu`, or `auto` where there is none.
+    let (ctx, solver) = args.solver.open()?;
     // The coat as grown (a groom file may set its count), refused before it is grown.
     let (planned, what) = crate::common::strand_count::planned(
         args.strands.unwrap_or(match &ctx {

@@ -67,27 +67,32 @@ pub fn check_cpu_strands(strands: usize, what: &str, gpu: Option<&str>) -> anyho
     Ok(())
 }
 
-/// Refuses a coat the solver `solver` (resolved for `ctx`'s adapter) cannot step, and, when
-/// `bound` (the coat is drawn, so its positions are bound in one buffer of `ctx`'s device),
-/// one the device cannot bind, before anything is grown. The GPU solver's own limit is
-/// checked where it is made.
+/// Refuses a coat the solver `solver` (resolved for `ctx`'s adapter, or the CPU solver
+/// where there is none) cannot step, and, when `bound` (the coat is drawn, so its positions
+/// are bound in one buffer of `ctx`'s device), one the device cannot bind, before anything
+/// is grown. The GPU solver's own limit is checked where it is made.
 pub fn check_planned(
     (strands, what): (usize, &str),
     solver: SolverKind,
-    ctx: &pelt::gpu::GpuContext,
+    ctx: Option<&pelt::gpu::GpuContext>,
     bound: bool,
 ) -> anyhow::Result<()> {
-    let info = ctx.info();
+    let info = ctx.map(pelt::gpu::GpuContext::info);
     if solver == SolverKind::Cpu {
-        let gpu = (info.device_type != wgpu::DeviceType::Cpu).then_some(info.name.as_str());
+        let gpu = info
+            .as_ref()
+            .filter(|i| i.device_type != wgpu::DeviceType::Cpu)
+            .map(|i| i.name.as_str());
         check_cpu_strands(strands, what, gpu)?;
     }
-    let max = pelt::sim::max_strands(&ctx.device.limits());
-    if bound && strands > max {
-        anyhow::bail!(
-            "{what}: strand count {strands} is out of range; {} holds 1 to {max} strands",
-            info.name
-        );
+    if let (true, Some(ctx), Some(info)) = (bound, ctx, &info) {
+        let max = pelt::sim::max_strands(&ctx.device.limits());
+        if strands > max {
+            anyhow::bail!(
+                "{what}: strand count {strands} is out of range; {} holds 1 to {max} strands",
+                info.name
+            );
+        }
     }
     Ok(())
 }
