@@ -9,8 +9,8 @@ use pelt::sim::{FurBody, FurConfig, FurSim, SimError, SolverKind};
 pub struct SolverArgs {
     /// Which solver steps the coat: gpu (WGSL compute on the best adapter), cpu (the SIMD
     /// solver on this machine's cores) or auto, the default (cpu beside a CPU adapter such
-    /// as lavapipe, where it is many times faster, and, for `simulate`, where no adapter
-    /// opens; gpu elsewhere). Both give the creature's coat to within rounding; on a body,
+    /// as lavapipe, where it is many times faster, and, for `simulate` and `export`, where
+    /// no adapter is found; gpu elsewhere). Both give the creature's coat to within rounding; on a body,
     /// whose distance field pushes strands out of it, a few strands may come to rest apart
     /// (millimetres; on a walking body up to about 2 cm). Each gives the same bits for the
     /// same seed.
