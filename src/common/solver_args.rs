@@ -1,4 +1,5 @@
-//! `--solver` for the commands that step a coat headless (`simulate`, `render`, `export`).
+//! `--solver` for the commands that step a coat headless (`simulate`, `render`, `export`,
+//! `run`): which solver, the adapter it steps beside, and the coat grown on it.
 
 use pelt::creature::Creature;
 use pelt::gpu::{GpuContext, GpuError};
@@ -10,10 +11,10 @@ pub struct SolverArgs {
     /// Which solver steps the coat: gpu (WGSL compute on the best adapter), cpu (the SIMD
     /// solver on this machine's cores) or auto, the default (cpu beside a CPU adapter such
     /// as lavapipe, where it is many times faster, and, for `simulate` and `export`, where
-    /// no adapter is found; gpu elsewhere). Both give the creature's coat to within rounding; on a body,
-    /// whose distance field pushes strands out of it, a few strands may come to rest apart
-    /// (millimetres; on a walking body up to about 2 cm). Each gives the same bits for the
-    /// same seed.
+    /// no adapter is found; gpu elsewhere). Both give the creature's coat to within
+    /// rounding; on a body, whose distance field pushes strands out of it, a few strands
+    /// may come to rest apart (millimetres; on a walking body up to about 2 cm). Each gives
+    /// the same bits for the same seed.
     #[arg(long, value_parser = solver_kind())]
     pub solver: Option<SolverKind>,
 }
