@@ -252,6 +252,18 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
         assert!(!out.is_file(), "{command} wrote {}", out.display());
     }
     let vrm = export_creature_vrm(dir.path());
+    // `COMMAND --body VRM --groom GROOM --out OUT`, which must fail: its stderr.
+    let refused = |command: &str, out: &Path| {
+        fails(&[
+            command,
+            "--body",
+            s(&vrm),
+            "--groom",
+            s(&groom),
+            "--out",
+            s(out),
+        ])
+    };
     for (text, names) in [
         (
             r#"{"pelt_groom": 1, "length": 7}"#,
@@ -270,15 +282,7 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
         ] {
             let out = dir.path().join(out);
             std::fs::write(&out, b"before").unwrap();
-            let e = fails(&[
-                command,
-                "--body",
-                s(&vrm),
-                "--groom",
-                s(&groom),
-                "--out",
-                s(&out),
-            ]);
+            let e = refused(command, &out);
             for n in names {
                 assert!(e.contains(n), "{command}: {n} not in {e}");
             }
@@ -289,15 +293,7 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
     // renderer's binding, whichever solver steps the coat).
     std::fs::write(&groom, r#"{"pelt_groom": 1, "count": 16777216}"#).unwrap();
     let out = dir.path().join("big.png");
-    let e = fails(&[
-        "render",
-        "--body",
-        s(&vrm),
-        "--groom",
-        s(&groom),
-        "--out",
-        s(&out),
-    ]);
+    let e = refused("render", &out);
     assert!(e.contains("16777216"), "{e}");
     assert!(!out.exists());
     // So is one past what the CPU solver can hold in this machine's memory (64 GiB for
@@ -309,15 +305,7 @@ fn a_groom_needs_a_body_and_a_bad_one_is_named_and_nothing_written() {
     for (command, out) in [("simulate", "big.npy"), ("export", "big.usda")] {
         let out = dir.path().join(out);
         std::fs::write(&out, b"before").unwrap();
-        let e = fails(&[
-            command,
-            "--body",
-            s(&vrm),
-            "--groom",
-            s(&groom),
-            "--out",
-            s(&out),
-        ]);
+        let e = refused(command, &out);
         let named = if cpu {
             "the groom's 16777216 strands"
         } else {

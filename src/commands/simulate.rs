@@ -4,11 +4,9 @@
 use crate::common::progress::Progress;
 use crate::common::strand_count::check_cpu_strands;
 use anyhow::{Context, bail};
-use pelt::creature::Creature;
-use pelt::gpu::GpuContext;
 use pelt::hand::CapsuleScript;
 
-use pelt::sim::{FurConfig, FurSim, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
+use pelt::sim::{FurConfig, MAX_STEPS_PER_DISPATCH, SolverKind, StrandTier};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `pelt simulate`.
@@ -99,7 +97,6 @@ fn simulate(
     file: pelt::files::AtomicFile,
     format: Format,
 ) -> anyhow::Result<()> {
-    let creature = Creature::default();
     if let Some(b) = &body {
         eprintln!("body: {}", b.summary);
     }
@@ -107,65 +104,35 @@ fn simulate(
     let started = std::time::Instant::now();
     // The CPU solver needs no adapter: `--solver cpu`, or `auto` where there is none.
     let (ctx, solver) = args.solver.open()?;
-    // The coat as grown (a groom file may set its count), refused before it is grown.
-    let (planned, what) = crate::common::strand_count::planned(
-        args.strands.unwrap_or(match &ctx {
-            Some(c) if solver == SolverKind::Gpu => {
-                StrandTier::for_device(c.info().device_type).strands()
-            }
-            _ => StrandTier::Cpu.strands(),
-        }),
-        on_body.as_ref(),
-    );
-    if solver == SolverKind::Cpu {
-        let gpu = ctx
-            .as_ref()
-            .map(GpuContext::info)
-            .filter(|i| i.device_type != wgpu::DeviceType::Cpu)
-            .map(|i| i.name);
-        check_cpu_strands(planned, &what, gpu.as_deref())?;
+    let gpu = ctx.as_ref().filter(|_| solver == SolverKind::Gpu);
+    if let Some(ctx) = gpu {
+        super::check_strands(args.strands, ctx)?;
     }
-    let mut sim = match (solver, ctx) {
-        (SolverKind::Gpu, Some(ctx)) => {
-            super::check_strands(args.strands, &ctx)?;
-            let strands = args
-                .strands
-                .unwrap_or(StrandTier::for_device(ctx.info().device_type).strands());
-            let config = args.volume.apply(FurConfig::new(strands, args.seed));
-            let sim = match on_body {
-                Some(b) => FurSim::new_gpu_on_body(
-                    &crate::common::body_args::on_floor(config, &b),
-                    b,
-                    &ctx,
-                )?,
-                None => FurSim::new_gpu(&config, creature, &ctx)?,
-            };
-            // The count grown, which a groom file's density or count sets on a body.
-            let grown = sim.groom().len();
-            eprintln!(
-                "solver: GPU on {} ({grown} strands{})",
-                ctx.info().name,
-                super::beyond_full_coat(grown)
-            );
-            sim
-        }
-        _ => {
-            let strands = args.strands.unwrap_or(StrandTier::Cpu.strands());
-            let config = args.volume.apply(FurConfig::new(strands, args.seed));
-            let sim = match on_body {
-                Some(b) => {
-                    FurSim::new_cpu_on_body(&crate::common::body_args::on_floor(config, &b), b)?
-                }
-                None => FurSim::new_cpu(&config, creature)?,
-            };
-            let grown = sim.groom().len();
-            eprintln!(
-                "solver: CPU ({grown} strands{})",
-                super::beyond_full_coat(grown)
-            );
-            sim
-        }
-    };
+    let strands = args.strands.unwrap_or(match gpu {
+        Some(ctx) => StrandTier::for_device(ctx.info().device_type).strands(),
+        None => StrandTier::Cpu.strands(),
+    });
+    // The coat as grown (a groom file may set its count), refused before it is grown.
+    let (planned, what) = crate::common::strand_count::planned(strands, on_body.as_ref());
+    crate::common::strand_count::check_planned((planned, &what), solver, ctx.as_ref(), false)?;
+    let mut config = args.volume.apply(FurConfig::new(strands, args.seed));
+    if let Some(b) = &on_body {
+        config = crate::common::body_args::on_floor(config, b);
+    }
+    let mut sim = crate::common::solver_args::grow(solver, ctx.as_ref(), &config, on_body)?;
+    // The count grown, which a groom file's density or count sets on a body.
+    let grown = sim.groom().len();
+    match gpu {
+        Some(ctx) => eprintln!(
+            "solver: GPU on {} ({grown} strands{})",
+            ctx.info().name,
+            super::beyond_full_coat(grown)
+        ),
+        None => eprintln!(
+            "solver: CPU ({grown} strands{})",
+            super::beyond_full_coat(grown)
+        ),
+    }
     if args.volume.on() {
         let settle = pelt::sim::SETTLE_STEPS;
         eprintln!(
