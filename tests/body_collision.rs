@@ -147,6 +147,38 @@ fn the_field_keeps_the_walking_foxs_coat_out_of_it() {
     assert_eq!(sim.stats().unwrap().non_finite, 0);
 }
 
+/// The Fox standing still: once its coat has settled, no point keeps jumping. A field that
+/// disagreed with itself by centimetres within millimetres (a neighbour's grid calling
+/// the skin's outside deep inside) threw a few strands out and stiffness brought them back,
+/// in three-step cycles that never ended (up to 8.7 mm a step).
+#[test]
+fn the_standing_foxs_coat_comes_to_rest() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bodies/Fox.glb");
+    let height = pelt::body::DEFAULT_BODY_HEIGHT;
+    let loaded = LoadedBody::read(&path, &BodyOptions { height }).unwrap();
+    let motion = loaded.motion(None).unwrap();
+    let body = FurBody {
+        mesh: Arc::new(loaded.mesh),
+        motion: Arc::from(motion),
+        groom: None,
+    };
+    let mut sim = cpu_sim(&body, 4_096, 1, true, CpuPath::Simd);
+    sim.step(300).unwrap();
+    let mut before = sim.positions().unwrap();
+    let mut largest = 0.0f32;
+    for _ in 0..30 {
+        sim.step(1).unwrap();
+        let now = sim.positions().unwrap();
+        largest = largest.max(max_distance(&now, &before));
+        before = now;
+    }
+    eprintln!("the standing Fox's coat: largest move in a step {largest} m");
+    assert!(
+        largest <= 0.002,
+        "a point still moves {largest} m in a step"
+    );
+}
+
 #[test]
 fn simd_lanes_give_the_scalar_references_bits_with_the_field() {
     // The cylinder (two bones) and the walking Fox (many grids: neighbouring lanes ask
