@@ -1,7 +1,7 @@
 //! The groom a body gets with no groom file keeps fur off the parts a user expects bare
 //! (materials named like eyes, teeth, claws: `BARE_MATERIAL_WORDS`, matched ignoring case)
 //! and no more: the third-party bodies in `tests/bodies/` keep every root, and a file's
-//! `no_fur` replaces the list.
+//! `no_fur` replaces the list; no fur grows on skin that another layer of the body covers.
 
 use pelt::body::{BodyMesh, BodyOptions, LoadedBody, TriangleTree};
 use pelt::groom::{BodyGroom, BodyGroomSource, GroomFile, Mask};
@@ -206,4 +206,87 @@ fn the_default_list_is_not_used_where_it_would_bare_most_of_the_skin() {
         ),
     );
     assert_eq!(&own[..2], &[0, 0], "{own:?}");
+}
+
+/// A sphere of `radius` (`rows` × `cols` quads, wound outward) added to `mesh`, its
+/// triangles after those already there.
+fn add_sphere(mesh: &mut BodyMesh, radius: f32, rows: u32, cols: u32) {
+    let base = mesh.positions.len() as u32;
+    for i in 0..=rows {
+        let theta = std::f32::consts::PI * i as f32 / rows as f32;
+        for j in 0..cols {
+            let phi = std::f32::consts::TAU * j as f32 / cols as f32;
+            let n = glam::Vec3::new(
+                theta.sin() * phi.cos(),
+                theta.cos(),
+                theta.sin() * phi.sin(),
+            );
+            mesh.positions.push(n * radius);
+            mesh.normals.push(n);
+            mesh.uvs.push(glam::Vec2::ZERO);
+            mesh.colors.push(glam::Vec4::ONE);
+            mesh.joints.push([0; 4]);
+            mesh.weights.push([1.0, 0.0, 0.0, 0.0]);
+        }
+    }
+    let at = |i: u32, j: u32| base + i * cols + j % cols;
+    for i in 0..rows {
+        for j in 0..cols {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            mesh.triangles.push([a, c, b]);
+            mesh.triangles.push([a, d, c]);
+            mesh.triangle_materials.extend([0u16; 2]);
+        }
+    }
+}
+
+/// A body modelled whole under another layer (a body under its clothes): the coat grows on
+/// the outer layer alone, as many strands as asked; the avatar in `tests/bodies/`, whose
+/// clothes and head lie over its body, loses the fur it grew under them (14% of its roots,
+/// whose skin's outside is inside the body).
+#[test]
+fn skin_under_another_layer_of_the_body_grows_no_fur() {
+    let mut mesh = BodyMesh::default();
+    add_sphere(&mut mesh, 0.5, 16, 32);
+    let outer = mesh.triangles.len() as u32;
+    add_sphere(&mut mesh, 0.45, 16, 32);
+    mesh.material_names.push("skin".into());
+    mesh.joint_count = 1;
+    mesh.joint_positions = vec![glam::Vec3::ZERO];
+    mesh.joint_parents = vec![None];
+    let tree = TriangleTree::new(pelt::body::posed_triangles(
+        &mesh,
+        &pelt::body::SkinPose::rest(1),
+    ));
+    assert!(
+        tree.contains(glam::Vec3::ZERO),
+        "the spheres are wound outward"
+    );
+    let groom = BodyGroom::generate(&mesh, 4_000, 5).unwrap();
+    assert_eq!(groom.roots.len(), 4_000);
+    let under = groom.roots.iter().filter(|r| r.triangle >= outer).count();
+    assert_eq!(under, 0, "{under} roots grew on the inner sphere");
+
+    let avatar =
+        LoadedBody::read(&asset("cryptovoxels.vrm"), &BodyOptions { height: 1.0 }).unwrap();
+    let mesh = &avatar.mesh;
+    let tree = TriangleTree::new(pelt::body::posed_triangles(
+        mesh,
+        &pelt::body::SkinPose::rest(mesh.joint_count),
+    ));
+    let groom = BodyGroom::generate(mesh, 4_096, 1).unwrap();
+    let buried = groom
+        .roots
+        .iter()
+        .filter(|r| tree.contains(r.position + r.normal * 0.002))
+        .count();
+    eprintln!(
+        "avatar: {buried} of {} roots under another layer",
+        groom.roots.len()
+    );
+    assert!(
+        buried * 100 <= 3 * groom.roots.len(),
+        "{buried} of {} of the avatar's roots grew under another layer",
+        groom.roots.len()
+    );
 }

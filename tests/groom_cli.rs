@@ -99,16 +99,24 @@ fn a_mask_keeps_fur_off_what_it_covers_and_length_and_count_are_obeyed() {
     for l in lengths(&masked) {
         assert!((l - 0.05).abs() < 1e-3, "a strand {l} m long");
     }
-    // A density: candidates over the whole skin, no mask, so density × area of them.
+    // A density: candidates over the skin that grows fur (no mask; not the skin another
+    // layer of the body covers, such as the eyeballs' backs), so density × its area.
+    let cover = pelt::groom::CoveredSkin::new(&loaded.mesh);
     let area: f64 = loaded
         .mesh
         .triangles
         .iter()
-        .map(|t| {
+        .enumerate()
+        .filter(|(i, _)| !cover.is_covered(*i))
+        .map(|(_, t)| {
             let p = t.map(|i| loaded.mesh.positions[i as usize]);
             0.5 * f64::from((p[1] - p[0]).cross(p[2] - p[0]).length())
         })
         .sum();
+    assert!(
+        !cover.is_empty(),
+        "the creature's eyes and nose reach inside its head"
+    );
     std::fs::write(
         &groom,
         r#"{"pelt_groom": 1, "density": 300, "length": 0.1, "length_variation": 0,

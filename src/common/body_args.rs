@@ -127,8 +127,9 @@ impl BodyArgs {
                 None => "rest pose".to_string(),
             },
             match &groom {
-                Some((_, line)) => format!("; {line}"),
-                None => bare_line(&loaded.mesh),
+                Some((pelt::groom::BodyGroomSource::Strands(_), line)) => format!("; {line}"),
+                Some((_, line)) => format!("; {line}{}", covered_line(&loaded.mesh)),
+                None => format!("{}{}", bare_line(&loaded.mesh), covered_line(&loaded.mesh)),
             }
         );
         Ok(Some(RunBody {
@@ -139,6 +140,21 @@ impl BodyArgs {
             },
             summary,
         }))
+    }
+}
+
+/// The summary's words on the skin another layer of the body covers, where the groom
+/// grows no fur (none: empty).
+fn covered_line(mesh: &pelt::body::BodyMesh) -> String {
+    let share = pelt::groom::CoveredSkin::new(mesh).area_share(mesh);
+    if share > 0.0 {
+        format!(
+            "; no fur on the {:.0}% of the skin another layer of the body covers (a body under \
+             its clothes, faces inside the mesh)",
+            (share * 100.0).max(1.0)
+        )
+    } else {
+        String::new()
     }
 }
 

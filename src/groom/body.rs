@@ -4,11 +4,13 @@
 //! (down the limbs, from the head toward the tail); colour from the base colour texture at
 //! the root's UV times the vertex colour; lengths, lift angles and clumps the creature's;
 //! no fur on the materials a user expects bare ([`super::BARE_MATERIAL_WORDS`]), and short
-//! fur beside them ([`super::near_bare`]).
+//! fur beside them ([`super::near_bare`]); none on skin another layer of the body covers
+//! ([`CoveredSkin`]: a body under its clothes).
 //! A groom file ([`GroomFile`]) changes any of these and keeps fur off its masks; strands
 //! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 
-use super::body_root::{BodyRoot, body_height, surface_at};
+use super::body_root::{BodyRoot, body_height, surface_at, triangle_area};
+use super::covered::CoveredSkin;
 use super::file::{Density, Direction, GroomFile, Mask};
 use super::flow::project_and_turn;
 use super::mask::BodyMasks;
@@ -105,12 +107,23 @@ impl BodyGroom {
             f.check_against(mesh).map_err(GroomError::Masks)?;
         }
         // Running total of triangle areas (f64, so a million small triangles add exactly
-        // enough), skipping any triangle with an index past the vertices.
+        // enough), skipping any triangle with an index past the vertices, and the skin
+        // another layer of the body covers, unless that is all of it.
+        let covered = CoveredSkin::new(mesh);
         let mut cumulative = Vec::with_capacity(mesh.triangles.len());
         let mut total = 0.0f64;
-        for t in &mesh.triangles {
-            total += triangle_area(mesh, t);
+        for (i, t) in mesh.triangles.iter().enumerate() {
+            if !covered.is_covered(i) {
+                total += triangle_area(mesh, t);
+            }
             cumulative.push(total);
+        }
+        if total == 0.0 && !covered.is_empty() {
+            cumulative.clear();
+            for t in &mesh.triangles {
+                total += triangle_area(mesh, t);
+                cumulative.push(total);
+            }
         }
         if !(total.is_finite() && total > 0.0) {
             return Err(GroomError::NoSurface {
@@ -224,19 +237,6 @@ impl BodyGroom {
 /// The area of `mesh`'s triangles, square metres, added as the root sampler adds it.
 fn skin_area(mesh: &BodyMesh) -> f64 {
     mesh.triangles.iter().map(|t| triangle_area(mesh, t)).sum()
-}
-
-/// The area of triangle `t` of `mesh` (f64, so a million small triangles add exactly
-/// enough); 0 for a triangle naming a vertex the mesh lacks or whose area is not finite.
-fn triangle_area(mesh: &BodyMesh, t: &[u32; 3]) -> f64 {
-    let vertex = |i: u32| mesh.positions.get(i as usize).copied();
-    match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
-        (Some(a), Some(b), Some(c)) => {
-            let area = 0.5 * f64::from((b - a).cross(c - a).length());
-            if area.is_finite() { area } else { 0.0 }
-        }
-        _ => 0.0,
-    }
 }
 
 /// The masks `list` makes on `mesh`; for the default list (every mask a

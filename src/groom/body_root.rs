@@ -105,3 +105,16 @@ pub(super) fn surface_at(mesh: &BodyMesh, triangle: u32, barycentric: Vec3) -> O
         color,
     })
 }
+
+/// The area of triangle `t` of `mesh` (f64, so a million small triangles add exactly
+/// enough); 0 for a triangle naming a vertex the mesh lacks or whose area is not finite.
+pub(super) fn triangle_area(mesh: &BodyMesh, t: &[u32; 3]) -> f64 {
+    let vertex = |i: u32| mesh.positions.get(i as usize).copied();
+    match (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+        (Some(a), Some(b), Some(c)) => {
+            let area = 0.5 * f64::from((b - a).cross(c - a).length());
+            if area.is_finite() { area } else { 0.0 }
+        }
+        _ => 0.0,
+    }
+}

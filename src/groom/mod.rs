@@ -7,6 +7,7 @@
 mod bind;
 mod body;
 mod body_root;
+mod covered;
 mod file;
 mod flow;
 mod mask;
@@ -20,6 +21,7 @@ pub use crate::creature::{Pattern, pattern_at};
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
 pub use body::{BodyGroom, default_bare_materials};
 pub use body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS};
+pub use covered::{CoveredSkin, LIFT_SHARE, MAX_COVER_TESTS};
 pub use file::{
     BARE_MATERIAL_WORDS, Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION,
     GroomFile, GroomFileError, LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask,

@@ -1,0 +1,205 @@
+//! Skin that another layer of the same body covers (a body modelled whole under its
+//! clothes, faces left inside the mesh): the default groom grows no fur there, since a
+//! strand rooted under another layer can never leave the body, and the field that keeps
+//! fur out of the body would push it against its own root's skin for ever.
+//!
+//! A face is covered where the point just outside its centre (lifted along the face's
+//! normal by [`LIFT_SHARE`] of the body's height) is inside the body by the generalized
+//! winding number, the rule the body's distance field uses for its inside. Measuring it
+//! costs one winding number per face; the work is bounded ([`MAX_COVER_TESTS`]), and a body
+//! past the bound is taken to have no covered skin.
+
+use crate::body::{BodyMesh, TriangleTree};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How far above a face's centre the cover is looked for, as a share of the body's height
+/// (2 mm on a body fitted to 1 m): farther than the gap a thin layer leaves over the skin
+/// under it would miss that skin, nearer would read the face's own rounding.
+pub const LIFT_SHARE: f32 = 0.002;
+
+/// The most triangles and far-field clusters the winding numbers may sum, all faces
+/// together (about a second's work): bodies as modelled spend a few hundred a face, so only
+/// a body of hundreds of thousands of faces, or faces piled on one spot, reaches it, and
+/// keeps its fur under its layers.
+pub const MAX_COVER_TESTS: u64 = 100_000_000;
+
+/// Which faces of a body another layer covers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CoveredSkin {
+    covered: Vec<bool>,
+}
+
+impl CoveredSkin {
+    /// The covered faces of `mesh` at rest. A body whose faces would cost more than
+    /// [`MAX_COVER_TESTS`] to measure, or that has no height, gets none.
+    pub fn new(mesh: &BodyMesh) -> Self {
+        let lift = LIFT_SHARE * super::body_root::body_height(mesh);
+        if !(lift.is_finite() && lift > 0.0) {
+            return CoveredSkin::default();
+        }
+        // A face naming a vertex the mesh lacks, or at a position that is not finite, is
+        // neither measured nor part of the body that covers.
+        let corners = |t: &[u32; 3]| {
+            let at = |i: u32| {
+                mesh.positions
+                    .get(i as usize)
+                    .copied()
+                    .filter(|p| p.is_finite())
+            };
+            Some([at(t[0])?, at(t[1])?, at(t[2])?])
+        };
+        let triangles: Vec<[glam::Vec3; 3]> = mesh.triangles.iter().filter_map(corners).collect();
+        if triangles.is_empty() {
+            return CoveredSkin::default();
+        }
+        let tree = TriangleTree::new(triangles);
+        let spent = AtomicU64::new(0);
+        let covered: Option<Vec<bool>> = mesh
+            .triangles
+            .par_iter()
+            .map(|t| {
+                let Some([a, b, c]) = corners(t) else {
+                    return Some(false);
+                };
+                let normal = (b - a).cross(c - a).normalize_or_zero();
+                if normal == glam::Vec3::ZERO {
+                    return Some(false);
+                }
+                if spent.load(Ordering::Relaxed) > MAX_COVER_TESTS {
+                    return None;
+                }
+                let above = (a + b + c) / 3.0 + normal * lift;
+                let mut tests = 0;
+                let inside = tree.contains_counting(above, &mut tests);
+                let total = spent.fetch_add(tests, Ordering::Relaxed) + tests;
+                // Past the bound every face's answer is dropped (the sum of all the tests
+                // is past it however the faces are split between threads).
+                (total <= MAX_COVER_TESTS).then_some(inside)
+            })
+            .collect();
+        CoveredSkin {
+            covered: covered.unwrap_or_default(),
+        }
+    }
+
+    /// Whether face `triangle` is covered (false for a face past the mesh's, or for every
+    /// face of a body whose cover was not measured).
+    pub fn is_covered(&self, triangle: usize) -> bool {
+        self.covered.get(triangle).copied().unwrap_or(false)
+    }
+
+    /// Whether no face is covered.
+    pub fn is_empty(&self) -> bool {
+        !self.covered.iter().any(|&c| c)
+    }
+
+    /// The share of `mesh`'s skin (by area) that is covered, 0 to 1; 0 for a mesh with no
+    /// area.
+    pub fn area_share(&self, mesh: &BodyMesh) -> f64 {
+        let (mut covered, mut total) = (0.0, 0.0);
+        for (i, t) in mesh.triangles.iter().enumerate() {
+            let area = super::body_root::triangle_area(mesh, t);
+            total += area;
+            if self.is_covered(i) {
+                covered += area;
+            }
+        }
+        if total > 0.0 { covered / total } else { 0.0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Vec2, Vec3, Vec4};
+
+    /// An octahedron of `radius` about the origin, wound outward, its vertices from `first`.
+    fn octahedron(
+        radius: f32,
+        first: u32,
+        positions: &mut Vec<Vec3>,
+        triangles: &mut Vec<[u32; 3]>,
+    ) {
+        let r = radius;
+        positions.extend([
+            Vec3::new(r, 0.0, 0.0),
+            Vec3::new(-r, 0.0, 0.0),
+            Vec3::new(0.0, r, 0.0),
+            Vec3::new(0.0, -r, 0.0),
+            Vec3::new(0.0, 0.0, r),
+            Vec3::new(0.0, 0.0, -r),
+        ]);
+        for [a, b, c] in [
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ] {
+            triangles.push([first + a, first + b, first + c]);
+        }
+    }
+
+    fn mesh(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> BodyMesh {
+        let n = positions.len();
+        BodyMesh {
+            normals: positions.iter().map(|p| p.normalize_or_zero()).collect(),
+            uvs: vec![Vec2::ZERO; n],
+            colors: vec![Vec4::ONE; n],
+            joints: vec![[0; 4]; n],
+            weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
+            triangle_materials: vec![0; triangles.len()],
+            material_names: vec!["skin".into()],
+            joint_count: 1,
+            joint_positions: vec![Vec3::ZERO],
+            joint_parents: vec![None],
+            base_color_texture: None,
+            positions,
+            triangles,
+        }
+    }
+
+    #[test]
+    fn a_layer_inside_another_is_covered_and_the_outer_is_not() {
+        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
+        octahedron(0.5, 0, &mut positions, &mut triangles);
+        octahedron(0.4, 6, &mut positions, &mut triangles);
+        let cover = CoveredSkin::new(&mesh(positions, triangles));
+        let outer: Vec<bool> = (0..8).map(|t| cover.is_covered(t)).collect();
+        let inner: Vec<bool> = (8..16).map(|t| cover.is_covered(t)).collect();
+        assert_eq!(
+            outer,
+            vec![false; 8],
+            "the outer layer is the body's outside"
+        );
+        assert_eq!(inner, vec![true; 8], "the inner layer lies under the outer");
+        assert!(!cover.is_covered(16), "a face the mesh lacks");
+    }
+
+    #[test]
+    fn a_pile_of_identical_faces_is_measured_within_the_bound_and_has_no_cover() {
+        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
+        octahedron(0.5, 0, &mut positions, &mut triangles);
+        octahedron(0.4, 6, &mut positions, &mut triangles);
+        let inner = triangles[8];
+        triangles.extend(std::iter::repeat_n(inner, 60_000));
+        let t = std::time::Instant::now();
+        let cover = CoveredSkin::new(&mesh(positions, triangles));
+        eprintln!("pile measured in {:?}", t.elapsed());
+        assert!(
+            cover.is_empty(),
+            "past the bound no face is taken as covered"
+        );
+    }
+
+    #[test]
+    fn a_single_closed_skin_has_no_cover() {
+        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
+        octahedron(0.5, 0, &mut positions, &mut triangles);
+        assert!(CoveredSkin::new(&mesh(positions, triangles)).is_empty());
+    }
+}
