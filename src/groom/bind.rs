@@ -50,7 +50,7 @@ pub struct TriangleGrid<'m> {
 }
 
 /// Corners of triangle `t`, if its indices are in range and its corners finite.
-fn corners(mesh: &BodyMesh, t: usize) -> Option<[Vec3; 3]> {
+pub(super) fn corners(mesh: &BodyMesh, t: usize) -> Option<[Vec3; 3]> {
     let tri = mesh.triangles.get(t)?;
     let p = |i: u32| {
         mesh.positions

@@ -40,24 +40,16 @@ impl CoveredSkin {
         }
         // A face naming a vertex the mesh lacks, or at a position that is not finite, is
         // neither measured nor part of the body that covers.
-        let corners = |t: &[u32; 3]| {
-            let at = |i: u32| {
-                mesh.positions
-                    .get(i as usize)
-                    .copied()
-                    .filter(|p| p.is_finite())
-            };
-            Some([at(t[0])?, at(t[1])?, at(t[2])?])
-        };
-        let triangles: Vec<[glam::Vec3; 3]> = mesh.triangles.iter().filter_map(corners).collect();
+        let corners = |t: usize| super::bind::corners(mesh, t);
+        let triangles: Vec<[glam::Vec3; 3]> =
+            (0..mesh.triangles.len()).filter_map(corners).collect();
         if triangles.is_empty() {
             return CoveredSkin::default();
         }
         let tree = TriangleTree::new(triangles);
         let spent = AtomicU64::new(0);
-        let covered: Option<Vec<bool>> = mesh
-            .triangles
-            .par_iter()
+        let covered: Option<Vec<bool>> = (0..mesh.triangles.len())
+            .into_par_iter()
             .map(|t| {
                 let Some([a, b, c]) = corners(t) else {
                     return Some(false);
