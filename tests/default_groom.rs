@@ -290,3 +290,28 @@ fn skin_under_another_layer_of_the_body_grows_no_fur() {
         groom.roots.len()
     );
 }
+
+/// A density counts the skin that grows fur: the count planned before growing (what the
+/// device limits are checked against) is the count grown, on a body with a covered layer.
+#[test]
+fn a_density_plans_the_count_it_grows_on_a_body_with_a_covered_layer() {
+    let mut mesh = BodyMesh::default();
+    add_sphere(&mut mesh, 0.5, 16, 32);
+    add_sphere(&mut mesh, 0.45, 16, 32);
+    mesh.material_names.push("skin".into());
+    mesh.joint_count = 1;
+    mesh.joint_positions = vec![glam::Vec3::ZERO];
+    mesh.joint_parents = vec![None];
+    let file = BodyGroomSource::File(GroomFile {
+        density: pelt::groom::Density::PerSquareMetre(2_000.0),
+        ..GroomFile::default()
+    });
+    let planned = BodyGroom::planned_count(&mesh, Some(&file), 1);
+    let grown = BodyGroom::grow(&mesh, Some(&file), 1, 3)
+        .unwrap()
+        .roots
+        .len();
+    // The outer sphere's area (a little under 4π r²) times the density.
+    assert!((5_500..=6_300).contains(&grown), "{grown} strands grown");
+    assert_eq!(planned, grown);
+}

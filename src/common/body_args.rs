@@ -146,16 +146,26 @@ impl BodyArgs {
 /// The summary's words on the skin another layer of the body covers, where the groom
 /// grows no fur (none: empty).
 fn covered_line(mesh: &pelt::body::BodyMesh) -> String {
-    let share = pelt::groom::CoveredSkin::new(mesh).area_share(mesh);
-    if share > 0.0 {
-        format!(
-            "; no fur on the {:.0}% of the skin another layer of the body covers (a body under \
-             its clothes, faces inside the mesh)",
-            (share * 100.0).max(1.0)
-        )
-    } else {
-        String::new()
+    let cover = pelt::groom::CoveredSkin::new(mesh);
+    if !cover.measured() {
+        return "; the skin under the body's other layers was not measured (too many faces, \
+                or faces piled on one spot), so fur may grow under them"
+            .to_string();
     }
+    let share = cover.area_share(mesh);
+    // All of it covered: the groom grows on all of it after all.
+    if !(share > 0.0 && share < 1.0) {
+        return String::new();
+    }
+    let percent = if share < 0.01 {
+        "under 1%".to_string()
+    } else {
+        format!("{:.0}%", (share * 100.0).min(99.0))
+    };
+    format!(
+        "; no fur on the {percent} of the skin inside other parts of the mesh (a body under \
+         its clothes, pieces that overlap)"
+    )
 }
 
 /// The summary's words on the materials the default groom leaves bare (none: empty).

@@ -61,9 +61,10 @@ impl BodyGroom {
     }
 
     /// How many strands [`BodyGroom::grow`] grows at most with these arguments, known
-    /// before any growing (cheap: at most one pass over the triangles), so a count a device
-    /// cannot hold is refused first: the strands' count, the file's `count`, its `density`
-    /// times the skin's area (masks drop some), or `count`.
+    /// before any growing (cheap: for a density, one winding number per triangle to leave
+    /// out the covered skin, as the growing does), so a count a device cannot hold is
+    /// refused first: the strands' count, the file's `count`, its `density` times the area
+    /// of the skin that grows fur (masks drop some), or `count`.
     pub fn planned_count(mesh: &BodyMesh, source: Option<&BodyGroomSource>, count: usize) -> usize {
         match source {
             Some(BodyGroomSource::Strands(s)) => s.len(),
@@ -106,32 +107,15 @@ impl BodyGroom {
         if let Some(f) = file {
             f.check_against(mesh).map_err(GroomError::Masks)?;
         }
-        // Running total of triangle areas (f64, so a million small triangles add exactly
-        // enough), skipping any triangle with an index past the vertices, and the skin
-        // another layer of the body covers, unless that is all of it.
-        let covered = CoveredSkin::new(mesh);
-        let mut cumulative = Vec::with_capacity(mesh.triangles.len());
-        let mut total = 0.0f64;
-        for (i, t) in mesh.triangles.iter().enumerate() {
-            if !covered.is_covered(i) {
-                total += triangle_area(mesh, t);
-            }
-            cumulative.push(total);
-        }
-        if total == 0.0 && !covered.is_empty() {
-            cumulative.clear();
-            for t in &mesh.triangles {
-                total += triangle_area(mesh, t);
-                cumulative.push(total);
-            }
-        }
+        let cumulative = sampled_areas(mesh);
+        let total = cumulative.last().copied().unwrap_or(0.0);
         if !(total.is_finite() && total > 0.0) {
             return Err(GroomError::NoSurface {
                 triangles: mesh.triangles.len(),
             });
         }
-        // A density draws its candidates over the whole skin and drops those a mask
-        // covers, so the furred skin gets the density asked for; a count redraws them, so
+        // A density draws its candidates over the skin (less what another layer covers)
+        // and drops those a mask covers, so the furred skin gets the density asked for; a count redraws them, so
         // the coat has the count asked for.
         let (count, redraw) = match file.map(|f| f.density) {
             Some(Density::PerSquareMetre(d)) => {
@@ -234,9 +218,36 @@ impl BodyGroom {
     }
 }
 
-/// The area of `mesh`'s triangles, square metres, added as the root sampler adds it.
+/// The running total of the areas the root sampler draws from, one per triangle (f64, so a
+/// million small triangles add exactly enough): every triangle's area but the skin another
+/// layer of the body covers ([`CoveredSkin`]), unless that is all of it; 0 for a triangle
+/// with an index past the vertices.
+fn sampled_areas(mesh: &BodyMesh) -> Vec<f64> {
+    let covered = CoveredSkin::new(mesh);
+    let running = |skip: &dyn Fn(usize) -> bool| {
+        let mut total = 0.0f64;
+        mesh.triangles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                if !skip(i) {
+                    total += triangle_area(mesh, t);
+                }
+                total
+            })
+            .collect::<Vec<f64>>()
+    };
+    let cumulative = running(&|i| covered.is_covered(i));
+    if cumulative.last().is_some_and(|&t| t == 0.0) && !covered.is_empty() {
+        running(&|_| false)
+    } else {
+        cumulative
+    }
+}
+
+/// The area of the skin the root sampler draws from, square metres, added as it adds it.
 fn skin_area(mesh: &BodyMesh) -> f64 {
-    mesh.triangles.iter().map(|t| triangle_area(mesh, t)).sum()
+    sampled_areas(mesh).last().copied().unwrap_or(0.0)
 }
 
 /// The masks `list` makes on `mesh`; for the default list (every mask a

@@ -1,13 +1,15 @@
 //! Skin that another layer of the same body covers (a body modelled whole under its
-//! clothes, faces left inside the mesh): the default groom grows no fur there, since a
-//! strand rooted under another layer can never leave the body, and the field that keeps
-//! fur out of the body would push it against its own root's skin for ever.
+//! clothes, pieces of one mesh that overlap, faces left inside it): the default groom grows
+//! no fur there, since a strand rooted under another layer can never leave the body, and
+//! the field that keeps fur out of the body would push it against its own root's skin for
+//! ever.
 //!
 //! A face is covered where the point just outside its centre (lifted along the face's
 //! normal by [`LIFT_SHARE`] of the body's height) is inside the body by the generalized
-//! winding number, the rule the body's distance field uses for its inside. Measuring it
-//! costs one winding number per face; the work is bounded ([`MAX_COVER_TESTS`]), and a body
-//! past the bound is taken to have no covered skin.
+//! winding number, the rule the body's distance field uses for its inside. So a layer
+//! nearer its skin than the lift, or wound inside out, covers nothing. Measuring costs one
+//! winding number per face; the work is bounded ([`COVER_TESTS_PER_FACE`]), and a body past
+//! the bound is taken to have no covered skin ([`CoveredSkin::measured`] says so).
 
 use crate::body::{BodyMesh, TriangleTree};
 use rayon::prelude::*;
@@ -18,25 +20,38 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// under it would miss that skin, nearer would read the face's own rounding.
 pub const LIFT_SHARE: f32 = 0.002;
 
-/// The most triangles and far-field clusters the winding numbers may sum, all faces
-/// together (about a second's work): bodies as modelled spend a few hundred a face, so only
-/// a body of hundreds of thousands of faces, or faces piled on one spot, reaches it, and
-/// keeps its fur under its layers.
-pub const MAX_COVER_TESTS: u64 = 100_000_000;
+/// The most triangles and far-field clusters the winding numbers may sum per face, on
+/// average over the faces: bodies as modelled spend a few hundred a face, so only faces
+/// piled on one spot (every query near them measures them all) reach it.
+pub const COVER_TESTS_PER_FACE: u64 = 2_048;
+
+/// The most the winding numbers may sum for any body, however many faces it has (about
+/// ten seconds' work), and the least any body may spend (small bodies).
+pub const MAX_COVER_TESTS: u64 = 1_000_000_000;
+const MIN_COVER_TESTS: u64 = 100_000_000;
 
 /// Which faces of a body another layer covers.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CoveredSkin {
     covered: Vec<bool>,
+    /// Whether the faces were measured (false: the work's bound was reached).
+    measured: bool,
 }
 
 impl CoveredSkin {
     /// The covered faces of `mesh` at rest. A body whose faces would cost more than
-    /// [`MAX_COVER_TESTS`] to measure, or that has no height, gets none.
+    /// [`COVER_TESTS_PER_FACE`] a face to measure (at least 10⁸ in all, at most
+    /// [`MAX_COVER_TESTS`]) gets none and is not [`CoveredSkin::measured`]; one with no
+    /// height or no usable face gets none.
     pub fn new(mesh: &BodyMesh) -> Self {
         let lift = LIFT_SHARE * super::body_root::body_height(mesh);
+        // Nothing to measure is measured: no face is covered.
+        let nothing = CoveredSkin {
+            covered: Vec::new(),
+            measured: true,
+        };
         if !(lift.is_finite() && lift > 0.0) {
-            return CoveredSkin::default();
+            return nothing;
         }
         // A face naming a vertex the mesh lacks, or at a position that is not finite, is
         // neither measured nor part of the body that covers.
@@ -44,9 +59,12 @@ impl CoveredSkin {
         let triangles: Vec<[glam::Vec3; 3]> =
             (0..mesh.triangles.len()).filter_map(corners).collect();
         if triangles.is_empty() {
-            return CoveredSkin::default();
+            return nothing;
         }
         let tree = TriangleTree::new(triangles);
+        let bound = (mesh.triangles.len() as u64)
+            .saturating_mul(COVER_TESTS_PER_FACE)
+            .clamp(MIN_COVER_TESTS, MAX_COVER_TESTS);
         let spent = AtomicU64::new(0);
         let covered: Option<Vec<bool>> = (0..mesh.triangles.len())
             .into_par_iter()
@@ -58,7 +76,7 @@ impl CoveredSkin {
                 if normal == glam::Vec3::ZERO {
                     return Some(false);
                 }
-                if spent.load(Ordering::Relaxed) > MAX_COVER_TESTS {
+                if spent.load(Ordering::Relaxed) > bound {
                     return None;
                 }
                 let above = (a + b + c) / 3.0 + normal * lift;
@@ -67,12 +85,20 @@ impl CoveredSkin {
                 let total = spent.fetch_add(tests, Ordering::Relaxed) + tests;
                 // Past the bound every face's answer is dropped (the sum of all the tests
                 // is past it however the faces are split between threads).
-                (total <= MAX_COVER_TESTS).then_some(inside)
+                (total <= bound).then_some(inside)
             })
             .collect();
         CoveredSkin {
+            measured: covered.is_some(),
             covered: covered.unwrap_or_default(),
         }
+    }
+
+    /// Whether the faces were measured: false where the work's bound was reached (faces
+    /// piled on one spot, or far more faces than bodies are modelled with), so fur may
+    /// grow under the body's layers.
+    pub fn measured(&self) -> bool {
+        self.measured
     }
 
     /// Whether face `triangle` is covered (false for a face past the mesh's, or for every
@@ -169,6 +195,7 @@ mod tests {
             "the outer layer is the body's outside"
         );
         assert_eq!(inner, vec![true; 8], "the inner layer lies under the outer");
+        assert!(cover.measured());
         assert!(!cover.is_covered(16), "a face the mesh lacks");
     }
 

@@ -21,7 +21,7 @@ pub use crate::creature::{Pattern, pattern_at};
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};
 pub use body::{BodyGroom, default_bare_materials};
 pub use body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS};
-pub use covered::{CoveredSkin, LIFT_SHARE, MAX_COVER_TESTS};
+pub use covered::{COVER_TESTS_PER_FACE, CoveredSkin, LIFT_SHARE, MAX_COVER_TESTS};
 pub use file::{
     BARE_MATERIAL_WORDS, Channel, Clumping, Colour, Density, Direction, GROOM_FILE_VERSION,
     GroomFile, GroomFileError, LENGTH_BOUNDS, Lift, MAX_GROOM_FILE_BYTES, MAX_MASKS, Mask,
@@ -82,7 +82,7 @@ pub enum GroomError {
     Masks(String),
     /// A groom file's masks that leave no skin to grow fur on.
     #[error(
-        "the groom file's `no_fur` masks cover the whole body, so no fur grows; check the masks' thresholds and material names"
+        "the groom file's `no_fur` masks cover the whole body (all of it that another layer of the body does not cover), so no fur grows; check the masks' thresholds and material names"
     )]
     AllMasked,
     /// A groom file's density that gives no strand or too many on this body.
