@@ -175,3 +175,25 @@ fn every_linked_file_exists_inside_the_repository_and_pictures_are_small() {
     }
     assert!(pictures >= 8, "only {pictures} pictures linked");
 }
+
+/// The groom file example in docs/formats.md is a file the Fox sample takes as it is (the
+/// doc says it runs there): a newcomer's first copy works.
+#[test]
+fn the_groom_file_example_runs_on_the_fox() {
+    let doc = read("docs/formats.md");
+    let start = doc
+        .find("```json\n{ \"pelt_groom\"")
+        .expect("formats.md shows a groom file")
+        + "```json\n".len();
+    let end = start + doc[start..].find("```").expect("the example ends");
+    let file = pelt::groom::GroomFile::from_json(&doc[start..end]).expect("the example parses");
+    let fox = pelt::body::LoadedBody::read(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bodies/Fox.glb"),
+        &pelt::body::BodyOptions { height: 1.0 },
+    )
+    .unwrap();
+    let source = pelt::groom::BodyGroomSource::File(file);
+    let groom = pelt::groom::BodyGroom::grow(&fox.mesh, Some(&source), 1, 1)
+        .expect("the example grows on the Fox");
+    assert!(groom.roots.len() > 1_000, "{} strands", groom.roots.len());
+}
