@@ -221,7 +221,13 @@ impl Panel {
                             self.hidden = true;
                         }
                     });
-                    ui.label("Drag on the creature to pet it; hold still to scratch.");
+                    // A body of the user's has no face to answer the touch: no pleasure.
+                    let on_body = fur.hair().body().is_some();
+                    ui.label(if on_body {
+                        "Drag on the body to pet it; hold still to scratch."
+                    } else {
+                        "Drag on the creature to pet it; hold still to scratch."
+                    });
                     ui.label("Drag elsewhere to orbit, right- or middle-drag to pan, wheel to zoom.");
                     ui.label("H folds this panel away; F12 (or P) saves a screenshot.");
                     if let Some(note) = &self.note {
@@ -230,9 +236,12 @@ impl Panel {
                     ui.separator();
                     let i = fur.interaction();
                     ui.label(format!("gesture: {}", i.state.name()));
-                    ui.add(
-                        egui::ProgressBar::new(i.pleasure).text(format!("pleasure {:.2}", i.pleasure)),
-                    );
+                    if !on_body {
+                        ui.add(
+                            egui::ProgressBar::new(i.pleasure)
+                                .text(format!("pleasure {:.2}", i.pleasure)),
+                        );
+                    }
                     ui.label(format!(
                         "now {:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
                         stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
