@@ -1,9 +1,10 @@
 //! The egui side panel: the view, the coat's tier and seed, the main solver and shading
 //! parameters (live), the interaction state and pleasure, frame timings, a screenshot
-//! button and an "export VRM" button. It draws over the frame and reports what the user
-//! asked for as [`PanelAction`]s. A frame runs its interface first ([`Panel::prepare`]),
-//! so the scene's upscale can skip the columns the panel hides, then [`Panel::paint`]
-//! redraws what changed of the kept panel (`panel_cache`) and lays it over the frame.
+//! button and an "export VRM" button (the creature's; none on a body). It draws over the
+//! frame and reports what the user asked for as [`PanelAction`]s. A frame runs its
+//! interface first ([`Panel::prepare`]), so the scene's upscale can skip the columns the
+//! panel hides, then [`Panel::paint`] redraws what changed of the kept panel
+//! (`panel_cache`) and lays it over the frame.
 
 use super::FrameStats;
 use super::panel_cache::PanelCache;
@@ -350,7 +351,8 @@ impl Panel {
                         if ui.button("screenshot (F12)").clicked() {
                             self.pending.push(PanelAction::Screenshot);
                         }
-                        if ui.button("export VRM").clicked() {
+                        // The export writes the built-in creature, not a body of the user's.
+                        if !on_body && ui.button("export VRM").clicked() {
                             self.pending.push(PanelAction::ExportVrm);
                         }
                     });
