@@ -14,8 +14,8 @@
 //! neighbour moved away. The depth is the body's, not the distance to the bone's own skin:
 //! within the two cells' slack the two differ by up to those two cells, and a grid that
 //! read so deep just under a neighbour's skin would, interpolated across that skin, call
-//! points outside it deep inside (on the Fox at rest, 12% of the points 0.5 to 8 mm
-//! outside its skin, and a strand near there thrown back and forth every step).
+//! points outside it deep inside, and throw a strand there back and forth every step
+//! (docs/architecture.md measures it).
 //! A query maps the point back through each joint's skinning matrix. A grid that says
 //! inside wins over one that says outside (posed parts overlap at a bent joint, burying one
 //! part's surface in the other), and among grids on the same side the nearest surface

@@ -25,9 +25,10 @@ pub const LIFT_SHARE: f32 = 0.002;
 /// piled on one spot (every query near them measures them all) reach it.
 pub const COVER_TESTS_PER_FACE: u64 = 2_048;
 
-/// The most the winding numbers may sum for any body, however many faces it has (about
-/// ten seconds' work), and the least any body may spend (small bodies).
+/// The most the winding numbers may sum for any body, however many faces it has: what
+/// bounds the time a hostile body costs before the groom gives up on its cover.
 pub const MAX_COVER_TESTS: u64 = 1_000_000_000;
+/// The least any body may spend (a small body's few faces near one another).
 const MIN_COVER_TESTS: u64 = 100_000_000;
 
 /// Which faces of a body another layer covers.
