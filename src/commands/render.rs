@@ -262,7 +262,20 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         // The presets frame the creature; a body is framed on its coat as the creature is
         // at the preset, unless --eye/--target place the camera.
         if args.eye.is_none() {
-            let points: Vec<Vec3> = sim.positions()?.iter().map(|p| p.truncate()).collect();
+            let mut points: Vec<Vec3> = sim.positions()?.iter().map(|p| p.truncate()).collect();
+            if args.camera == CameraPreset::Closeup {
+                points = pelt::render::near_head(&points, highest_joint(&b.body.mesh, &pose), {
+                    let (lo, hi) = b
+                        .body
+                        .mesh
+                        .positions
+                        .iter()
+                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                            (lo.min(p.y), hi.max(p.y))
+                        });
+                    hi - lo
+                });
+            }
             let fov = camera.fov_y;
             let aspect = args.width as f32 / args.height as f32;
             camera = Camera::fit(args.camera, &points, aspect);
@@ -329,4 +342,17 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         crate::common::printable::printable_path(&args.out)
     );
     Ok(())
+}
+
+/// Where `mesh`'s highest joint at rest (the head, on most animals and people) stands in
+/// `pose`; NaN for a body with no joint.
+fn highest_joint(mesh: &pelt::body::BodyMesh, pose: &pelt::body::SkinPose) -> Vec3 {
+    mesh.joint_positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_finite())
+        .max_by(|a, b| a.1.y.total_cmp(&b.1.y))
+        .map_or(Vec3::NAN, |(j, p)| {
+            pose.joints.get(j).map_or(*p, |m| m.transform_point3(*p))
+        })
 }

@@ -101,6 +101,30 @@ fn body_view(preset: CameraPreset) -> (Vec3, f32) {
     (dir.normalize(), fov)
 }
 
+/// The share of a body's height about its head that a close-up of it frames.
+pub const CLOSEUP_REACH: f32 = 0.2;
+
+/// What a close-up of a body frames ([`Camera::fit`] with [`CameraPreset::Closeup`]): the
+/// points within [`CLOSEUP_REACH`] of the body's `height` of `head` (its highest joint,
+/// posed: the head on most animals and people); all of them where fewer than a hundredth
+/// are that near, or where `head` or `height` is not a usable number.
+pub fn near_head(points: &[Vec3], head: Vec3, height: f32) -> Vec<Vec3> {
+    let reach = CLOSEUP_REACH * height;
+    if !(head.is_finite() && reach.is_finite() && reach > 0.0) {
+        return points.to_vec();
+    }
+    let near: Vec<Vec3> = points
+        .iter()
+        .copied()
+        .filter(|p| p.distance_squared(head) <= reach * reach)
+        .collect();
+    if near.len() * 100 < points.len() || near.is_empty() {
+        points.to_vec()
+    } else {
+        near
+    }
+}
+
 impl Camera {
     /// A camera at `eye` looking at `target` with a vertical field of view in degrees.
     pub fn look_at(eye: Vec3, target: Vec3, fov_y_degrees: f32) -> Self {
@@ -359,6 +383,29 @@ impl Camera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_close_up_of_a_body_frames_the_points_about_its_head() {
+        // A body of 1,000 points along 1 m, its head at the top end.
+        let points: Vec<Vec3> = (0..1000)
+            .map(|i| Vec3::new(0.0, i as f32 / 1000.0, 0.0))
+            .collect();
+        let head = Vec3::new(0.0, 1.0, 0.0);
+        let near = near_head(&points, head, 1.0);
+        assert_eq!(near.len(), 200, "the top fifth");
+        assert!(near.iter().all(|p| p.y >= 0.8 - 1e-6));
+        // Too few near the head, or no usable head: every point.
+        assert_eq!(
+            near_head(&points, Vec3::new(0.0, 5.0, 0.0), 1.0).len(),
+            1000
+        );
+        assert_eq!(near_head(&points, Vec3::NAN, 1.0).len(), 1000);
+        assert_eq!(near_head(&points, head, 0.0).len(), 1000);
+        // The close-up of those points is nearer the head than the front view of all.
+        let close = Camera::fit(CameraPreset::Closeup, &near, 16.0 / 9.0);
+        let front = Camera::fit(CameraPreset::Front, &points, 16.0 / 9.0);
+        assert!(close.eye.distance(head) < 0.5 * front.eye.distance(head));
+    }
 
     /// Where `world` lands on a `size` image of `camera`, pixels (origin top left, y down).
     fn pixel_of(camera: &Camera, world: Vec3, size: Vec2) -> Vec2 {

@@ -127,7 +127,7 @@ pub mod surfaces;
 pub mod target;
 pub mod timing;
 
-pub use camera::{Camera, CameraPreset, ZOOM_DISTANCES};
+pub use camera::{CLOSEUP_REACH, Camera, CameraPreset, ZOOM_DISTANCES, near_head};
 pub use capture::Image;
 pub use debug::DebugMode;
 pub use embed::{EmbedTarget, Placement};
