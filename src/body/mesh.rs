@@ -41,6 +41,37 @@ pub struct BodyMesh {
     pub base_color_texture: Option<BodyTexture>,
 }
 
+impl BodyMesh {
+    /// The rest pose's vertical extent, metres (0 for a mesh with no finite vertex or no
+    /// height).
+    pub fn rest_height(&self) -> f32 {
+        let (lo, hi) = self
+            .positions
+            .iter()
+            .map(|p| p.y)
+            .filter(|y| y.is_finite())
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), y| {
+                (lo.min(y), hi.max(y))
+            });
+        if hi > lo { hi - lo } else { 0.0 }
+    }
+
+    /// The joint standing highest at rest (the head, on most animals and people): the
+    /// first of the largest height among the finite [`BodyMesh::joint_positions`]; `None`
+    /// for a body with none.
+    pub fn highest_joint(&self) -> Option<usize> {
+        self.joint_positions
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_finite())
+            .fold(None, |best: Option<(usize, f32)>, (j, p)| match best {
+                Some((_, y)) if y >= p.y => best,
+                _ => Some((j, p.y)),
+            })
+            .map(|(j, _)| j)
+    }
+}
+
 /// An RGBA8 texture decoded from the body's file, sRGB-encoded as glTF stores base colour.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BodyTexture {

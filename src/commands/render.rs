@@ -264,17 +264,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         if args.eye.is_none() {
             let mut points: Vec<Vec3> = sim.positions()?.iter().map(|p| p.truncate()).collect();
             if args.camera == CameraPreset::Closeup {
-                points = pelt::render::near_head(&points, highest_joint(&b.body.mesh, &pose), {
-                    let (lo, hi) = b
-                        .body
-                        .mesh
-                        .positions
-                        .iter()
-                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
-                            (lo.min(p.y), hi.max(p.y))
-                        });
-                    hi - lo
+                let mesh = &b.body.mesh;
+                // The head as posed: the joint's skinning matrix moves its rest position.
+                let head = mesh.highest_joint().map_or(Vec3::NAN, |j| {
+                    let rest = mesh.joint_positions[j];
+                    pose.joints
+                        .get(j)
+                        .map_or(rest, |m| m.transform_point3(rest))
                 });
+                points = pelt::render::near_head(&points, head, mesh.rest_height());
             }
             let fov = camera.fov_y;
             let aspect = args.width as f32 / args.height as f32;
@@ -342,17 +340,4 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         crate::common::printable::printable_path(&args.out)
     );
     Ok(())
-}
-
-/// Where `mesh`'s highest joint at rest (the head, on most animals and people) stands in
-/// `pose`; NaN for a body with no joint.
-fn highest_joint(mesh: &pelt::body::BodyMesh, pose: &pelt::body::SkinPose) -> Vec3 {
-    mesh.joint_positions
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.is_finite())
-        .max_by(|a, b| a.1.y.total_cmp(&b.1.y))
-        .map_or(Vec3::NAN, |(j, p)| {
-            pose.joints.get(j).map_or(*p, |m| m.transform_point3(*p))
-        })
 }

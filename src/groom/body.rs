@@ -9,7 +9,7 @@
 //! A groom file ([`GroomFile`]) changes any of these and keeps fur off its masks; strands
 //! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 
-use super::body_root::{BodyRoot, body_height, surface_at, triangle_area};
+use super::body_root::{BodyRoot, surface_at, triangle_area};
 use super::covered::CoveredSkin;
 use super::file::{Density, Direction, GroomFile, Mask};
 use super::flow::project_and_turn;
@@ -115,8 +115,8 @@ impl BodyGroom {
             });
         }
         // A density draws its candidates over the skin (less what another layer covers)
-        // and drops those a mask covers, so the furred skin gets the density asked for; a count redraws them, so
-        // the coat has the count asked for.
+        // and drops those a mask covers, so the furred skin gets the density asked for; a
+        // count redraws them, so the coat has the count asked for.
         let (count, redraw) = match file.map(|f| f.density) {
             Some(Density::PerSquareMetre(d)) => {
                 let n = (f64::from(d) * total).round();
@@ -145,7 +145,7 @@ impl BodyGroom {
         let list = file.map_or(&default_masks, |f| &f.no_fur);
         let masks = masks_for(list, mesh);
         let near_bare = NearBare::new(mesh, &masks);
-        let height = body_height(mesh);
+        let height = mesh.rest_height();
         let comb = CombField::new(mesh);
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let clump_seed = (seed ^ (seed >> 32)) as u32;
@@ -308,15 +308,7 @@ struct CombField {
 impl CombField {
     fn new(mesh: &BodyMesh) -> Self {
         let joints = &mesh.joint_positions;
-        let highest = joints
-            .iter()
-            .copied()
-            .fold(None, |best: Option<Vec3>, p| match best {
-                Some(b) if b.y >= p.y => Some(b),
-                _ if p.is_finite() => Some(p),
-                _ => best,
-            })
-            .unwrap_or(Vec3::ZERO);
+        let highest = mesh.highest_joint().map_or(Vec3::ZERO, |j| joints[j]);
         let directions = joints
             .iter()
             .enumerate()

@@ -39,17 +39,6 @@ pub struct BodyRoot {
     pub rest_angles: Option<[f32; STRAND_SEGMENTS]>,
 }
 
-/// The body's vertical extent at rest, metres.
-pub(super) fn body_height(mesh: &BodyMesh) -> f32 {
-    let (lo, hi) = mesh
-        .positions
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p.y), hi.max(p.y))
-        });
-    if hi > lo { hi - lo } else { 0.0 }
-}
-
 /// A point of a body's skin at rest: where it is, its outward normal and its base colour.
 pub(super) struct SkinPoint {
     /// Position, metres.

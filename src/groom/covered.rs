@@ -45,7 +45,7 @@ impl CoveredSkin {
     /// [`MAX_COVER_TESTS`]) gets none and is not [`CoveredSkin::measured`]; one with no
     /// height or no usable face gets none.
     pub fn new(mesh: &BodyMesh) -> Self {
-        let lift = LIFT_SHARE * super::body_root::body_height(mesh);
+        let lift = LIFT_SHARE * mesh.rest_height();
         // Nothing to measure is measured: no face is covered.
         let nothing = CoveredSkin {
             covered: Vec::new(),

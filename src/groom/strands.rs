@@ -7,7 +7,7 @@
 //! the segments share the curve's length equally.
 
 use super::bind::TriangleGrid;
-use super::body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS, body_height, surface_at};
+use super::body_root::{BodyRoot, STRAND_POINTS, STRAND_SEGMENTS, surface_at};
 use super::file::GroomFile;
 use super::{GroomError, MAX_STRANDS};
 use crate::body::BodyMesh;
@@ -52,7 +52,7 @@ pub fn roots_from_strands(
         });
     }
     let grid = TriangleGrid::new(mesh).map_err(|e| GroomError::Strands(e.to_string()))?;
-    let height = body_height(mesh);
+    let height = mesh.rest_height();
     let max_gap = MAX_ROOT_GAP_SHARE * height;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut seen = Vec::new();

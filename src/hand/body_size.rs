@@ -5,7 +5,6 @@
 //! and fingertips keep above the skin follow the coat, which grows shorter on a smaller
 //! body and no longer on a larger one.
 
-use crate::body::BodyMesh;
 use std::ops::RangeInclusive;
 
 /// The built-in creature's height at rest, metres: the vertical extent of its skin as its
@@ -17,20 +16,6 @@ pub const CREATURE_HEIGHT: f32 = 1.18;
 /// an eighth or eight times its size beside the creature, a fifth of an adult's hand to a
 /// giant's, rather than shrinking below a few strands' width or outgrowing the view.
 pub const BODY_HAND_FACTORS: RangeInclusive<f32> = 0.125..=8.0;
-
-/// The rest pose's vertical extent of `mesh`, metres (0 for a mesh with no finite vertex
-/// or no height).
-pub(super) fn body_height(mesh: &BodyMesh) -> f32 {
-    let (lo, hi) = mesh
-        .positions
-        .iter()
-        .map(|p| p.y)
-        .filter(|y| y.is_finite())
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), y| {
-            (lo.min(y), hi.max(y))
-        });
-    if hi > lo { hi - lo } else { 0.0 }
-}
 
 /// How much the hand is scaled on a body `height` metres tall: `height` over
 /// [`CREATURE_HEIGHT`], within [`BODY_HAND_FACTORS`]; 1 (the creature's hand) for a height

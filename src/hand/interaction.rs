@@ -3,7 +3,7 @@
 //! and the creature's response out.
 
 use super::anatomy::HandDimensions;
-use super::body_size::{body_hand_factor, body_height, coat_height_factor};
+use super::body_size::{body_hand_factor, coat_height_factor};
 use super::gesture::{GestureMachine, GestureState, PointerButton};
 use super::orientation::HandOrientation;
 use super::pointer_script::{PointerEvent, PointerEventKind};
@@ -63,7 +63,7 @@ impl Hand {
     /// alike, and its heights above the skin scaled as the body's coat is. A hand whose
     /// size changes is placed afresh at the next step.
     pub fn set_body(&mut self, body: Option<FurBody>) {
-        let height = body.as_ref().map(|b| body_height(&b.mesh));
+        let height = body.as_ref().map(|b| b.mesh.rest_height());
         let factor = height.map_or(1.0, body_hand_factor);
         let heights = height.map_or(1.0, coat_height_factor);
         if factor != self.rig.size() || heights != self.rig.height_scale() {
