@@ -97,7 +97,9 @@ fn measure(
         .map_err(|e| e.to_string())?;
     sim.step(10).map_err(|e| e.to_string())?;
     // The targets and settings the window draws this path with (for the native path: one
-    // sample, the maps at the picture's size and the light's level of detail).
+    // sample, the maps at the picture's size and the light's level of detail), but the
+    // light's maps and the shading both made every frame, so that each row's passes are
+    // what a frame that makes them costs (the window makes them in turns: the demo rows).
     let path = raster.for_adapter(&ctx.info());
     let layout = path.real_time_layout(TargetLayout::new(&ctx.adapter, OFFSCREEN_FORMAT, false));
     let mut renderer = FurRenderer::new(
@@ -109,7 +111,8 @@ fn measure(
             raster,
             ..RenderSettings::default()
         }
-        .real_time(path),
+        .real_time(path)
+        .with_refresh_in_turns(false),
     )
     .map_err(|e| e.to_string())?;
     renderer

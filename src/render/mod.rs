@@ -114,6 +114,7 @@ pub mod mesh_lod;
 pub mod overlay;
 pub mod palette;
 mod pass_view;
+pub mod refresh;
 mod renderer;
 mod scene;
 mod settings;

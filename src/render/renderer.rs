@@ -21,8 +21,9 @@ use super::hair::{
 };
 use super::ids::IdsPass;
 use super::overlay::OverlayPass;
+use super::refresh::{Refresh, RefreshKey, RefreshTurns};
 use super::scene::Scene;
-use super::settings::RenderSettings;
+use super::settings::{Raster, RenderSettings};
 use super::shadow::ShadowPass;
 use super::shapes::CapsuleDetail;
 use super::strand_cull::{StrandCullPass, cull_uniforms};
@@ -59,6 +60,8 @@ pub struct FurRenderer {
     pub(super) hair_culling: bool,
     /// Whether the last frame ran the cull pass (its flags are then readable).
     pub(super) culled_last_frame: bool,
+    /// Which of the light's hair maps and the shading each frame refreshes.
+    pub(super) turns: RefreshTurns,
     /// How each frame chooses its strands (`strand_lod`).
     pub(super) lod_policy: LodPolicy,
     /// The last frame's strand level of detail.
@@ -147,6 +150,7 @@ impl FurRenderer {
             creature: creature.clone(),
             hair_culling: true,
             culled_last_frame: false,
+            turns: RefreshTurns::default(),
             lod_policy: LodPolicy::whole_coat(),
             last_lod: StrandLod::all(0),
             fixed_skin_level: None,
@@ -273,6 +277,14 @@ impl FurRenderer {
         self.upload_hand(hand, &scene.camera, targets.size);
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
         let raster = self.hair.choose();
+        let refresh = self.refresh(scene, raster, targets.size, lod);
+        self.culled_last_frame = cull && refresh.shading;
+        if std::env::var("PROBE_R").is_ok() {
+            eprintln!(
+                "PROBE refresh {} {}",
+                refresh.light as u8, refresh.shading as u8
+            );
+        }
         let host = (!self.host_latest.is_empty()).then_some(&self.host_latest[..]);
         let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn)
             .map(|draw| draw.with_host_positions(host));
@@ -287,8 +299,7 @@ impl FurRenderer {
             .record_opaque(encoder, &self.frame, &self.surfaces, gpu.timestamps);
         let shadow_hair = hair.filter(|_| self.settings.hair_casts_shadows);
         self.hair
-            .light_path(raster, shadow_hair.is_some())
-            .record_light(&gpu, encoder, shadow_hair);
+            .record_light(raster, &gpu, encoder, shadow_hair, refresh.light);
 
         let camera = CameraTargets::new(targets, output);
         {
@@ -304,7 +315,7 @@ impl FurRenderer {
         }
         // Which strands the camera cannot see; timed with the hair it spares.
         let mut hair_span = Span::Whole;
-        if cull {
+        if cull && refresh.shading {
             self.cull_strands(encoder, scene, targets.size, lod, gpu.timestamps)?;
             hair_span = Span::End;
         }
@@ -319,7 +330,7 @@ impl FurRenderer {
         if let Some((draw, view)) = &camera_hair {
             // The points are shaded once each for whichever path draws them (the
             // `contact` colouring is the ribbons' own, per vertex).
-            if view.look == HairLook::Shaded {
+            if view.look == HairLook::Shaded && refresh.shading {
                 let timed = (hair_span == Span::Whole)
                     .then_some(())
                     .and(gpu.timestamps)
@@ -358,6 +369,30 @@ impl FurRenderer {
             ts.resolve(encoder);
         }
         Ok(())
+    }
+
+    /// What this frame refreshes of the light's hair maps and the shading (both unless the
+    /// settings ask for turns), once its uniforms are written.
+    fn refresh(
+        &mut self,
+        scene: &Scene,
+        raster: Raster,
+        size: (u32, u32),
+        lod: StrandLod,
+    ) -> Refresh {
+        let Some(written) = self.frame.written().copied() else {
+            return Refresh::BOTH;
+        };
+        let key = RefreshKey {
+            raster,
+            mode: scene.mode,
+            size,
+            lod,
+            settings: self.settings,
+            light: written.light,
+        };
+        self.turns
+            .next(self.settings.refresh_in_turns, key, written.camera)
     }
 
     /// Records the cull pass, which marks the strands the camera of `scene` cannot see in a

@@ -129,6 +129,12 @@ pub struct RenderSettings {
     /// [`super::strand_lod::LIGHT_STRANDS_PER_TEXEL`] is a setting for stills that may
     /// trade that for speed.
     pub light_strands_per_texel: Option<f32>,
+    /// Whether frames refresh the key light's hair maps and the points' shading in turns
+    /// rather than both every frame ([`super::refresh`]): each keeps what the frame before
+    /// made while the other is made again, the strand shadows and colours lagging the
+    /// positions by a frame. Off by default (pictures); on for the native path in real
+    /// time ([`RenderSettings::real_time`]), where each costs about a sixth of a frame.
+    pub refresh_in_turns: bool,
 }
 
 /// Strands the light's maps draw per texel of the coat in them in frames drawn in real time
@@ -143,16 +149,28 @@ impl RenderSettings {
     /// demo frames) by `path`, which must be resolved first ([`Raster::for_adapter`]:
     /// `Auto` keeps them as they are; `self.raster` is not read or changed): where the
     /// native path draws the hair, the shadow maps at the picture's size rounded down and
-    /// the light's level of detail at [`REAL_TIME_LIGHT_STRANDS_PER_TEXEL`]; as they are for
-    /// the other paths.
+    /// the light's level of detail at [`REAL_TIME_LIGHT_STRANDS_PER_TEXEL`], and the light's
+    /// hair maps and the shading refreshed in turns ([`RenderSettings::refresh_in_turns`]);
+    /// as they are for the other paths.
     pub fn real_time(self, path: Raster) -> RenderSettings {
         match path {
             Raster::Native => RenderSettings {
                 shadow_rounds_down: true,
                 light_strands_per_texel: Some(REAL_TIME_LIGHT_STRANDS_PER_TEXEL),
+                refresh_in_turns: true,
                 ..self
             },
             _ => self,
+        }
+    }
+}
+
+impl RenderSettings {
+    /// These settings with [`RenderSettings::refresh_in_turns`] set to `on`.
+    pub fn with_refresh_in_turns(self, on: bool) -> RenderSettings {
+        RenderSettings {
+            refresh_in_turns: on,
+            ..self
         }
     }
 }
@@ -174,6 +192,7 @@ impl Default for RenderSettings {
             floor: crate::sim::FurParams::default().floor,
             raster: Raster::Hardware,
             light_strands_per_texel: None,
+            refresh_in_turns: false,
         }
     }
 }

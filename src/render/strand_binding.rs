@@ -26,6 +26,8 @@ impl FurRenderer {
         }
         self.strands = Some(binding?);
         self.culled_last_frame = false;
+        // New buffers: nothing shaded or drawn into the light's maps from them yet.
+        self.turns.forget();
         self.host_positions = None;
         self.host_latest.clear();
         Ok(())

@@ -5,7 +5,7 @@
 //! and a path's buffers freed after a run of frames that did not use them.
 
 use super::native::NativePath;
-use super::path::{HairLook, HairPath};
+use super::path::{HairDraw, HairFrame, HairLook, HairPath};
 use super::ribbons::RibbonsPass;
 use super::strands_gpu::StrandsGpuPath;
 use crate::render::settings::Raster;
@@ -146,6 +146,25 @@ impl HairPaths {
         match raster {
             Raster::Native if has_hair => &mut self.native,
             _ => &mut self.ribbons,
+        }
+    }
+
+    /// Records the hair's share of the light's maps in a frame drawn by `raster`
+    /// ([`HairPaths::light_path`]): drawn from `hair` when `refresh` (or cleared without
+    /// hair), else kept as an earlier frame drew them ([`crate::render::refresh`]).
+    pub fn record_light(
+        &mut self,
+        raster: Raster,
+        gpu: &HairFrame,
+        encoder: &mut wgpu::CommandEncoder,
+        hair: Option<HairDraw>,
+        refresh: bool,
+    ) {
+        let path = self.light_path(raster, hair.is_some());
+        if refresh {
+            path.record_light(gpu, encoder, hair);
+        } else {
+            path.keep_light(gpu, encoder);
         }
     }
 

@@ -199,28 +199,16 @@ impl HairPath for NativePath {
         }
         // Its maps are written through the queue (they land before the rest of the frame);
         // this pass ends the timed span, and clears the maps when none were drawn.
-        let load = |view| {
-            Some(wgpu::RenderPassColorAttachment {
-                view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })
-        };
-        let attachments = if drawn {
-            [load(&maps.first_hair), load(&maps.deep_opacity)]
-        } else {
-            [
-                cleared_color(&maps.first_hair, wgpu::Color::WHITE),
-                cleared_color(&maps.deep_opacity, wgpu::Color::TRANSPARENT),
-            ]
-        };
+        if drawn {
+            self.keep_light(gpu, encoder);
+            return;
+        }
         let _pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("shadow: hair maps by the native path"),
-            color_attachments: &attachments,
+            color_attachments: &[
+                cleared_color(&maps.first_hair, wgpu::Color::WHITE),
+                cleared_color(&maps.deep_opacity, wgpu::Color::TRANSPARENT),
+            ],
             depth_stencil_attachment: None,
             timestamp_writes: gpu.timestamps.map(|t| t.render(Pass::Shadow, Span::End)),
             occlusion_query_set: None,

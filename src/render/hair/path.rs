@@ -10,7 +10,7 @@ use crate::render::RenderError;
 use crate::render::frame::FrameBinding;
 use crate::render::shadow::ShadowPass;
 use crate::render::target::FrameTargets;
-use crate::render::timing::Timestamps;
+use crate::render::timing::{Pass, Span, Timestamps};
 
 use super::strands::StrandBinding;
 use glam::Vec4;
@@ -116,6 +116,32 @@ pub trait HairPath {
         encoder: &mut wgpu::CommandEncoder,
         hair: Option<HairDraw>,
     );
+
+    /// Leaves the key light's hair maps as an earlier frame drew them (a frame that
+    /// refreshes them in turns with the shading: [`crate::render::refresh`]), ending the
+    /// timed `Pass::Shadow` span as [`HairPath::record_light`] would.
+    fn keep_light(&mut self, gpu: &HairFrame, encoder: &mut wgpu::CommandEncoder) {
+        let maps = &gpu.shadow.maps;
+        let load = |view| {
+            Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })
+        };
+        let _pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("shadow: hair maps kept"),
+            color_attachments: &[load(&maps.first_hair), load(&maps.deep_opacity)],
+            depth_stencil_attachment: None,
+            timestamp_writes: gpu.timestamps.map(|t| t.render(Pass::Shadow, Span::End)),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+    }
 
     /// Records what the camera's picture needs before the camera's last render pass: the
     /// surfaces, the cull pass and (for [`HairLook::Shaded`]) the shading pass are already
