@@ -69,6 +69,7 @@ impl Frame {
             order: Some(&self.order),
             lod: Lod::all((self.positions.len() / 6) as u32),
             style: StrandStyle::default(),
+            hidden: None,
         }
     }
 }

@@ -101,6 +101,7 @@ fn main() {
         order: Some(&order),
         lod: Lod::all(strands as u32),
         style: StrandStyle::default(),
+        hidden: None,
     };
     // `PELT_RASTER_LANES=sse` keeps the eight lanes in two SSE registers where the CPU has
     // AVX (the same bits), `scalar` draws a pixel at a time.

@@ -366,3 +366,38 @@ fn one_sample_frames_hide_the_same_hair_as_multisampled_ones() {
     // drawn over the skin that should hide it would add about a level.
     assert!(errors.iter().all(|&e| e < 0.5), "{errors:?}");
 }
+
+/// The strands the camera's cull pass hides (wholly behind the creature's shrunk body or
+/// head) are left out of the native picture before they are projected, and that changes no
+/// pixel: the picture is the one drawn with the cull off, bit for bit.
+#[test]
+fn the_strands_the_cull_hides_are_left_out_of_the_native_picture_and_change_no_pixel() {
+    let ctx = render_common::gpu();
+    let (sim, mut renderer) = setup(&ctx, Raster::Native);
+    for preset in [CameraPreset::Front, CameraPreset::Side] {
+        let s = render_common::preset_scene(&sim, preset, DebugMode::Final);
+        renderer.set_hair_culling(true);
+        let culled = draw(&mut renderer, &s, Raster::Native);
+        let hidden = renderer.culled_strands().unwrap().expect("the cull ran") as usize;
+        let drawn = renderer.native_picture_stats().unwrap().segments;
+        renderer.set_hair_culling(false);
+        let all = draw(&mut renderer, &s, Raster::Native);
+        let every = renderer.native_picture_stats().unwrap().segments;
+        assert!(
+            hidden > STRANDS / 5,
+            "{preset:?}: only {hidden} of {STRANDS} strands hidden"
+        );
+        assert_eq!(
+            drawn + hidden as u64 * 5,
+            every,
+            "{preset:?}: segments drawn"
+        );
+        let differ = culled
+            .rgba
+            .iter()
+            .zip(&all.rgba)
+            .filter(|(x, y)| x != y)
+            .count();
+        assert_eq!(differ, 0, "{preset:?}: {differ} bytes differ");
+    }
+}

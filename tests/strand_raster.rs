@@ -65,6 +65,7 @@ impl Coat {
             order: None,
             lod: Lod::all((self.positions.len() / 6) as u32),
             style,
+            hidden: None,
         }
     }
 }
@@ -806,6 +807,7 @@ fn the_coat_matches_the_ribbons_at_a_readme_camera() {
             tip_fade: settings.tip_fade,
             min_pixels: settings.min_pixels,
         },
+        hidden: None,
     };
     let view = RasterView::camera(
         camera.view_proj(w as f32 / h as f32),

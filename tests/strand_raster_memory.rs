@@ -44,6 +44,7 @@ fn strands<'a>(positions: &'a [glam::Vec4], colors: &'a [u32]) -> Strands<'a> {
         order: None,
         lod: Lod::all((positions.len() / POINTS_PER_STRAND) as u32),
         style: StrandStyle::default(),
+        hidden: None,
     }
 }
 

@@ -91,6 +91,12 @@ pub struct Strands<'a> {
     pub lod: Lod,
     /// The ribbons' widths and fade.
     pub style: StrandStyle,
+    /// Strands the camera cannot see (nonzero), one flag a strand, as the cull pass
+    /// marks them (`shaders/strand_cull.wgsl`: wholly behind the creature's shrunk body
+    /// or head, so none of their pixels would pass the surfaces' depth): left out of the
+    /// picture before they are projected. `None` leaves none out (and the light's maps,
+    /// which see the other side, always draw them).
+    pub hidden: Option<&'a [u32]>,
 }
 
 impl Strands<'_> {
@@ -123,6 +129,15 @@ impl Strands<'_> {
                 "{} shaded colours for {} points: give one colour a point",
                 self.colors.len(),
                 self.positions.len()
+            ));
+        }
+        if let Some(hidden) = self.hidden
+            && hidden.len() < self.count()
+        {
+            return bad(format!(
+                "{} cull flags for {} strands: give one flag a strand",
+                hidden.len(),
+                self.count()
             ));
         }
         if let Some(order) = self.order {
@@ -232,8 +247,10 @@ pub const PLACE_BYTES: u64 = 4;
 pub(crate) fn project(strands: &Strands, view: &RasterView) -> (Vec<ScreenPoint>, Vec<u32>) {
     // The sort key above the drawn number: one word a strand, sorted by key.
     let drawn = strands.drawn();
+    let hidden = strands.hidden.unwrap_or(&[]);
     let mut keys: Vec<u64> = (0..drawn)
         .into_par_iter()
+        .filter(|&k| hidden.get(strands.strand(k)).is_none_or(|&f| f == 0))
         .map(|k| {
             if k + AHEAD < drawn {
                 prefetch(

@@ -6,6 +6,7 @@ use super::RenderError;
 use super::renderer::FurRenderer;
 use super::settings::Raster;
 use super::strand_raster::Overflow;
+use crate::raster::BinStats;
 
 impl FurRenderer {
     /// Chooses how the camera's hair is drawn from the next frame on (`Auto` picks by the
@@ -34,6 +35,12 @@ impl FurRenderer {
     /// chosen; 0 for a frame drawn by another path.
     pub fn native_waits(&self) -> u32 {
         self.hair.native.waits()
+    }
+
+    /// The binning of the last camera picture the native path drew (how many segments it
+    /// drew, how many tile entries, how many it left unread), or `None` before its first.
+    pub fn native_picture_stats(&self) -> Option<BinStats> {
+        self.hair.native.last_stats()
     }
 
     /// The work of the last frame the strand rasteriser drew past its tiles' capacity

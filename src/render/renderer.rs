@@ -279,12 +279,6 @@ impl FurRenderer {
         let raster = self.hair.choose();
         let refresh = self.refresh(scene, raster, targets.size, lod);
         self.culled_last_frame = cull && refresh.shading;
-        if std::env::var("PROBE_R").is_ok() {
-            eprintln!(
-                "PROBE refresh {} {}",
-                refresh.light as u8, refresh.shading as u8
-            );
-        }
         let host = (!self.host_latest.is_empty()).then_some(&self.host_latest[..]);
         let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn)
             .map(|draw| draw.with_host_positions(host));
@@ -324,9 +318,16 @@ impl FurRenderer {
             HairView::Shaded => Some(HairLook::Shaded),
             HairView::Contact => Some(HairLook::Contact),
         };
-        let camera_hair = hair
-            .zip(look)
-            .map(|(draw, look)| (draw, CameraHair { targets, look }));
+        let camera_hair = hair.zip(look).map(|(draw, look)| {
+            (
+                draw,
+                CameraHair {
+                    targets,
+                    look,
+                    culled: cull,
+                },
+            )
+        });
         if let Some((draw, view)) = &camera_hair {
             // The points are shaded once each for whichever path draws them (the
             // `contact` colouring is the ribbons' own, per vertex).

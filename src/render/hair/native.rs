@@ -237,6 +237,9 @@ impl HairPath for NativePath {
                 buffers: vec![hair.strands.shaded_points()],
                 depth: Some(camera.targets),
             };
+            if camera.culled {
+                reads.buffers.push(&hair.strands.culled);
+            }
             if read_positions {
                 reads.buffers.push(hair.strands.positions(hair.positions));
             }
@@ -254,11 +257,14 @@ impl HairPath for NativePath {
             (Some(p), _) => p,
             (None, Some(p)) => p,
             (None, None) => {
-                read_back = bytemuck::pod_collect_to_vec(&read.buffers[1]);
+                read_back = bytemuck::pod_collect_to_vec(&read.buffers[read.buffers.len() - 1]);
                 &read_back
             }
         };
         let colors: Vec<u32> = bytemuck::pod_collect_to_vec(&read.buffers[0]);
+        let hidden: Option<Vec<u32>> = camera
+            .culled
+            .then(|| bytemuck::pod_collect_to_vec(&read.buffers[1]));
         let (lod, style) = lod_and_style(&written, hair.count);
         self.ensure_order(hair.strands.count);
         let strands = Strands {
@@ -267,6 +273,7 @@ impl HairPath for NativePath {
             order: Some(&self.order),
             lod,
             style,
+            hidden: hidden.as_deref(),
         };
         let c = &written.camera;
         let view = RasterView::camera(
@@ -365,6 +372,7 @@ impl NativePath {
             order: Some(&self.order),
             lod,
             style,
+            hidden: None,
         };
         let maps = &gpu.shadow.maps;
         let view = RasterView::light(l.view_proj, l.forward, l.pixel_scale, maps.size);

@@ -101,6 +101,10 @@ pub struct CameraHair<'a> {
     pub targets: &'a FrameTargets,
     /// Shaded or `contact`.
     pub look: HairLook,
+    /// Whether the strands' cull flags mark what this camera cannot see: the cull pass
+    /// ran this frame, or (in turns, [`crate::render::refresh`]) in the last frame that
+    /// shaded from this camera. A path may then leave those strands out.
+    pub culled: bool,
 }
 
 /// A way of drawing the hair: the hardware ribbons (the reference) or a rasteriser of its
