@@ -108,6 +108,32 @@ fn rounding_down_takes_the_power_of_two_at_or_below_within_the_maps() {
 }
 
 #[test]
+fn halving_takes_half_the_rounded_size_within_the_maps_and_not_below_256() {
+    let s = RenderSettings {
+        shadow_rounds_down: true,
+        shadow_halved: true,
+        ..RenderSettings::default()
+    };
+    assert_eq!(
+        s.shadow_extent((640, 360)),
+        256,
+        "the demo at render scale 0.5"
+    );
+    assert_eq!(s.shadow_extent((1280, 720)), 512, "the demo at full scale");
+    assert_eq!(s.shadow_extent((1920, 1080)), 512);
+    assert_eq!(s.shadow_extent((320, 180)), 256, "never below 256");
+    let small = RenderSettings {
+        shadow_map_size: 200,
+        ..s
+    };
+    assert_eq!(small.shadow_extent((1280, 720)), 200, "never past the maps");
+    // Off by default; the native path's real-time settings turn it on.
+    assert!(!RenderSettings::default().shadow_halved);
+    let real_time = RenderSettings::default().real_time(pelt::render::Raster::Native);
+    assert_eq!(real_time.shadow_extent((640, 360)), 256);
+}
+
+#[test]
 fn maps_made_again_for_each_size_draw_as_maps_made_for_it() {
     let ctx = GpuContext::new().expect("a wgpu adapter (CI installs lavapipe)");
     let creature = Creature::default();

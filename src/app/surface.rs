@@ -171,8 +171,8 @@ impl WindowGpu {
     /// (the ribbons' alpha-to-coverage needs the adapter's MSAA). The native path draws
     /// one sample a pixel and composites over sample 0 of the surfaces' depth, so with it
     /// the targets take one sample (the surfaces' edges alias a little; the hair, the
-    /// most of the picture, does not) and the light's maps the power of two at or below
-    /// the picture's larger side ([`pelt::render::RenderSettings::shadow_rounds_down`]).
+    /// most of the picture, does not) and the light's maps half the power of two at or
+    /// below the picture's larger side ([`pelt::render::RenderSettings::real_time`]).
     /// Returns whether the layout changed: the targets are made again here, and a coat
     /// built before ([`WindowGpu::build_fur`]) must be built again, as its pipelines are
     /// for the old layout.

@@ -91,6 +91,13 @@ pub struct RenderSettings {
     /// where its budget is tight, since a soft shadow hides the coarser texels better
     /// than a blurred frame hides a lower render scale.
     pub shadow_rounds_down: bool,
+    /// Whether following the target halves the maps' side again (to at least
+    /// [`MIN_SHADOW_EXTENT`]): light texels two to four times as coarse as the camera's
+    /// pixels, a quarter of the texels again. Off by default; on in real time for the
+    /// native path ([`RenderSettings::real_time`]), whose light maps are drawn on the
+    /// host's cores while the soft shadows of a frame at the budget's render scale hide
+    /// the coarser texels.
+    pub shadow_halved: bool,
     /// Whether the hair casts shadows (on the skin and on itself).
     pub hair_casts_shadows: bool,
     /// Which of the ribbons' dithers the camera draws: 0 (the default) or any other
@@ -148,7 +155,7 @@ impl RenderSettings {
     /// These settings for frames drawn in real time (the demo's window, the frame bench's
     /// demo frames) by `path`, which must be resolved first ([`Raster::for_adapter`]:
     /// `Auto` keeps them as they are; `self.raster` is not read or changed): where the
-    /// native path draws the hair, the shadow maps at the picture's size rounded down and
+    /// native path draws the hair, the shadow maps at half the picture's size rounded down and
     /// the light's level of detail at [`REAL_TIME_LIGHT_STRANDS_PER_TEXEL`], and the light's
     /// hair maps and the shading refreshed in turns ([`RenderSettings::refresh_in_turns`]);
     /// as they are for the other paths.
@@ -156,6 +163,7 @@ impl RenderSettings {
         match path {
             Raster::Native => RenderSettings {
                 shadow_rounds_down: true,
+                shadow_halved: true,
                 light_strands_per_texel: Some(REAL_TIME_LIGHT_STRANDS_PER_TEXEL),
                 refresh_in_turns: true,
                 ..self
@@ -181,6 +189,7 @@ impl Default for RenderSettings {
             shadow_map_size: 1024,
             shadow_follows_target: true,
             shadow_rounds_down: false,
+            shadow_halved: false,
             hair_casts_shadows: true,
             ribbon_dither: 0,
             root_width: 0.0034,
@@ -200,9 +209,9 @@ impl Default for RenderSettings {
 impl RenderSettings {
     /// Texels along each side of the shadow maps a target of `size` pixels is drawn with:
     /// the power of two at or above its larger side (so the light's texels are no coarser
-    /// than the camera's pixels), or at or below it with `shadow_rounds_down`; at least
-    /// 256, at most `shadow_map_size`; or `shadow_map_size` when `shadow_follows_target`
-    /// is off. In powers of two so a target resized a little keeps its maps.
+    /// than the camera's pixels), or at or below it with `shadow_rounds_down`, then halved
+    /// with `shadow_halved`; at least 256, at most `shadow_map_size`; or
+    /// `shadow_map_size` when `shadow_follows_target` is off. In powers of two so a target resized a little keeps its maps.
     pub fn shadow_extent(&self, size: (u32, u32)) -> u32 {
         if !self.shadow_follows_target {
             return self.shadow_map_size;
@@ -213,6 +222,11 @@ impl RenderSettings {
             above / 2
         } else {
             above
+        };
+        let extent = if self.shadow_halved {
+            (extent / 2).max(MIN_SHADOW_EXTENT)
+        } else {
+            extent
         };
         extent.min(self.shadow_map_size)
     }
