@@ -126,19 +126,42 @@ impl CreatureProxies {
     /// The nearest hit of a world-space ray with any part at the current pose. A ray with
     /// a non-finite origin or direction hits nothing.
     pub fn raycast(&self, ray: &Ray) -> Option<ProxyHit> {
-        if !(ray.origin.is_finite() && ray.direction.is_finite()) {
+        self.raycast_within(ray, f32::INFINITY)
+    }
+
+    /// [`CreatureProxies::raycast`]'s hit where it lies no farther than `max_distance`
+    /// along the ray or is the far side of a part the ray starts inside, else `None`: what
+    /// the hand's finger probes, which look a few centimetres down, can use. The tail is
+    /// then tested only where it could give such a hit.
+    pub fn raycast_within(&self, ray: &Ray, max_distance: f32) -> Option<ProxyHit> {
+        if !(ray.origin.is_finite() && ray.direction.is_finite()) || max_distance.is_nan() {
             return None;
         }
-        Part::ALL
+        // The tail last, and only where it could be nearer than what the rest hit: its
+        // test (every bone's stretch, several crossings each) costs the most, and the
+        // hand's finger probes, aimed into the head or the back, mostly meet skin first.
+        let counts = |h: &ProxyHit| h.distance <= max_distance || h.normal.dot(ray.direction) > 0.0;
+        let rest = Part::ALL
             .iter()
+            .filter(|&&part| part != Part::Tail)
             .filter_map(|&part| self.part_hit(part, ray))
-            .min_by(|a, b| a.distance.total_cmp(&b.distance))
+            .min_by(|a, b| a.distance.total_cmp(&b.distance));
+        // A tail hit counts only nearer than the rest's, and (unless the ray starts inside
+        // the tail, where its bound is entered at once) within `max_distance`.
+        let limit = match rest {
+            Some(h) if counts(&h) => h.distance,
+            _ => max_distance,
+        };
+        let tail = self
+            .tail_hit(ray, limit)
+            .filter(|t| rest.is_none_or(|h| t.distance < h.distance));
+        tail.or(rest).filter(counts)
     }
 
     /// The hit of a world ray with one part at the current pose.
     pub fn part_hit(&self, part: Part, ray: &Ray) -> Option<ProxyHit> {
         if part == Part::Tail {
-            return self.tail_hit(ray);
+            return self.tail_hit(ray, f32::INFINITY);
         }
         let to_world = part_to_world(&self.pose, part);
         let local = to_local(&to_world, ray);
@@ -155,7 +178,9 @@ impl CreatureProxies {
     /// bone's space, and only a crossing on that bone's stretch counts (a crossing elsewhere
     /// is where the rest shape would be under the wrong bone, so the ray moves past it).
     /// The spot found is then placed by the same two-bone blend as the tail's skin.
-    fn tail_hit(&self, ray: &Ray) -> Option<ProxyHit> {
+    /// Bones whose stretch the ray cannot reach before `nearer_than` (metres along it) are
+    /// not tested.
+    fn tail_hit(&self, ray: &Ray, nearer_than: f32) -> Option<ProxyHit> {
         let tail = &self.creature.tail;
         let bones = &self.pose.tail;
         // An unswung tail is one rigid shape: one test, any stretch.
@@ -166,10 +191,12 @@ impl CreatureProxies {
             .enumerate()
             .take(if rigid { 1 } else { TAIL_BONES })
         {
-            let mut local = to_local(bone, ray);
-            if misses_sphere(&local, self.tail_bound) {
+            if sphere_entry(ray, world_sphere(bone, self.tail_bound))
+                .is_none_or(|entry| entry >= nearer_than)
+            {
                 continue;
             }
+            let mut local = to_local(bone, ray);
             for _ in 0..TAIL_CROSSINGS {
                 let Some(hit) = tail.ray_hit(&local) else {
                     break;
@@ -262,14 +289,31 @@ fn tail_bound(creature: &Creature) -> (Vec3, f32) {
     (centre, radius * 1.05 + 0.01)
 }
 
-/// Whether `ray` passes wholly outside `sphere` (centre, radius) and does not start inside.
-fn misses_sphere(ray: &Ray, (centre, radius): (Vec3, f32)) -> bool {
+/// `sphere` (centre, radius) in a bone's space as a world sphere holding it: the centre
+/// mapped, the radius by the bone's largest stretch.
+fn world_sphere(to_world: &Affine3A, (centre, radius): (Vec3, f32)) -> (Vec3, f32) {
+    let m = to_world.matrix3;
+    let stretch = m
+        .x_axis
+        .length()
+        .max(m.y_axis.length())
+        .max(m.z_axis.length());
+    (to_world.transform_point3(centre), radius * stretch)
+}
+
+/// How far along `ray` (a unit direction) it enters `sphere` (centre, radius): 0 when it
+/// starts inside, `None` when it passes wholly outside or the sphere lies behind it.
+fn sphere_entry(ray: &Ray, (centre, radius): (Vec3, f32)) -> Option<f32> {
     let to_centre = centre - ray.origin;
     if to_centre.length_squared() <= radius * radius {
-        return false;
+        return Some(0.0);
     }
     let along = to_centre.dot(ray.direction);
-    along < 0.0 || (to_centre - ray.direction * along).length_squared() > radius * radius
+    let miss = (to_centre - ray.direction * along).length_squared();
+    if along < 0.0 || miss > radius * radius {
+        return None;
+    }
+    Some(along - (radius * radius - miss).sqrt())
 }
 
 /// A world ray in the space `to_world` maps from.
@@ -279,4 +323,94 @@ fn to_local(to_world: &Affine3A, ray: &Ray) -> Ray {
         to_local.transform_point3(ray.origin),
         to_local.transform_vector3(ray.direction),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nearest hit found by testing every part in full.
+    fn every_part(p: &CreatureProxies, ray: &Ray) -> Option<ProxyHit> {
+        Part::ALL
+            .iter()
+            .filter_map(|&part| match part {
+                Part::Tail => p.tail_hit(ray, f32::INFINITY),
+                _ => p.part_hit(part, ray),
+            })
+            .min_by(|a, b| a.distance.total_cmp(&b.distance))
+    }
+
+    /// A small deterministic generator of numbers in [-1, 1).
+    fn unit(state: &mut u64) -> f32 {
+        *state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((*state >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    }
+
+    #[test]
+    fn skipping_the_tail_where_it_cannot_be_nearer_finds_the_same_hits() {
+        let creature = Creature::default();
+        let mut pose = CreaturePose::rest(&creature);
+        // A swung tail (each bone turned a little more about the tail's root), so that every
+        // bone's stretch is tested on its own.
+        let pivot = Vec3::from(pose.tail[0].translation);
+        for (b, bone) in pose.tail.iter_mut().enumerate() {
+            let swing = Affine3A::from_translation(pivot)
+                * Affine3A::from_rotation_y(0.12 * b as f32)
+                * Affine3A::from_translation(-pivot);
+            *bone = swing * *bone;
+        }
+        let proxies = CreatureProxies::new(creature, pose);
+        let (mut state, mut tail_hits, mut within) = (7u64, 0, 0);
+        for _ in 0..3000 {
+            // From around the creature toward a point near it, or straight down from just
+            // above its back and tail, as a finger's probe looks.
+            // Half the rays aimed about the swung tail, half about the body.
+            let (centre, radius) =
+                world_sphere(&proxies.pose.tail[TAIL_BONES / 2], proxies.tail_bound);
+            let about = if unit(&mut state) > 0.0 {
+                (centre, radius * 0.6)
+            } else {
+                (Vec3::new(0.0, 0.2, 0.0), 0.35)
+            };
+            let aim =
+                about.0 + Vec3::new(unit(&mut state), unit(&mut state), unit(&mut state)) * about.1;
+            let ray = if unit(&mut state) > 0.0 {
+                let from = Vec3::new(
+                    unit(&mut state),
+                    unit(&mut state) * 0.5 + 0.3,
+                    unit(&mut state),
+                ) * 0.9;
+                Ray::new(from, aim - from)
+            } else {
+                Ray::new(
+                    aim + Vec3::Y * 0.25,
+                    Vec3::new(unit(&mut state) * 0.2, -1.0, unit(&mut state) * 0.2),
+                )
+            };
+            let want = every_part(&proxies, &ray);
+            let got = proxies.raycast(&ray);
+            assert_eq!(
+                got.map(|h| (h.part, h.distance.to_bits())),
+                want.map(|h| (h.part, h.distance.to_bits())),
+                "{ray:?}"
+            );
+            tail_hits += usize::from(want.is_some_and(|h| h.part == Part::Tail));
+            for max in [0.02, 0.08, 0.3] {
+                let counts = |h: &ProxyHit| h.distance <= max || h.normal.dot(ray.direction) > 0.0;
+                let want = want.filter(counts);
+                let got = proxies.raycast_within(&ray, max);
+                assert_eq!(
+                    got.map(|h| (h.part, h.distance.to_bits())),
+                    want.map(|h| (h.part, h.distance.to_bits())),
+                    "{ray:?} within {max}"
+                );
+                within += usize::from(want.is_some());
+            }
+        }
+        // The rays reach the tail and find hits within the limits, so both rules are tried.
+        assert!(tail_hits > 100, "{tail_hits} rays hit the tail first");
+        assert!(within > 300, "{within} hits within the limits");
+    }
 }

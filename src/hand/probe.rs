@@ -7,8 +7,10 @@ use glam::Vec3;
 
 /// Something a world-space ray can hit: what the fingers reach toward.
 pub trait SurfaceProbe {
-    /// The nearest hit of `ray` ahead of its origin, if any.
-    fn probe(&self, ray: &Ray) -> Option<RayHit>;
+    /// The nearest hit of `ray` ahead of its origin, if it lies no farther than
+    /// `max_distance` along the ray or is the far side of a part the ray starts inside
+    /// (its normal then faces along the ray); else `None`.
+    fn probe(&self, ray: &Ray, max_distance: f32) -> Option<RayHit>;
 }
 
 /// An infinite plane, one-sided: only rays coming from the side its normal points to hit.
@@ -28,7 +30,7 @@ impl PlaneSurface {
 }
 
 impl SurfaceProbe for PlaneSurface {
-    fn probe(&self, ray: &Ray) -> Option<RayHit> {
+    fn probe(&self, ray: &Ray, max_distance: f32) -> Option<RayHit> {
         let n = self.normal.normalize_or(Vec3::Y);
         let height = (ray.origin - self.point).dot(n);
         let closing = -ray.direction.dot(n);
@@ -36,7 +38,7 @@ impl SurfaceProbe for PlaneSurface {
             return None;
         }
         let distance = height / closing;
-        distance.is_finite().then(|| RayHit {
+        (distance.is_finite() && distance <= max_distance).then(|| RayHit {
             distance,
             point: ray.at(distance),
             normal: n,
@@ -45,8 +47,8 @@ impl SurfaceProbe for PlaneSurface {
 }
 
 impl SurfaceProbe for CreatureProxies {
-    fn probe(&self, ray: &Ray) -> Option<RayHit> {
-        self.raycast(ray).map(|h| RayHit {
+    fn probe(&self, ray: &Ray, max_distance: f32) -> Option<RayHit> {
+        self.raycast_within(ray, max_distance).map(|h| RayHit {
             distance: h.distance,
             point: h.point,
             normal: h.normal,
@@ -55,8 +57,10 @@ impl SurfaceProbe for CreatureProxies {
 }
 
 impl SurfaceProbe for BodyRays {
-    fn probe(&self, ray: &Ray) -> Option<RayHit> {
-        self.raycast(ray).map(|h| RayHit {
+    fn probe(&self, ray: &Ray, max_distance: f32) -> Option<RayHit> {
+        let h = self.raycast(ray)?;
+        let counts = h.distance <= max_distance || h.normal.dot(ray.direction) > 0.0;
+        counts.then_some(RayHit {
             distance: h.distance,
             point: h.point,
             normal: h.normal,

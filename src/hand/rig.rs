@@ -307,12 +307,14 @@ impl HandRig {
         let mut heights = [None; 4];
         let mut tip_hit = None;
         let probe_height = PROBE_HEIGHT * self.size;
+        // How far below the probes' start a surface still counts (the heights' test below).
+        let reach = self.lift + self.extra_lift + PROBE_REACH * self.size;
         for (k, joint) in now.iter().enumerate() {
             let ray = Ray::new(
                 frame.point(Vec3::new(joint.x, probe_height, joint.z)),
                 -frame.up,
             );
-            let Some(hit) = surface.probe(&ray) else {
+            let Some(hit) = surface.probe(&ray, probe_height + reach) else {
                 continue;
             };
             if k == 3 {
@@ -325,7 +327,6 @@ impl HandRig {
             } else {
                 frame.local_point(hit.point).y
             };
-            let reach = self.lift + self.extra_lift + PROBE_REACH * self.size;
             if height.is_finite() && height >= -reach {
                 heights[k] = Some(height);
             }
@@ -481,8 +482,8 @@ impl HandRig {
         self.target_curls
     }
 
-    /// Where each digit's downward probe met the surface this step (for the contact debug
-    /// view).
+    /// Where each digit's downward probe met the surface within its reach this step (for
+    /// the contact debug view).
     pub fn probe_hits(&self) -> &[Option<RayHit>; DIGITS] {
         &self.probe_hits
     }
