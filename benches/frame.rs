@@ -1,8 +1,8 @@
 //! Frame time: one rendered frame (shadow maps, surfaces, ribbons) and, beside it for scale, one
 //! solver step, by strand tier and resolution on every adapter found. Each path draws into
 //! the targets and with the settings the window gives it (for the native path one sample a
-//! pixel, its picture composited over sample 0, and the light's maps at the picture's size
-//! and the light's level of detail: `Raster::real_time_layout` and
+//! pixel, its picture composited over sample 0, and the light's maps at half the picture's
+//! size and the light's level of detail: `Raster::real_time_layout` and
 //! `RenderSettings::real_time`; the table names the samples). GPU pass times come
 //! from timestamp queries where the adapter has them; wall times include submission and
 //! waiting for the GPU. Prints one table, and a second of whole demo frames (pointer events,
@@ -97,7 +97,7 @@ fn measure(
         .map_err(|e| e.to_string())?;
     sim.step(10).map_err(|e| e.to_string())?;
     // The targets and settings the window draws this path with (for the native path: one
-    // sample, the maps at the picture's size and the light's level of detail), but the
+    // sample, the maps at half the picture's size and the light's level of detail), but the
     // light's maps and the shading both made every frame, so that each row's passes are
     // what a frame that makes them costs (the window makes them in turns: the demo rows).
     let path = raster.for_adapter(&ctx.info());

@@ -290,14 +290,19 @@ fn tail_bound(creature: &Creature) -> (Vec3, f32) {
 }
 
 /// `sphere` (centre, radius) in a bone's space as a world sphere holding it: the centre
-/// mapped, the radius by the bone's largest stretch.
+/// mapped, the radius by the bone's largest stretch (its longest axis where the axes are
+/// at right angles, as a posed bone's are; else the matrix's Frobenius norm, which no
+/// direction's stretch exceeds, shear or not).
 fn world_sphere(to_world: &Affine3A, (centre, radius): (Vec3, f32)) -> (Vec3, f32) {
-    let m = to_world.matrix3;
-    let stretch = m
-        .x_axis
-        .length()
-        .max(m.y_axis.length())
-        .max(m.z_axis.length());
+    let (x, y, z) = (to_world.x_axis, to_world.y_axis, to_world.z_axis);
+    let squares = [x.length_squared(), y.length_squared(), z.length_squared()];
+    let largest = squares[0].max(squares[1]).max(squares[2]);
+    let square = x.dot(y).abs().max(y.dot(z).abs()).max(z.dot(x).abs()) <= 1e-5 * largest;
+    let stretch = if square {
+        largest.sqrt()
+    } else {
+        (squares[0] + squares[1] + squares[2]).sqrt()
+    };
     (to_world.transform_point3(centre), radius * stretch)
 }
 

@@ -270,6 +270,9 @@ impl FurRenderer {
         let scene = placement.in_creature_space(scene)?;
         scene.validate()?;
         self.build_embed_pipelines(target, samples)?;
+        // This draws the light's maps, the cull and the shading for another view: a frame
+        // in turns after it must make both again.
+        self.turns.forget();
         let cull = self.hair_culling && self.strands.is_some();
         let lod = self.strand_lod(&scene.camera, size);
         self.last_lod = lod;

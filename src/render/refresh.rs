@@ -9,8 +9,10 @@
 //! alternate between cheap and dear would be judged by the dear ones); while it moves the
 //! shading, which depends on where the camera is, is made every frame and the light's maps
 //! every [`MAX_LIGHT_AGE`]th. Anything else that changes what either would draw (the
-//! path, the view, the target's size, the level of detail, the settings, the light) makes
-//! a frame refresh both. A frame's shading is then at most one frame older than its
+//! path, the view, the target's size, the level of detail, the settings, the cull, the
+//! light) makes a frame refresh both, and so does a frame drawn between (the renderer
+//! forgets the turns when it draws into a caller's scene or binds new strands). Only the
+//! native path takes turns: the others read the cull's flags in their own passes. A frame's shading is then at most one frame older than its
 //! positions, its strand shadows at most [`MAX_LIGHT_AGE`] − 1 frames older.
 
 use super::debug::DebugMode;
@@ -53,6 +55,9 @@ pub struct RefreshKey {
     pub lod: StrandLod,
     /// The renderer's settings.
     pub settings: RenderSettings,
+    /// Whether the frame culls the strands the camera cannot see (the flags a kept
+    /// shading reads must be this camera's).
+    pub cull: bool,
     /// The key light's view (its direction and the maps' size).
     pub light: PassView,
 }
@@ -120,6 +125,7 @@ mod tests {
             size: (640, 360),
             lod: StrandLod::all(16_384),
             settings: RenderSettings::default(),
+            cull: true,
             light: view(9.0),
         }
     }
@@ -161,6 +167,9 @@ mod tests {
         turns(&mut t, 3, |_| view(0.0));
         let mut other = key();
         other.size = (641, 360);
+        assert_eq!(t.next(true, other, view(0.0)), Refresh::BOTH);
+        assert_ne!(t.next(true, other, view(0.0)), Refresh::BOTH);
+        other.cull = false;
         assert_eq!(t.next(true, other, view(0.0)), Refresh::BOTH);
         assert_ne!(t.next(true, other, view(0.0)), Refresh::BOTH);
         assert_eq!(t.next(false, other, view(0.0)), Refresh::BOTH);

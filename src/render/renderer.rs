@@ -277,8 +277,7 @@ impl FurRenderer {
         self.upload_hand(hand, &scene.camera, targets.size);
         self.overlay.set_ray_hit(&self.queue, scene.ray_hit);
         let raster = self.hair.choose();
-        let refresh = self.refresh(scene, raster, targets.size, lod);
-        self.culled_last_frame = cull && refresh.shading;
+        let refresh = self.refresh(scene, raster, targets.size, lod, cull);
         let host = (!self.host_latest.is_empty()).then_some(&self.host_latest[..]);
         let hair = HairDraw::of(self.strands.as_ref(), scene.positions_index, lod.drawn)
             .map(|draw| draw.with_host_positions(host));
@@ -324,7 +323,7 @@ impl FurRenderer {
                 CameraHair {
                     targets,
                     look,
-                    culled: cull,
+                    culled: self.culled_last_frame,
                 },
             )
         });
@@ -373,13 +372,15 @@ impl FurRenderer {
     }
 
     /// What this frame refreshes of the light's hair maps and the shading (both unless the
-    /// settings ask for turns), once its uniforms are written.
+    /// settings ask for turns), once its uniforms are written; notes whether the cull's
+    /// flags will be this frame's (`culled_last_frame`).
     fn refresh(
         &mut self,
         scene: &Scene,
         raster: Raster,
         size: (u32, u32),
         lod: StrandLod,
+        cull: bool,
     ) -> Refresh {
         let Some(written) = self.frame.written().copied() else {
             return Refresh::BOTH;
@@ -390,10 +391,16 @@ impl FurRenderer {
             size,
             lod,
             settings: self.settings,
+            cull,
             light: written.light,
         };
-        self.turns
-            .next(self.settings.refresh_in_turns, key, written.camera)
+        // Only the native path: the others read the cull's flags in their own passes.
+        let in_turns = self.settings.refresh_in_turns && raster == Raster::Native;
+        let refresh = self.turns.next(in_turns, key, written.camera);
+        // The cull's flags are this frame's only where it shades (kept, they would be a
+        // frame behind the positions and the pose).
+        self.culled_last_frame = cull && refresh.shading;
+        refresh
     }
 
     /// Records the cull pass, which marks the strands the camera of `scene` cannot see in a

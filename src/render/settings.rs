@@ -92,8 +92,9 @@ pub struct RenderSettings {
     /// than a blurred frame hides a lower render scale.
     pub shadow_rounds_down: bool,
     /// Whether following the target halves the maps' side again (to at least
-    /// [`MIN_SHADOW_EXTENT`]): light texels two to four times as coarse as the camera's
-    /// pixels, a quarter of the texels again. Off by default; on in real time for the
+    /// [`MIN_SHADOW_EXTENT`]): a quarter of the texels again, the light's texels up to
+    /// twice as coarse as the camera's pixels (up to four times with
+    /// `shadow_rounds_down`). Off by default; on in real time for the
     /// native path ([`RenderSettings::real_time`]), whose light maps are drawn on the
     /// host's cores while the soft shadows of a frame at the budget's render scale hide
     /// the coarser texels.
@@ -138,8 +139,10 @@ pub struct RenderSettings {
     pub light_strands_per_texel: Option<f32>,
     /// Whether frames refresh the key light's hair maps and the points' shading in turns
     /// rather than both every frame ([`super::refresh`]): each keeps what the frame before
-    /// made while the other is made again, the strand shadows and colours lagging the
-    /// positions by a frame. Off by default (pictures); on for the native path in real
+    /// made while the other is made again: the colours lag the positions by a frame, the
+    /// strand shadows by up to [`super::refresh::MAX_LIGHT_AGE`] − 1 frames while the
+    /// camera moves (by one while it is still). Only the native path takes turns (the
+    /// others read the cull's flags in their own passes). Off by default (pictures); on for the native path in real
     /// time ([`RenderSettings::real_time`]), where each costs about a sixth of a frame.
     pub refresh_in_turns: bool,
 }
@@ -211,7 +214,8 @@ impl RenderSettings {
     /// the power of two at or above its larger side (so the light's texels are no coarser
     /// than the camera's pixels), or at or below it with `shadow_rounds_down`, then halved
     /// with `shadow_halved`; at least 256, at most `shadow_map_size`; or
-    /// `shadow_map_size` when `shadow_follows_target` is off. In powers of two so a target resized a little keeps its maps.
+    /// `shadow_map_size` when `shadow_follows_target` is off. In powers of two so a target
+    /// resized a little keeps its maps.
     pub fn shadow_extent(&self, size: (u32, u32)) -> u32 {
         if !self.shadow_follows_target {
             return self.shadow_map_size;

@@ -101,9 +101,9 @@ pub struct CameraHair<'a> {
     pub targets: &'a FrameTargets,
     /// Shaded or `contact`.
     pub look: HairLook,
-    /// Whether the strands' cull flags mark what this camera cannot see: the cull pass
-    /// ran this frame, or (in turns, [`crate::render::refresh`]) in the last frame that
-    /// shaded from this camera. A path may then leave those strands out.
+    /// Whether the strands' cull flags mark what this camera cannot see at this frame's
+    /// positions and pose (the cull pass ran this frame): a path may then leave those
+    /// strands out.
     pub culled: bool,
 }
 
