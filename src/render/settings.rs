@@ -92,7 +92,7 @@ pub struct RenderSettings {
     /// than a blurred frame hides a lower render scale.
     pub shadow_rounds_down: bool,
     /// Whether following the target halves the maps' side again (to at least
-    /// [`MIN_SHADOW_EXTENT`]): a quarter of the texels again, the light's texels up to
+    /// 256 texels): a quarter of the texels again, the light's texels up to
     /// twice as coarse as the camera's pixels (up to four times with
     /// `shadow_rounds_down`). Off by default; on in real time for the
     /// native path ([`RenderSettings::real_time`]), whose light maps are drawn on the
