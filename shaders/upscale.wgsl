@@ -1,7 +1,7 @@
 // The demo's dynamic resolution: the scene, drawn offscreen at a fraction of the window's
 // size, upscaled into the window with a Catmull-Rom bicubic filter (sharp, no blocky
 // texels); at exactly half the window's size, sharpened by `fs_sharpen` and magnified by
-// `fs_bilinear` (together the cubic exactly); below half, to half the window's size by
+// `fs_bilinear` (together the cubic, its ringing clamped); below half, to half the window's size by
 // `fs_upscale` and the rest of the way (2×) by `fs_bilinear`, one bilinear tap, which
 // lavapipe draws at a fraction of the bicubic's cost. Five bilinear taps stand for the sixteen texels of the 4×4 kernel: the middle
 // two weights of each axis share one tap placed between their texels, and the four
@@ -73,7 +73,10 @@ fn fs_bilinear(v: Varying) -> @location(0) vec4<f32> {
 // texel from a texel centre over the sharpened texels weighs the original four by
 // (-9, 111, 29, -3) / 128 — Catmull-Rom's weights at that phase exactly — so the two steps
 // are the bicubic filter, with all sixteen of its taps, for 9 loads a scene texel instead
-// of 5 filtered taps a window pixel. Edges clamp, as the sampler does (so along the
+// of 5 filtered taps a window pixel. Each sharpened texel is then held within the darkest
+// and brightest of the nine it was made from: the cubic's negative lobes would otherwise
+// ring, drawing a thin bright strand over a dark background with black (and, channel by
+// channel, off-hue) pixels beside it. Edges clamp, as the sampler does (so along the
 // window's outermost pixels the edge texels weigh a little differently from the cubic's).
 @fragment
 fn fs_sharpen(v: Varying) -> @location(0) vec4<f32> {
@@ -81,11 +84,16 @@ fn fs_sharpen(v: Varying) -> @location(0) vec4<f32> {
     let at = vec2<i32>(v.clip.xy);
     let k = vec3<f32>(-3.0, 38.0, -3.0) / 32.0;
     var color = vec3<f32>(0.0);
+    var darkest = vec3<f32>(1e9);
+    var brightest = vec3<f32>(-1e9);
     for (var dy = -1; dy <= 1; dy = dy + 1) {
         for (var dx = -1; dx <= 1; dx = dx + 1) {
             let texel = clamp(at + vec2<i32>(dx, dy), vec2<i32>(0), last);
-            color += textureLoad(scene, texel, 0).rgb * (k[dx + 1] * k[dy + 1]);
+            let c = textureLoad(scene, texel, 0).rgb;
+            color += c * (k[dx + 1] * k[dy + 1]);
+            darkest = min(darkest, c);
+            brightest = max(brightest, c);
         }
     }
-    return vec4<f32>(color, 1.0);
+    return vec4<f32>(clamp(color, darkest, brightest), 1.0);
 }

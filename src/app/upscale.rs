@@ -8,7 +8,9 @@
 //!   own size by a 3×3 kernel and magnified by one bilinear tap: at exactly 2× that *is*
 //!   Catmull-Rom (per axis, a bilinear tap at a quarter texel over the kernel
 //!   `[-3, 38, -3] / 32` gives the cubic's four weights), for nine texel loads a scene
-//!   pixel (about two a window pixel) more than the one tap;
+//!   pixel (about two a window pixel) more than the one tap; each sharpened texel is held
+//!   within the range of the nine it was made from, so thin bright strands over a dark
+//!   background do not ring (black pixels beside them);
 //! - a scene under half the window is upscaled in two steps: bicubic to half the window,
 //!   then one bilinear tap to the window (exactly 2×), the bicubic paid on a quarter of the
 //!   pixels, at the price of a slightly softer picture than one bicubic step (both measured
@@ -18,8 +20,8 @@
 use pelt::render::{FrameTargets, TargetLayout};
 use pelt::shaders::ShaderModule;
 
-/// Format of the sharpened scene: its values leave 0 … 1 where the kernel overshoots, and
-/// the bilinear tap must see them as they are to give the cubic's weights.
+/// Format of the sharpened scene: linear light, which eight bits a channel would band in
+/// the darks, for the bilinear tap to mix as it is.
 const SHARPENED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba16Float;
 
 /// The upscaling pipelines (bicubic and bilinear into the window's format, the sharpening
@@ -354,7 +356,7 @@ mod tests {
     }
 
     #[test]
-    fn at_exactly_half_the_window_the_sharpening_and_one_tap_are_the_cubic() {
+    fn at_exactly_half_the_window_the_sharpening_and_one_tap_are_the_cubic_without_ringing() {
         let gpu = pelt::gpu::GpuContext::new().expect("an adapter (lavapipe where no GPU)");
         let format = wgpu::TextureFormat::Rgba8UnormSrgb;
         let upscaler = Upscaler::new(&gpu.device, format);
@@ -410,35 +412,74 @@ mod tests {
         gpu.queue.submit(Some(encoder.finish()));
         let drawn = pelt::render::capture::read_texture(&gpu.device, &gpu.queue, &output, 4)
             .expect("the window read back");
-        // The cubic with all sixteen taps, in linear light, edges clamped.
+        // The cubic with all sixteen taps, in linear light, edges clamped: each texel
+        // sharpened by the 3×3 kernel and held within its nine texels' range, then one
+        // bilinear tap a quarter texel off the centres.
         let texel = |x: i64, y: i64, c: usize| {
             let x = x.clamp(0, i64::from(scene.0) - 1) as u32;
             let y = y.clamp(0, i64::from(scene.1) - 1) as u32;
             srgb_to_linear(f64::from(texels[((y * scene.0 + x) * 4) as usize + c]) / 255.0)
         };
+        let k = [-3.0 / 32.0, 38.0 / 32.0, -3.0 / 32.0];
+        // Unclamped, a bilinear tap a quarter texel off over the kernel weighs the four
+        // texels about it as the cubic does at that phase.
+        let through_tap = [
+            0.75 * k[0],
+            0.75 * k[1] + 0.25 * k[0],
+            0.75 * k[2] + 0.25 * k[1],
+            0.25 * k[2],
+        ];
+        for (a, b) in through_tap.iter().zip(cubic_weights(0.25)) {
+            assert!((a - b).abs() < 1e-12, "{through_tap:?} against the cubic's");
+        }
+        let sharpened = |x: i64, y: i64, c: usize| {
+            let (x, y) = (
+                x.clamp(0, i64::from(scene.0) - 1),
+                y.clamp(0, i64::from(scene.1) - 1),
+            );
+            let (mut sum, mut low, mut high) = (0.0, f64::INFINITY, f64::NEG_INFINITY);
+            for j in 0..3 {
+                for i in 0..3 {
+                    let t = texel(x + i - 1, y + j - 1, c);
+                    sum += k[i as usize] * k[j as usize] * t;
+                    (low, high) = (low.min(t), high.max(t));
+                }
+            }
+            sum.clamp(low, high)
+        };
         // Inside the outermost window pixels: there the sharpened scene's clamped edge and
         // the cubic's clamped texels weigh the edge texels a little differently.
-        let (mut worst, mut sum) = (0.0f64, 0.0);
+        let (mut worst, mut sum, mut rings) = (0.0f64, 0.0, 0.0f64);
         for y in 1..window.1 - 1 {
             for x in 1..window.0 - 1 {
                 let u = (f64::from(x) + 0.5) / 2.0 - 0.5;
                 let v = (f64::from(y) + 0.5) / 2.0 - 0.5;
                 let (x0, y0) = (u.floor() as i64, v.floor() as i64);
-                let (wx, wy) = (cubic_weights(u - u.floor()), cubic_weights(v - v.floor()));
+                let (fx, fy) = (u - u.floor(), v - v.floor());
                 for c in 0..3 {
-                    let mut linear = 0.0;
-                    for (j, wy) in wy.iter().enumerate() {
-                        for (i, wx) in wx.iter().enumerate() {
-                            linear += wx * wy * texel(x0 - 1 + i as i64, y0 - 1 + j as i64, c);
-                        }
-                    }
+                    let linear = (1.0 - fy)
+                        * ((1.0 - fx) * sharpened(x0, y0, c) + fx * sharpened(x0 + 1, y0, c))
+                        + fy * ((1.0 - fx) * sharpened(x0, y0 + 1, c)
+                            + fx * sharpened(x0 + 1, y0 + 1, c));
                     let want = linear_to_srgb(linear) * 255.0;
                     let got = f64::from(drawn[((y * window.0 + x) * 4) as usize + c]);
                     worst = worst.max((got - want).abs());
                     sum += (got - want).abs();
+                    // No ring: the pixel within the range of the 4×4 texels about it.
+                    let around: Vec<f64> = (-1..3)
+                        .flat_map(|j| (-1..3).map(move |i| (i, j)))
+                        .map(|(i, j)| linear_to_srgb(texel(x0 + i, y0 + j, c)) * 255.0)
+                        .collect();
+                    let low = around.iter().copied().fold(f64::INFINITY, f64::min);
+                    let high = around.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    rings = rings.max(low - got).max(got - high);
                 }
             }
         }
+        assert!(
+            rings <= 1.0,
+            "a pixel {rings:.2} levels outside its texels' range"
+        );
         let mean = sum / f64::from((window.0 - 2) * (window.1 - 2) * 3);
         // Half floats between the steps and 8-bit sRGB at both ends: about a level, a few
         // where the sRGB curve is steepest (near black).
