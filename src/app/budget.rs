@@ -3,9 +3,13 @@
 //! holds the target frame rate, with hysteresis so it settles instead of oscillating.
 //!
 //! Pure logic (no GPU): `record` takes each shown frame's time and says when to switch.
-//! Down is fast: when a window of frames runs over budget, the controller jumps straight to
-//! the richest level predicted (by the levels' relative costs) to fit with a margin. Up is
-//! slow: one level at a time, only after two windows well under budget (at most 60% of
+//! A window of frames is judged by its median (the mean of its middle two): the window
+//! refreshes the light's maps and the shading in turns, so its frames alternate between two
+//! costs, and the frame rate one sees is their mean, not the dearer one. Down is fast: when
+//! two windows in a row run over budget, or one runs well over it, the controller jumps
+//! straight to the richest level predicted (by the levels' relative costs) to fit with a
+//! margin; one window just over, on a level whose frames sit near the budget, is noise. Up
+//! is slow: one level at a time, only after two windows well under budget (at most 60% of
 //! it), and a level that had to be left again is not retried for a while, twice as long
 //! each time, so an overloaded level is not visited over and over.
 
@@ -93,8 +97,14 @@ pub const LEVELS: [Level; 9] = [
 const WINDOW: usize = 4;
 /// Frames ignored after a switch (new targets, a first frame at the new size).
 const SETTLE: u32 = 2;
+/// Frames ignored at the start: the first frames of a run compile shader variants (a CPU
+/// adapter compiles them at first use) and first touch their buffers.
+const START_SETTLE: u32 = 8;
 /// Going down aims at this share of the budget, leaving room for noise.
 const DOWN_AIM: f64 = 0.8;
+/// A window over this share of the budget leaves its level at once; one between the budget
+/// and this leaves it only when the window before was over budget too.
+const CLEARLY_OVER: f64 = 1.2;
 /// Going up needs two windows at most this share of the budget.
 const UP_BELOW: f64 = 0.6;
 /// Frames a level left for being over budget is not retried, at first (then doubled).
@@ -108,6 +118,8 @@ pub struct FrameBudget {
     window: Vec<f64>,
     settle: u32,
     good_windows: u32,
+    /// Whether the last window judged ran over budget.
+    over_before: bool,
     frame: u64,
     /// Per level: the frame before which it may not be tried again, and the next ban.
     banned_until: [u64; LEVELS.len()],
@@ -123,8 +135,9 @@ impl FrameBudget {
             budget_ms,
             level: level.min(LEVELS.len() - 1),
             window: Vec::with_capacity(WINDOW),
-            settle: SETTLE,
+            settle: START_SETTLE,
             good_windows: 0,
+            over_before: false,
             frame: 0,
             banned_until: [0; LEVELS.len()],
             next_ban: [FIRST_BAN; LEVELS.len()],
@@ -158,9 +171,16 @@ impl FrameBudget {
         }
         let mut sorted = std::mem::take(&mut self.window);
         sorted.sort_by(f64::total_cmp);
-        let median = sorted[WINDOW / 2];
+        let median = 0.5 * (sorted[WINDOW / 2 - 1] + sorted[WINDOW / 2]);
         let cost = LEVELS[self.level].cost;
-        if median > self.budget_ms {
+        let over = median > self.budget_ms;
+        let over_before = std::mem::replace(&mut self.over_before, over);
+        if over && !over_before && median <= self.budget_ms * CLEARLY_OVER {
+            // Just over, once: judged again on the next window.
+            self.good_windows = 0;
+            return None;
+        }
+        if over {
             self.good_windows = 0;
             // The richest cheaper level predicted to fit; the cheapest if none does.
             let target = (self.level + 1..LEVELS.len())
@@ -198,6 +218,7 @@ impl FrameBudget {
         self.level = level;
         self.settle = SETTLE;
         self.good_windows = 0;
+        self.over_before = false;
         self.window.clear();
         self.switches += 1;
         LEVELS[level]
@@ -313,6 +334,88 @@ mod tests {
         }
         assert!(budget.switches <= 1, "{} switches", budget.switches);
         assert_eq!(budget.index(), 1);
+    }
+
+    /// Frames until `budget` leaves its level, with frame `f`'s time `time(f)`; `None` if
+    /// it stays for `frames`.
+    fn frames_to_leave(
+        mut budget: FrameBudget,
+        frames: u64,
+        time: impl Fn(u64) -> f64,
+    ) -> Option<u64> {
+        let start = budget.index();
+        (0..frames).find(|&f| {
+            let _ = budget.record(time(f));
+            budget.index() != start
+        })
+    }
+
+    #[test]
+    fn frames_that_alternate_between_two_costs_are_judged_by_their_mean() {
+        // The window's turns: frames of 44 and 54 ms, a mean of 49, within the 50 ms budget.
+        let within = |f: u64| if f.is_multiple_of(2) { 44.0 } else { 54.0 };
+        assert_eq!(
+            frames_to_leave(FrameBudget::new(50.0, 4), 1000, within),
+            None
+        );
+        // 48 and 58 ms, a mean of 53: over, and left after two windows (and the settling).
+        let over = |f: u64| if f.is_multiple_of(2) { 48.0 } else { 58.0 };
+        let left = frames_to_leave(FrameBudget::new(50.0, 4), 1000, over);
+        assert_eq!(left, Some(u64::from(START_SETTLE) + 2 * WINDOW as u64 - 1));
+    }
+
+    #[test]
+    fn one_window_just_over_budget_is_noise_but_a_window_well_over_leaves_at_once() {
+        let settled = u64::from(START_SETTLE);
+        // 46 ms frames with one window of 52 ms frames: the level holds.
+        let spike = move |f: u64| {
+            if (settled + 8..settled + 12).contains(&f) {
+                52.0
+            } else {
+                46.0
+            }
+        };
+        assert_eq!(frames_to_leave(FrameBudget::new(50.0, 4), 400, spike), None);
+        // Two windows of 52 ms in a row: left at the end of the second.
+        let twice = move |f: u64| {
+            if (settled + 8..settled + 16).contains(&f) {
+                52.0
+            } else {
+                46.0
+            }
+        };
+        assert_eq!(
+            frames_to_leave(FrameBudget::new(50.0, 4), 400, twice),
+            Some(settled + 15)
+        );
+        // A window well over the budget (65 ms, 1.3×) leaves at once.
+        let well_over = |_| 65.0;
+        assert_eq!(
+            frames_to_leave(FrameBudget::new(50.0, 4), 400, well_over),
+            Some(settled + WINDOW as u64 - 1)
+        );
+    }
+
+    #[test]
+    fn the_first_frames_of_a_run_are_not_judged() {
+        // Eight frames at 60 ms (shader variants compiled at first use), then 45 ms.
+        let warming = |f: u64| {
+            if f < u64::from(START_SETTLE) {
+                60.0
+            } else {
+                45.0
+            }
+        };
+        assert_eq!(
+            frames_to_leave(FrameBudget::new(50.0, 4), 400, warming),
+            None
+        );
+        // Past them a level that stays at 65 ms (well over) is left after one window.
+        let slow = |_| 65.0;
+        assert_eq!(
+            frames_to_leave(FrameBudget::new(50.0, 4), 400, slow),
+            Some(u64::from(START_SETTLE) + WINDOW as u64 - 1)
+        );
     }
 
     #[test]
