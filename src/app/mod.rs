@@ -11,6 +11,7 @@ mod orbit;
 mod panel;
 mod panel_cache;
 mod raster_probe;
+mod recent_frames;
 mod record;
 mod surface;
 mod tier_search;
@@ -28,6 +29,7 @@ use pelt::hand::PointerScript;
 use pelt::render::Raster;
 use pelt::render::strand_lod::{FULL_COAT_STRANDS, LodPolicy};
 use raster_probe::RasterProbe;
+use recent_frames::{FrameTimes, RecentFrames};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -148,8 +150,10 @@ struct FrameTiming {
 /// Frame timings for the panel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameStats {
-    /// Frames a second, smoothed.
+    /// Frames presented in the last second.
     pub fps: f64,
+    /// The mean times of those frames (the panel shows these beside the rate).
+    pub recent: FrameTimes,
     /// Milliseconds in the creature's update (hand, tail, solver submission).
     pub update_ms: f64,
     /// Milliseconds recording and presenting the frame, the panel included.
@@ -192,8 +196,8 @@ struct Running {
     /// Where to save the next frame that reaches the window (F12, or a `--frames` run's
     /// screenshot).
     capture: Option<PathBuf>,
-    /// When recent frames were presented (the last second's).
-    presented: Vec<Instant>,
+    /// The frames presented in the last second, for the panel's rate line.
+    recent: RecentFrames,
     /// Each shown frame's timings, for the summary a `--frames` run prints.
     shown_frames: Vec<FrameTiming>,
     last_frame: Instant,
@@ -304,7 +308,7 @@ impl App {
             frames: 0,
             skipped: 0,
             capture: None,
-            presented: Vec::new(),
+            recent: RecentFrames::default(),
             shown_frames: Vec::new(),
             last_frame: Instant::now(),
             stats: FrameStats {
@@ -518,7 +522,12 @@ impl Running {
         let mut saved = false;
         let actions = match drawn {
             Some(drawn) => {
-                self.presented.push(now);
+                let times = FrameTimes {
+                    update_ms: self.stats.update_ms,
+                    render_ms: self.stats.render_ms,
+                    panel_ms: self.stats.panel_ms,
+                };
+                self.recent.push(now, times);
                 if let (Some(image), Some(path)) = (drawn.image, self.capture.take()) {
                     self.save_screenshot(&image, &path, options)?;
                     saved = true;
@@ -527,10 +536,8 @@ impl Running {
             }
             None => Vec::new(),
         };
-        // Frames a second: frames presented in the last second.
-        self.presented
-            .retain(|t| now.duration_since(*t).as_secs_f64() < 1.0);
-        self.stats.fps = self.presented.len() as f64;
+        self.stats.fps = self.recent.fps();
+        self.stats.recent = self.recent.mean();
 
         for action in actions {
             self.act(action)?;

@@ -244,8 +244,11 @@ impl Panel {
                         );
                     }
                     ui.label(format!(
-                        "now {:.0} fps · update {:.1} ms · render {:.1} ms (panel {:.1})",
-                        stats.fps, stats.update_ms, stats.render_ms, stats.panel_ms
+                        "now {:.0} fps · a frame: update {:.1} ms · render {:.1} ms (panel {:.1})",
+                        stats.fps,
+                        stats.recent.update_ms,
+                        stats.recent.render_ms,
+                        stats.recent.panel_ms
                     ));
                     ui.label(format!(
                         "coat {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
