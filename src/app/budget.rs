@@ -97,8 +97,9 @@ pub const LEVELS: [Level; 9] = [
 const WINDOW: usize = 4;
 /// Frames ignored after a switch (new targets, a first frame at the new size).
 const SETTLE: u32 = 2;
-/// Frames ignored at the start: the first frames of a run compile shader variants (a CPU
-/// adapter compiles them at first use) and first touch their buffers.
+/// Frames ignored when the budget starts (the first frames it is given, after any tier
+/// search and rasteriser probe): the first frames drawn at its level compile shader
+/// variants (a CPU adapter compiles them at first use) and first touch their buffers.
 const START_SETTLE: u32 = 8;
 /// Going down aims at this share of the budget, leaving room for noise.
 const DOWN_AIM: f64 = 0.8;
@@ -394,6 +395,62 @@ mod tests {
             frames_to_leave(FrameBudget::new(50.0, 4), 400, well_over),
             Some(settled + WINDOW as u64 - 1)
         );
+    }
+
+    #[test]
+    fn windows_over_budget_count_only_in_a_row() {
+        // Windows of 52 and 46 ms by turns: never two over in a row.
+        let start = u64::from(START_SETTLE);
+        let by_turns = move |f: u64| {
+            let window = f.saturating_sub(start) / WINDOW as u64;
+            if window.is_multiple_of(2) { 52.0 } else { 46.0 }
+        };
+        assert_eq!(
+            frames_to_leave(FrameBudget::new(50.0, 4), 400, by_turns),
+            None
+        );
+        // Two windows just over leave level 4; at level 5 a first window just over is noise
+        // again (the window that left level 4 does not count for level 5).
+        let mut budget = FrameBudget::new(50.0, 4);
+        for _ in 0..START_SETTLE + 2 * WINDOW as u32 {
+            let _ = budget.record(52.0);
+        }
+        assert_eq!(budget.index(), 5);
+        for t in [30.0, 30.0, 52.0, 52.0, 52.0, 52.0] {
+            let _ = budget.record(t);
+        }
+        assert_eq!(budget.index(), 5);
+        for _ in 0..40 {
+            let _ = budget.record(30.0);
+        }
+        assert_eq!(budget.index(), 5);
+    }
+
+    #[test]
+    fn a_level_left_again_and_again_is_retried_ever_more_rarely() {
+        // Level 0 runs over budget, level 1 well under it: the controller goes back up
+        // when the ban on level 0 ends, and each ban is twice the last.
+        let mut budget = FrameBudget::new(50.0, 0);
+        let mut ups = Vec::new();
+        for f in 0..2_000u64 {
+            let before = budget.index();
+            let _ = budget.record(if budget.index() == 0 { 56.0 } else { 25.0 });
+            if before == 1 && budget.index() == 0 {
+                ups.push(f);
+            }
+        }
+        assert!(
+            ups.len() >= 3,
+            "level 0 retried {} times: {ups:?}",
+            ups.len()
+        );
+        for pair in ups.windows(3) {
+            let (first, second) = (pair[1] - pair[0], pair[2] - pair[1]);
+            assert!(
+                second as f64 >= 1.8 * first as f64,
+                "retries {ups:?}: the gaps do not grow"
+            );
+        }
     }
 
     #[test]

@@ -536,6 +536,7 @@ impl Running {
             }
             None => Vec::new(),
         };
+        self.recent.forget_before(now);
         self.stats.fps = self.recent.fps();
         self.stats.recent = self.recent.mean();
 

@@ -244,7 +244,7 @@ impl Panel {
                         );
                     }
                     ui.label(format!(
-                        "now {:.0} fps · a frame: update {:.1} ms · render {:.1} ms (panel {:.1})",
+                        "now {:.0} fps · mean update {:.1}, render {:.1} ms (panel {:.1})",
                         stats.fps,
                         stats.recent.update_ms,
                         stats.recent.render_ms,

@@ -27,19 +27,25 @@ pub struct RecentFrames {
 }
 
 impl RecentFrames {
-    /// Records a frame shown at `at`, and forgets those more than a second before it.
+    /// Records a frame shown at `at`, and forgets those a second or more before it.
     pub fn push(&mut self, at: Instant, times: FrameTimes) {
         self.frames.push_back((at, times));
+        self.forget_before(at);
+    }
+
+    /// Forgets the frames shown a second or more before `now` (called every frame, shown
+    /// or not, so that a window that showed nothing for a while counts no old frames).
+    pub fn forget_before(&mut self, now: Instant) {
         while self
             .frames
             .front()
-            .is_some_and(|(t, _)| at.saturating_duration_since(*t) >= SPAN)
+            .is_some_and(|(t, _)| now.saturating_duration_since(*t) >= SPAN)
         {
             self.frames.pop_front();
         }
     }
 
-    /// Frames shown in the second up to the last one recorded.
+    /// Frames shown in the second up to the last call.
     pub fn fps(&self) -> f64 {
         self.frames.len() as f64
     }
@@ -100,5 +106,8 @@ mod tests {
             "{:?}",
             recent.mean()
         );
+        // A second and more with no frame shown (a hidden window): none counts.
+        recent.forget_before(at + Duration::from_millis(1000));
+        assert_eq!((recent.fps(), recent.mean()), (0.0, FrameTimes::default()));
     }
 }
