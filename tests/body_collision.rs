@@ -179,6 +179,46 @@ fn the_standing_foxs_coat_comes_to_rest() {
     );
 }
 
+/// The VRM avatar standing still: its default coat comes to rest too. Fur grown as long as
+/// the groom's cap under its chin and in the creases where its pieces meet lay pressed into
+/// the other part, and the field and the strands' stiffness pushed it to and fro (76 points
+/// more than 1 mm a step, up to 24 mm): the default groom now grows fur no longer than the
+/// room in front of it.
+#[test]
+fn the_standing_avatars_coat_comes_to_rest() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bodies/cryptovoxels.vrm");
+    let height = pelt::body::DEFAULT_BODY_HEIGHT;
+    let loaded = LoadedBody::read(&path, &BodyOptions { height }).unwrap();
+    let motion = loaded.motion(None).unwrap();
+    let body = FurBody {
+        mesh: Arc::new(loaded.mesh),
+        motion: Arc::from(motion),
+        groom: None,
+    };
+    let mut sim = cpu_sim(&body, 4_096, 1, true, CpuPath::Simd);
+    sim.step(300).unwrap();
+    let mut before = sim.positions().unwrap();
+    let mut worst = vec![0.0f32; before.len()];
+    for _ in 0..30 {
+        sim.step(1).unwrap();
+        let now = sim.positions().unwrap();
+        for ((w, a), b) in worst.iter_mut().zip(&now).zip(&before) {
+            *w = w.max((a.xyz() - b.xyz()).length());
+        }
+        before = now;
+    }
+    let moving = worst.iter().filter(|&&w| w > 0.001).count();
+    let largest = worst.iter().copied().fold(0.0f32, f32::max);
+    eprintln!(
+        "the standing avatar's coat: {moving} points move more than 1 mm a step, the largest {largest} m"
+    );
+    assert!(
+        moving <= 16 && largest <= 0.005,
+        "{moving} points move more than 1 mm in a step, the largest {largest} m"
+    );
+}
+
 #[test]
 fn simd_lanes_give_the_scalar_references_bits_with_the_field() {
     // The cylinder (two bones) and the walking Fox (many grids: neighbouring lanes ask

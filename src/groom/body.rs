@@ -5,7 +5,8 @@
 //! the root's UV times the vertex colour; lengths, lift angles and clumps the creature's;
 //! no fur on the materials a user expects bare ([`super::BARE_MATERIAL_WORDS`]), and short
 //! fur beside them ([`super::near_bare`]); none on skin another layer of the body covers
-//! ([`CoveredSkin`]: a body under its clothes).
+//! ([`CoveredSkin`]: a body under its clothes); none longer than the room in front of it
+//! ([`FreeSpace`]: under a chin, between the legs).
 //! A groom file ([`GroomFile`]) changes any of these and keeps fur off its masks; strands
 //! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 
@@ -13,6 +14,7 @@ use super::body_root::{BodyRoot, surface_at, triangle_area};
 use super::covered::CoveredSkin;
 use super::file::{Density, Direction, GroomFile, Mask};
 use super::flow::project_and_turn;
+use super::free_space::FreeSpace;
 use super::mask::BodyMasks;
 use super::morton::morton_code;
 use super::near_bare::NearBare;
@@ -43,6 +45,8 @@ const GRAVITY_COMB: f32 = 0.35;
 const ALL_MASKED_AFTER: usize = 100_000;
 /// The longest strand as a share of the body's height, so a small body is not buried.
 const MAX_LENGTH_SHARE: f32 = 0.12;
+/// The shortest fur of the default groom, metres.
+const SHORTEST: f32 = 0.005;
 
 /// A groom of a body: its roots in Morton order of their rest position.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,7 +199,7 @@ impl BodyGroom {
                     let clump = clump_field(clump_seed, root.position, CLUMP_FREQUENCY);
                     let length =
                         BODY_LENGTH * (1.0 + CLUMP_STRENGTH * clump) * (0.88 + 0.24 * random);
-                    length.clamp(0.005, (MAX_LENGTH_SHARE * height).max(0.01))
+                    length.clamp(SHORTEST, (MAX_LENGTH_SHARE * height).max(0.01))
                 }
                 Some(f) => f.length_for(
                     random,
@@ -210,6 +214,10 @@ impl BodyGroom {
         }
         if roots.is_empty() {
             return Err(GroomError::AllMasked);
+        }
+        if file.is_none() {
+            // A groom file's lengths are the user's (long hair may drape over the body).
+            FreeSpace::new(mesh).shorten(&mut roots, SHORTEST);
         }
         Ok(BodyGroom {
             seed,

@@ -130,63 +130,14 @@ impl CoveredSkin {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_meshes::{mesh, octahedron};
     use super::*;
-    use glam::{Vec2, Vec3, Vec4};
-
-    /// An octahedron of `radius` about the origin, wound outward, its vertices from `first`.
-    fn octahedron(
-        radius: f32,
-        first: u32,
-        positions: &mut Vec<Vec3>,
-        triangles: &mut Vec<[u32; 3]>,
-    ) {
-        let r = radius;
-        positions.extend([
-            Vec3::new(r, 0.0, 0.0),
-            Vec3::new(-r, 0.0, 0.0),
-            Vec3::new(0.0, r, 0.0),
-            Vec3::new(0.0, -r, 0.0),
-            Vec3::new(0.0, 0.0, r),
-            Vec3::new(0.0, 0.0, -r),
-        ]);
-        for [a, b, c] in [
-            [0, 2, 4],
-            [2, 1, 4],
-            [1, 3, 4],
-            [3, 0, 4],
-            [2, 0, 5],
-            [1, 2, 5],
-            [3, 1, 5],
-            [0, 3, 5],
-        ] {
-            triangles.push([first + a, first + b, first + c]);
-        }
-    }
-
-    fn mesh(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> BodyMesh {
-        let n = positions.len();
-        BodyMesh {
-            normals: positions.iter().map(|p| p.normalize_or_zero()).collect(),
-            uvs: vec![Vec2::ZERO; n],
-            colors: vec![Vec4::ONE; n],
-            joints: vec![[0; 4]; n],
-            weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
-            triangle_materials: vec![0; triangles.len()],
-            material_names: vec!["skin".into()],
-            joint_count: 1,
-            joint_positions: vec![Vec3::ZERO],
-            joint_parents: vec![None],
-            base_color_texture: None,
-            positions,
-            triangles,
-        }
-    }
 
     #[test]
     fn a_layer_inside_another_is_covered_and_the_outer_is_not() {
         let (mut positions, mut triangles) = (Vec::new(), Vec::new());
-        octahedron(0.5, 0, &mut positions, &mut triangles);
-        octahedron(0.4, 6, &mut positions, &mut triangles);
+        octahedron(0.5, glam::Vec3::ZERO, 0, &mut positions, &mut triangles);
+        octahedron(0.4, glam::Vec3::ZERO, 6, &mut positions, &mut triangles);
         let cover = CoveredSkin::new(&mesh(positions, triangles));
         let outer: Vec<bool> = (0..8).map(|t| cover.is_covered(t)).collect();
         let inner: Vec<bool> = (8..16).map(|t| cover.is_covered(t)).collect();
@@ -203,8 +154,8 @@ mod tests {
     #[test]
     fn a_pile_of_identical_faces_is_measured_within_the_bound_and_has_no_cover() {
         let (mut positions, mut triangles) = (Vec::new(), Vec::new());
-        octahedron(0.5, 0, &mut positions, &mut triangles);
-        octahedron(0.4, 6, &mut positions, &mut triangles);
+        octahedron(0.5, glam::Vec3::ZERO, 0, &mut positions, &mut triangles);
+        octahedron(0.4, glam::Vec3::ZERO, 6, &mut positions, &mut triangles);
         let inner = triangles[8];
         triangles.extend(std::iter::repeat_n(inner, 60_000));
         let t = std::time::Instant::now();
@@ -219,7 +170,7 @@ mod tests {
     #[test]
     fn a_single_closed_skin_has_no_cover() {
         let (mut positions, mut triangles) = (Vec::new(), Vec::new());
-        octahedron(0.5, 0, &mut positions, &mut triangles);
+        octahedron(0.5, glam::Vec3::ZERO, 0, &mut positions, &mut triangles);
         assert!(CoveredSkin::new(&mesh(positions, triangles)).is_empty());
     }
 }

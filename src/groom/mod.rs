@@ -10,12 +10,15 @@ mod body_root;
 mod covered;
 mod file;
 mod flow;
+mod free_space;
 mod mask;
 mod morton;
 mod near_bare;
 mod noise;
 mod sampler;
 mod strands;
+#[cfg(test)]
+mod test_meshes;
 
 pub use crate::creature::{Pattern, pattern_at};
 pub use bind::{BindError, RootBinding, TriangleGrid, bind_roots, closest_on_triangle};

@@ -1,0 +1,58 @@
+//! Small bodies for the groom's unit tests: octahedra, wound outward, in one-bone meshes.
+
+use crate::body::BodyMesh;
+use glam::{Vec2, Vec3, Vec4};
+
+/// An octahedron of `radius` about `centre`, wound outward, its vertices from `first`.
+pub fn octahedron(
+    radius: f32,
+    centre: Vec3,
+    first: u32,
+    positions: &mut Vec<Vec3>,
+    triangles: &mut Vec<[u32; 3]>,
+) {
+    let r = radius;
+    positions.extend(
+        [
+            Vec3::new(r, 0.0, 0.0),
+            Vec3::new(-r, 0.0, 0.0),
+            Vec3::new(0.0, r, 0.0),
+            Vec3::new(0.0, -r, 0.0),
+            Vec3::new(0.0, 0.0, r),
+            Vec3::new(0.0, 0.0, -r),
+        ]
+        .map(|p| p + centre),
+    );
+    for [a, b, c] in [
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ] {
+        triangles.push([first + a, first + b, first + c]);
+    }
+}
+
+/// A one-bone body of `positions` and `triangles`, normals pointing away from the origin.
+pub fn mesh(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> BodyMesh {
+    let n = positions.len();
+    BodyMesh {
+        normals: positions.iter().map(|p| p.normalize_or_zero()).collect(),
+        uvs: vec![Vec2::ZERO; n],
+        colors: vec![Vec4::ONE; n],
+        joints: vec![[0; 4]; n],
+        weights: vec![[1.0, 0.0, 0.0, 0.0]; n],
+        triangle_materials: vec![0; triangles.len()],
+        material_names: vec!["skin".into()],
+        joint_count: 1,
+        joint_positions: vec![Vec3::ZERO],
+        joint_parents: vec![None],
+        base_color_texture: None,
+        positions,
+        triangles,
+    }
+}
