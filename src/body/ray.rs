@@ -118,6 +118,12 @@ impl BodyRays {
     /// of each). A ray that is not finite, and triangles with no area or a vertex that is
     /// not finite, hit nothing.
     pub fn raycast(&self, ray: &Ray) -> Option<BodyHit> {
+        self.raycast_counting(ray, &mut 0)
+    }
+
+    /// [`BodyRays::raycast`], adding to `tests` the boxes and triangles it tested: what a
+    /// caller bounds its work by on a body whose triangles pile up or span it.
+    pub fn raycast_counting(&self, ray: &Ray, tests: &mut u64) -> Option<BodyHit> {
         if !(ray.origin.is_finite() && ray.direction.is_finite()) || self.nodes.is_empty() {
             return None;
         }
@@ -128,6 +134,7 @@ impl BodyRays {
         let mut stack = Vec::with_capacity(64);
         stack.push(0u32);
         while let Some(n) = stack.pop() {
+            *tests += 1;
             let node = &self.nodes[n as usize];
             let limit = best.map_or(f32::INFINITY, |b| b.0);
             if !box_hit(ray.origin, inverse, node.min, node.max, limit) {
@@ -135,6 +142,7 @@ impl BodyRays {
             }
             if node.count > 0 {
                 let range = node.first as usize..(node.first + node.count) as usize;
+                *tests += u64::from(node.count);
                 for k in range {
                     let [a, b, c] = self.corners(k);
                     if let Some((t, u, v)) = triangle_hit(ray, a, b, c)

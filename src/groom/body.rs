@@ -217,7 +217,11 @@ impl BodyGroom {
         }
         if file.is_none() {
             // A groom file's lengths are the user's (long hair may drape over the body).
-            FreeSpace::new(mesh).shorten(&mut roots, SHORTEST);
+            if !FreeSpace::new(mesh).shorten(&mut roots, SHORTEST) {
+                log::warn!(
+                    "the body's triangles pile up or span it too much to measure the room in front of its fur: lengths kept"
+                );
+            }
         }
         Ok(BodyGroom {
             seed,
