@@ -118,19 +118,21 @@ mod tests {
         }
     }
 
+    /// Two octahedra of 0.5 m, the upper one's lowest corner 3 cm over the lower one's
+    /// highest.
+    fn two_parts() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
+        octahedron(0.5, Vec3::ZERO, 0, &mut positions, &mut triangles);
+        let above = Vec3::new(0.0, 1.03, 0.0);
+        octahedron(0.5, above, 6, &mut positions, &mut triangles);
+        (positions, triangles)
+    }
+
     #[test]
     fn fur_facing_another_part_is_cut_to_the_room_before_it_and_no_shorter_than_the_least() {
         // Two octahedra 3 cm apart, one above the other: under the upper one's lowest
         // corner, a root on the lower one's top looks up at its faces.
-        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
-        octahedron(0.5, Vec3::ZERO, 0, &mut positions, &mut triangles);
-        octahedron(
-            0.5,
-            Vec3::new(0.0, 1.03, 0.0),
-            6,
-            &mut positions,
-            &mut triangles,
-        );
+        let (positions, triangles) = two_parts();
         let space = FreeSpace::new(&mesh(positions, triangles));
         // The upper faces over (0.01, 0.005): y = 0.53 + 0.015.
         let up = root(Vec3::new(0.01, 0.5, 0.005), Vec3::Y, 0.12);
@@ -169,15 +171,7 @@ mod tests {
     fn a_body_too_tangled_to_measure_keeps_every_length() {
         // 20,000 slivers whose boxes hold the gap between the two parts, each missing the
         // rays up by a hair: every ray tests them all.
-        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
-        octahedron(0.5, Vec3::ZERO, 0, &mut positions, &mut triangles);
-        octahedron(
-            0.5,
-            Vec3::new(0.0, 1.03, 0.0),
-            6,
-            &mut positions,
-            &mut triangles,
-        );
+        let (mut positions, mut triangles) = two_parts();
         for i in 0..20_000u32 {
             let y = 0.3 + 0.1 * (i as f32 / 20_000.0);
             let first = positions.len() as u32;
