@@ -623,7 +623,12 @@ impl Running {
             self.stats.drawn,
             self.stats.scale,
             match &self.budget {
-                Some(b) => format!("on at level {}, {} switches", b.index(), b.switches),
+                Some(b) => format!(
+                    "on at level {}, {} switch{}",
+                    b.index(),
+                    b.switches,
+                    if b.switches == 1 { "" } else { "es" }
+                ),
                 None => "off".to_string(),
             },
             self.fur.renderer().last_raster(),

@@ -243,12 +243,10 @@ impl Panel {
                                 .text(format!("pleasure {:.2}", i.pleasure)),
                         );
                     }
+                    ui.label(format!("now {:.0} fps, over the last second:", stats.fps));
                     ui.label(format!(
-                        "now {:.0} fps · mean update {:.1}, render {:.1} ms (panel {:.1})",
-                        stats.fps,
-                        stats.recent.update_ms,
-                        stats.recent.render_ms,
-                        stats.recent.panel_ms
+                        "mean update {:.1} · draw {:.1} ms (panel {:.1})",
+                        stats.recent.update_ms, stats.recent.render_ms, stats.recent.panel_ms
                     ));
                     ui.label(format!(
                         "coat {} strands ({} drawn) · scale {:.2} · raster {} · solver {} · budget {}",
