@@ -37,11 +37,20 @@ pub fn octahedron(
     }
 }
 
-/// A one-bone body of `positions` and `triangles`, normals pointing away from the origin.
+/// A one-bone body of `positions` and `triangles`, each vertex normal the mean of its
+/// faces' (by their winding).
 pub fn mesh(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> BodyMesh {
     let n = positions.len();
+    let mut normals = vec![Vec3::ZERO; n];
+    for t in &triangles {
+        let [a, b, c] = t.map(|v| positions[v as usize]);
+        let face = (b - a).cross(c - a).normalize_or_zero();
+        for &v in t {
+            normals[v as usize] += face;
+        }
+    }
     BodyMesh {
-        normals: positions.iter().map(|p| p.normalize_or_zero()).collect(),
+        normals: normals.iter().map(|v| v.normalize_or_zero()).collect(),
         uvs: vec![Vec2::ZERO; n],
         colors: vec![Vec4::ONE; n],
         joints: vec![[0; 4]; n],
