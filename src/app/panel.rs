@@ -85,12 +85,25 @@ pub fn tier_note(
     };
     match (fps_of(chosen), fps_of(largest)) {
         (Some(fps), _) if fps < target => Some(format!(
-            "Start-up probe: {chosen} strands, the smallest tier, ran at {fps:.0} fps on {adapter}, under the {target:.0} fps target; {since}"
+            "Start-up probe: {chosen} strands, the smallest tier, ran at {} fps on {adapter}, under the {target:.0} fps target; {since}",
+            rate_under(fps, target)
         )),
         (_, Some(fps)) if largest > chosen => Some(format!(
-            "Start-up probe: {largest} strands ran at {fps:.0} fps on {adapter}, under the {target:.0} fps target, so the coat has {chosen}; the \"now\" line below is the rate since."
+            "Start-up probe: {largest} strands ran at {} fps on {adapter}, under the {target:.0} fps target, so the coat has {chosen}; the \"now\" line below is the rate since.",
+            rate_under(fps, target)
         )),
         _ => None,
+    }
+}
+
+/// `fps`, a rate under `target`, as the note prints it: whole frames a second, or cut to a
+/// tenth where the whole number would round up to the target ("19.6", never "20 fps, under
+/// the 20 fps target").
+fn rate_under(fps: f64, target: f64) -> String {
+    if fps.round() < target {
+        format!("{fps:.0}")
+    } else {
+        format!("{:.1}", (fps * 10.0).floor() / 10.0)
     }
 }
 
@@ -487,6 +500,13 @@ mod tests {
         let note = tier_note(32_768, &tried, "a GPU", true).expect("a note when lowered");
         assert!(note.contains("131072 strands ran at 12 fps"), "{note}");
         assert!(note.contains("so the coat has 32768"), "{note}");
+        // Just under the target: not rounded up to it.
+        let tried = [(16_384, 51.0), (8_192, 30.0)];
+        let note = tier_note(8_192, &tried, "llvmpipe", true).expect("a note when lowered");
+        assert!(note.contains("16384 strands ran at 19.6 fps"), "{note}");
+        let tried = [(16_384, 50.01), (8_192, 30.0)];
+        let note = tier_note(8_192, &tried, "llvmpipe", true).expect("a note when lowered");
+        assert!(note.contains("ran at 19.9 fps"), "{note}");
         // The largest tier tried kept: nothing to say.
         assert_eq!(tier_note(131_072, &[(131_072, 30.0)], "a GPU", true), None);
     }
