@@ -18,9 +18,12 @@
 //! On a CPU adapter (lavapipe) the frame competes with whatever else the machine runs, so
 //! the table also gives the process's CPU time per frame (all its threads: the driver's
 //! rasteriser threads and the one that runs vertex shaders), which moves less with the
-//! load than wall time, and the load average when the run began. There the per-pass
-//! columns leave out what the native path draws on the host between its GPU passes:
-//! compare its rows by wall and CPU time.
+//! load than wall time, and the load average when the run began. The native path's shadow
+//! and hair columns span what it draws on the host: each begins in the part of the frame
+//! submitted before the host draws (the positions or the shaded points read back) and
+//! ends in the part submitted after it, so each holds the wait for the read-back, the
+//! host's drawing and the upload (a sleep added after the picture adds as much to the hair
+//! column).
 
 use pelt::creature::Creature;
 use pelt::gpu::{GpuContext, list_adapters};
