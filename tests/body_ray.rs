@@ -200,6 +200,11 @@ fn rays_beside_away_from_or_past_the_posed_body_miss() {
         across.point.z < 0.0 && (across.distance - 2.0 * spec.radius).abs() < 1e-3,
         "from inside the near wall: {across:?}"
     );
+    // Within a reach: the far wall is found within a little more than its distance, the
+    // same hit, and missed within a little less.
+    let d = across.distance;
+    assert_eq!(rays.raycast_within(&inward, d + 1e-3, &mut 0), Some(across));
+    assert_eq!(rays.raycast_within(&inward, d - 1e-3, &mut 0), None);
     // A body with no triangles hits nothing.
     let empty = BodyRays::new(&BodyMesh::default());
     assert!(empty.is_empty());

@@ -124,6 +124,13 @@ impl BodyRays {
     /// [`BodyRays::raycast`], adding to `tests` the boxes and triangles it tested: what a
     /// caller bounds its work by on a body whose triangles pile up or span it.
     pub fn raycast_counting(&self, ray: &Ray, tests: &mut u64) -> Option<BodyHit> {
+        self.raycast_within(ray, f32::INFINITY, tests)
+    }
+
+    /// [`BodyRays::raycast_counting`] for hits nearer than `reach` (in units of the ray's
+    /// direction) only: the boxes beyond it are never opened, so a caller that only cares
+    /// about near hits pays for those alone.
+    pub fn raycast_within(&self, ray: &Ray, reach: f32, tests: &mut u64) -> Option<BodyHit> {
         if !(ray.origin.is_finite() && ray.direction.is_finite()) || self.nodes.is_empty() {
             return None;
         }
@@ -136,7 +143,7 @@ impl BodyRays {
         while let Some(n) = stack.pop() {
             *tests += 1;
             let node = &self.nodes[n as usize];
-            let limit = best.map_or(f32::INFINITY, |b| b.0);
+            let limit = best.map_or(reach, |b| b.0);
             if !box_hit(ray.origin, inverse, node.min, node.max, limit) {
                 continue;
             }
@@ -146,7 +153,7 @@ impl BodyRays {
                 for k in range {
                     let [a, b, c] = self.corners(k);
                     if let Some((t, u, v)) = triangle_hit(ray, a, b, c)
-                        && t < best.map_or(f32::INFINITY, |b| b.0)
+                        && t < best.map_or(reach, |b| b.0)
                     {
                         best = Some((t, k, u, v));
                     }

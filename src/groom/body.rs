@@ -6,7 +6,8 @@
 //! no fur on the materials a user expects bare ([`super::BARE_MATERIAL_WORDS`]), and short
 //! fur beside them ([`super::near_bare`]); none on skin another layer of the body covers
 //! ([`CoveredSkin`]: a body under its clothes); none longer than the room in front of it
-//! ([`FreeSpace`]: under a chin, between the legs).
+//! ([`FreeSpace`]: under a chin, between the legs) or than its part is thick (short on ears,
+//! muzzles and lower legs).
 //! A groom file ([`GroomFile`]) changes any of these and keeps fur off its masks; strands
 //! made elsewhere are grown as they are ([`BodyGroomSource::Strands`]).
 

@@ -10,6 +10,13 @@
 //! 18° above the skin (the tip's lift) then dives into the root's own face or its
 //! neighbours. A ray that leaves the body through a face's back started inside another
 //! part (a root nearer that part than the rays' start): that fur has no room at all.
+//!
+//! Nor longer than the body beneath it is thick ([`THICKNESS_SHARE`] of its depth: how far
+//! rays into the body from the root go before they leave it): an animal's fur is short on its thin
+//! parts (ears, muzzle, lower legs), and a strand longer than its part is wide stands out
+//! as a spike from its outline (a muzzle's whiskers, a hand's tufts). The depth counts the
+//! layers a ray crosses, so a part inside the skin (teeth in a muzzle, a body under its
+//! clothes) does not end it.
 
 use super::body_root::BodyRoot;
 use crate::body::{BodyMesh, BodyRays};
@@ -24,7 +31,25 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// rounding of its own triangle's neighbours, well within the shortest fur.
 const START_SHARE: f32 = 0.002;
 
-/// The most boxes and triangles a root's two rays may test, on average over the roots:
+/// The longest fur as a share of the body's depth beneath its root. The depth across a
+/// round limb is about 0.7 of its width (the leaning rays' chords), so fur may be about as
+/// long as its limb is wide: legs read as legs, the body keeps its fluff.
+pub const THICKNESS_SHARE: f32 = 1.5;
+/// How far the four side rays of [`FreeSpace::depth`] lean from straight in, radians: at
+/// the end of a limb (a paw's sole, a sleeve's cuff) the ray straight in runs along the
+/// limb, and one of them leaves through its side.
+const DEPTH_TILT: f32 = std::f32::consts::FRAC_PI_4;
+/// How many surfaces the ray into the body may cross before its depth is taken as
+/// unmeasured (no limit on the fur): a part inside a part inside the skin is rare.
+const MAX_CROSSINGS: u32 = 8;
+/// How far past each surface it crosses the ray into the body goes on, as a share of the
+/// body's height: past rounding, so the same surface is not met again.
+const CROSSING_STEP_SHARE: f32 = 1e-5;
+/// The least of those steps and of the rays' start above the skin, metres, so on a flat
+/// body (no height) a ray still leaves the surface it starts on.
+const MIN_RAY_STEP: f32 = 1e-6;
+
+/// The most boxes and triangles a root's three rays may test, on average over the roots:
 /// bodies as modelled spend a few dozen; only triangles piled on one spot or spanning the
 /// body reach it.
 pub const ROOM_TESTS_PER_ROOT: u64 = 4_096;
@@ -33,10 +58,23 @@ const MIN_ROOM_TESTS: u64 = 100_000_000;
 /// The most they may test for any body and coat, as the cover's winding numbers.
 const MAX_ROOM_TESTS: u64 = 1_000_000_000;
 
+/// How far a ray into the body went.
+struct Chord {
+    /// Where it left the body (its count of surfaces crossed back to zero).
+    left: Option<f32>,
+    /// Where there is no such point: the last surface it left through, infinite where it
+    /// left through none or crossed too many to tell.
+    open: f32,
+    /// Whether it stopped at its reach with no answer (what lies beyond is unknown).
+    stopped: bool,
+}
+
 /// The rays a root's fur is measured along.
 pub struct FreeSpace {
     rays: BodyRays,
     start: f32,
+    /// How far past a surface the ray into the body goes on (see [`CROSSING_STEP_SHARE`]).
+    step: f32,
     /// Each triangle's unit normal, turned to the side its vertex normals face (zero for a
     /// triangle with no area or a corner the mesh lacks).
     faces: Vec<Vec3>,
@@ -62,7 +100,8 @@ impl FreeSpace {
     pub fn new(mesh: &BodyMesh) -> Self {
         FreeSpace {
             rays: BodyRays::new(mesh),
-            start: START_SHARE * mesh.rest_height(),
+            start: (START_SHARE * mesh.rest_height()).max(MIN_RAY_STEP),
+            step: (CROSSING_STEP_SHARE * mesh.rest_height()).max(MIN_RAY_STEP),
             faces: (0..mesh.triangles.len())
                 .map(|t| face_normal(mesh, t))
                 .collect(),
@@ -75,12 +114,7 @@ impl FreeSpace {
     /// where a ray leaves the body (it started inside another part), infinite where nothing
     /// lies ahead. The rays' boxes and triangles tested are added to `tests`.
     pub fn room(&self, root: &BodyRoot, tests: &mut u64) -> f32 {
-        let face = self
-            .faces
-            .get(root.triangle as usize)
-            .copied()
-            .filter(|n| *n != Vec3::ZERO)
-            .unwrap_or(root.normal);
+        let face = self.face_of(root);
         let flow = (root.flow - face * root.flow.dot(face)).normalize_or_zero();
         let along = |angle: f32| (face * angle.cos() + flow * angle.sin()).normalize_or_zero();
         let origin = root.position + face * self.start;
@@ -104,7 +138,100 @@ impl FreeSpace {
         room
     }
 
-    /// `roots` with each length at most the room in front of it, never under `shortest`;
+    /// The unit normal of `root`'s own face (its blended normal where the face has none).
+    fn face_of(&self, root: &BodyRoot) -> Vec3 {
+        self.faces
+            .get(root.triangle as usize)
+            .copied()
+            .filter(|n| *n != Vec3::ZERO)
+            .unwrap_or(root.normal)
+    }
+
+    /// The body's depth beneath `root`, metres, where only a depth under `reach` matters:
+    /// how far a ray straight in from the skin (against its face's normal) goes before it
+    /// leaves the body, counting the surfaces it crosses (in through a face's front, out
+    /// through its back) so a part inside the body does not end it; or less where one of
+    /// four rays leaning [`DEPTH_TILT`] from it leaves the body sooner (the end of a limb).
+    /// Where the straight ray's count never falls to zero (an open layer: a garment with
+    /// nothing closing it behind the body), the depth is to the last surface it left
+    /// through; where it left through none (a sheet with nothing beneath it: a rug, a card)
+    /// there is no depth to measure, and it is infinite. A ray without an answer within
+    /// `reach` says nothing (past it, it could not lower the answer below `reach`), but
+    /// where the straight ray has already left a layer within it: that exit is the answer
+    /// if the ray never leaves the body, so it is followed to the end. The boxes and
+    /// triangles tested are added to `tests`.
+    fn depth_within(&self, root: &BodyRoot, reach: f32, tests: &mut u64) -> f32 {
+        let inward = -self.face_of(root);
+        let mut straight = self.chord(root.position, inward, reach, tests);
+        if straight.stopped && straight.open < reach {
+            straight = self.chord(root.position, inward, f32::INFINITY, tests);
+        }
+        let (u, v) = inward.any_orthonormal_pair();
+        let (lean, side) = (DEPTH_TILT.cos(), DEPTH_TILT.sin());
+        [u, -u, v, -v]
+            .iter()
+            .filter_map(|&w| {
+                self.chord(root.position, inward * lean + w * side, reach, tests)
+                    .left
+            })
+            .fold(straight.left.unwrap_or(straight.open), f32::min)
+    }
+
+    /// [`FreeSpace::depth_within`] every depth.
+    #[cfg(test)]
+    fn depth(&self, root: &BodyRoot, tests: &mut u64) -> f32 {
+        self.depth_within(root, f32::INFINITY, tests)
+    }
+
+    /// Where a ray from `from` along `direction` leaves the body, counting the surfaces it
+    /// crosses (see [`FreeSpace::depth`]), looking no farther than `reach` from `from`.
+    fn chord(&self, from: Vec3, direction: Vec3, reach: f32, tests: &mut u64) -> Chord {
+        let mut origin = from + direction * self.step;
+        let mut travelled = self.step;
+        let mut inside = 1i32;
+        let mut last_exit = None;
+        for _ in 0..MAX_CROSSINGS {
+            let Some(hit) =
+                self.rays
+                    .raycast_within(&Ray { origin, direction }, reach - travelled, tests)
+            else {
+                return Chord {
+                    left: None,
+                    open: last_exit.unwrap_or(f32::INFINITY),
+                    stopped: reach.is_finite(),
+                };
+            };
+            travelled += hit.distance;
+            let facing = self
+                .faces
+                .get(hit.triangle as usize)
+                .map_or(0.0, |n| n.dot(direction));
+            // Met edge on, or a face with no area: neither in nor out.
+            if facing > 0.0 {
+                inside -= 1;
+                last_exit = Some(travelled);
+            } else if facing < 0.0 {
+                inside += 1;
+            }
+            if inside == 0 {
+                return Chord {
+                    left: Some(travelled),
+                    open: travelled,
+                    stopped: false,
+                };
+            }
+            origin = hit.point + direction * self.step;
+            travelled += self.step;
+        }
+        Chord {
+            left: None,
+            open: last_exit.unwrap_or(f32::INFINITY),
+            stopped: false,
+        }
+    }
+
+    /// `roots` with each length at most the room in front of it and [`THICKNESS_SHARE`] of
+    /// the body's depth beneath it, never under `shortest`;
     /// returns false, every length kept, where measuring would test more than
     /// [`ROOM_TESTS_PER_ROOT`] boxes and triangles a root on average (10⁸ to 10⁹ in all).
     pub fn shorten(&self, roots: &mut [BodyRoot], shortest: f32) -> bool {
@@ -127,8 +254,10 @@ impl FreeSpace {
                 }
                 let mut tests = 0;
                 let room = self.room(root, &mut tests);
+                // Only a depth under this reach can cut the strand.
+                let depth = self.depth_within(root, root.length / THICKNESS_SHARE, &mut tests);
                 spent.fetch_add(tests, Ordering::Relaxed);
-                room
+                room.min(THICKNESS_SHARE * depth)
             })
             .collect();
         if spent.into_inner() > bound {
@@ -145,7 +274,7 @@ impl FreeSpace {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_meshes::{mesh, octahedron};
+    use super::super::test_meshes::{cuboid, mesh, octahedron};
     use super::*;
 
     /// The octahedron's face 0 (corners +x, +y, +z) and its outward normal.
@@ -280,5 +409,99 @@ mod tests {
             "{}",
             roots[0].length
         );
+    }
+
+    /// A body of the boxes from `min` to `max`.
+    fn boxes(spans: &[(Vec3, Vec3)]) -> BodyMesh {
+        let (mut positions, mut triangles) = (Vec::new(), Vec::new());
+        for &(min, max) in spans {
+            let first = positions.len() as u32;
+            cuboid(min, max, first, &mut positions, &mut triangles);
+        }
+        mesh(positions, triangles)
+    }
+
+    /// A box's +y face's first triangle (see `cuboid`'s faces), and its +z face's.
+    const TOP: u32 = 6;
+    const END: u32 = 2;
+
+    #[test]
+    fn fur_is_no_longer_than_its_part_is_thick() {
+        // A slab 2 cm thick: the straight ray is its thickness, the leaning ones longer.
+        let slab = boxes(&[(Vec3::new(-0.5, -0.01, -0.5), Vec3::new(0.5, 0.01, 0.5))]);
+        let space = FreeSpace::new(&slab);
+        let top = root(TOP, Vec3::new(0.1, 0.01, 0.0), Vec3::Y, (0.6, 1.25), 0.12);
+        let depth = space.depth(&top, &mut 0);
+        assert!((depth - 0.02).abs() < 1e-5, "{depth}");
+        let short = BodyRoot {
+            length: 0.02,
+            ..top
+        };
+        let mut roots = [top, short];
+        assert!(space.shorten(&mut roots, 0.005));
+        let lengths = roots.map(|r| r.length);
+        assert!(
+            (lengths[0] - THICKNESS_SHARE * 0.02).abs() < 1e-5,
+            "{lengths:?}"
+        );
+        assert_eq!(lengths[1], 0.02);
+        // A body as thick as the fur is long cuts nothing.
+        let thick = boxes(&[(Vec3::new(-0.5, -0.5, -0.5), Vec3::new(0.5, 0.01, 0.5))]);
+        let mut roots = [top];
+        assert!(FreeSpace::new(&thick).shorten(&mut roots, 0.005));
+        assert_eq!(roots[0].length, 0.12);
+    }
+
+    #[test]
+    fn fur_at_the_end_of_a_limb_is_measured_across_it() {
+        // A bar 4 cm square and 1 m long: from the middle of its end the straight ray runs
+        // its length; a ray leaning 45° leaves through a side 2 cm off.
+        let bar = boxes(&[(Vec3::new(-0.02, -0.02, 0.0), Vec3::new(0.02, 0.02, 1.0))]);
+        let space = FreeSpace::new(&bar);
+        let end = root(END, Vec3::new(0.0, 0.0, 1.0), Vec3::Z, (0.6, 1.25), 0.12);
+        let depth = space.depth(&end, &mut 0);
+        let across = 0.02 * 2f32.sqrt();
+        assert!((depth - across).abs() < 1e-4, "{depth}, not {across}");
+        // Asked only about depths under 1 cm, every ray stops short of the body's far side
+        // and says nothing.
+        assert_eq!(space.depth_within(&end, 0.01, &mut 0), f32::INFINITY);
+        assert_eq!(space.depth_within(&end, 0.05, &mut 0), depth);
+    }
+
+    #[test]
+    fn a_part_inside_the_body_does_not_end_its_depth() {
+        // Teeth: a closed box 5 cm under the top of a body 20 cm thick.
+        let span = (Vec3::new(-0.5, -0.2, -0.5), Vec3::new(0.5, 0.0, 0.5));
+        let teeth = (Vec3::new(-0.3, -0.1, -0.3), Vec3::new(0.3, -0.05, 0.3));
+        let top = root(TOP, Vec3::new(0.0, 0.0, 0.1), Vec3::Y, (0.6, 1.25), 0.12);
+        for body in [boxes(&[span]), boxes(&[span, teeth])] {
+            let depth = FreeSpace::new(&body).depth(&top, &mut 0);
+            assert!((depth - 0.2).abs() < 1e-4, "{depth}");
+        }
+    }
+
+    #[test]
+    fn an_open_layer_is_as_deep_as_what_it_covers_and_a_bare_sheet_keeps_its_fur() {
+        // A sheet facing up 10 cm over a closed box 50 cm deep: a garment over a body.
+        let (mut positions, mut triangles) = (
+            vec![
+                Vec3::new(-1.0, 0.1, -1.0),
+                Vec3::new(1.0, 0.1, -1.0),
+                Vec3::new(1.0, 0.1, 1.0),
+                Vec3::new(-1.0, 0.1, 1.0),
+            ],
+            vec![[0, 2, 1], [0, 3, 2]],
+        );
+        let on_sheet = root(0, Vec3::new(0.1, 0.1, 0.0), Vec3::Y, (0.6, 1.25), 0.12);
+        let sheet = FreeSpace::new(&mesh(positions.clone(), triangles.clone()));
+        assert_eq!(sheet.depth(&on_sheet, &mut 0), f32::INFINITY);
+        let mut roots = [on_sheet];
+        assert!(sheet.shorten(&mut roots, 0.005));
+        assert_eq!(roots[0].length, 0.12);
+        let (min, max) = (Vec3::new(-0.5, -0.5, -0.5), Vec3::new(0.5, 0.0, 0.5));
+        cuboid(min, max, 4, &mut positions, &mut triangles);
+        let covering = FreeSpace::new(&mesh(positions, triangles));
+        let depth = covering.depth(&on_sheet, &mut 0);
+        assert!((depth - 0.6).abs() < 1e-4, "{depth}");
     }
 }

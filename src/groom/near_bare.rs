@@ -75,6 +75,7 @@ impl NearBare {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_meshes::cuboid;
     use super::*;
     use crate::groom::Mask;
     use glam::Vec2;
@@ -110,27 +111,14 @@ mod tests {
     /// A closed furred cube, 1 m on a side about the origin, its triangles facing out.
     fn furred_cube(mesh: &mut BodyMesh) {
         let first = mesh.positions.len() as u32;
-        for k in 0..8 {
-            mesh.positions.push(Vec3::new(
-                if k & 1 == 0 { -0.5 } else { 0.5 },
-                if k & 2 == 0 { -0.5 } else { 0.5 },
-                if k & 4 == 0 { -0.5 } else { 0.5 },
-            ));
-        }
-        let faces = [
-            [0, 2, 3, 1], // -z
-            [4, 5, 7, 6], // +z
-            [0, 1, 5, 4], // -y
-            [2, 6, 7, 3], // +y
-            [0, 4, 6, 2], // -x
-            [1, 3, 7, 5], // +x
-        ];
-        for [a, b, c, d] in faces {
-            for t in [[a, b, c], [a, c, d]] {
-                mesh.triangles.push(t.map(|i| first + i));
-                mesh.triangle_materials.push(1);
-            }
-        }
+        cuboid(
+            Vec3::splat(-0.5),
+            Vec3::splat(0.5),
+            first,
+            &mut mesh.positions,
+            &mut mesh.triangles,
+        );
+        mesh.triangle_materials.resize(mesh.triangles.len(), 1);
         mesh.uvs.resize(mesh.positions.len(), Vec2::ZERO);
     }
 

@@ -37,6 +37,36 @@ pub fn octahedron(
     }
 }
 
+/// A box from `min` to `max`, wound outward, its vertices from `first`.
+pub fn cuboid(
+    min: Vec3,
+    max: Vec3,
+    first: u32,
+    positions: &mut Vec<Vec3>,
+    triangles: &mut Vec<[u32; 3]>,
+) {
+    for k in 0..8 {
+        positions.push(Vec3::new(
+            if k & 1 == 0 { min.x } else { max.x },
+            if k & 2 == 0 { min.y } else { max.y },
+            if k & 4 == 0 { min.z } else { max.z },
+        ));
+    }
+    let faces = [
+        [0, 2, 3, 1], // -z
+        [4, 5, 7, 6], // +z
+        [0, 1, 5, 4], // -y
+        [2, 6, 7, 3], // +y
+        [0, 4, 6, 2], // -x
+        [1, 3, 7, 5], // +x
+    ];
+    for [a, b, c, d] in faces {
+        for t in [[a, b, c], [a, c, d]] {
+            triangles.push(t.map(|i| first + i));
+        }
+    }
+}
+
 /// A one-bone body of `positions` and `triangles`, each vertex normal the mean of its
 /// faces' (by their winding).
 pub fn mesh(positions: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> BodyMesh {
