@@ -220,7 +220,7 @@ impl BodyGroom {
             // A groom file's lengths are the user's (long hair may drape over the body).
             if !FreeSpace::new(mesh).shorten(&mut roots, SHORTEST) {
                 log::warn!(
-                    "the body's triangles pile up or span it too much to measure the room in front of its fur: lengths kept"
+                    "the body's triangles pile up or span it too much to measure the room in front of its fur and the depth beneath it: lengths kept"
                 );
             }
         }

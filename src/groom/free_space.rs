@@ -11,8 +11,8 @@
 //! neighbours. A ray that leaves the body through a face's back started inside another
 //! part (a root nearer that part than the rays' start): that fur has no room at all.
 //!
-//! Nor longer than the body beneath it is thick ([`THICKNESS_SHARE`] of its depth: how far
-//! rays into the body from the root go before they leave it): an animal's fur is short on its thin
+//! Nor longer than the body beneath it is thick (its depth: how far rays into the body from
+//! the root go before they leave it): an animal's fur is short on its thin
 //! parts (ears, muzzle, lower legs), and a strand longer than its part is wide stands out
 //! as a spike from its outline (a muzzle's whiskers, a hand's tufts). The depth counts the
 //! layers a ray crosses, so a part inside the skin (teeth in a muzzle, a body under its
@@ -31,13 +31,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// rounding of its own triangle's neighbours, well within the shortest fur.
 const START_SHARE: f32 = 0.002;
 
-/// The longest fur as a share of the body's depth beneath its root. The depth across a
-/// round limb is about 0.7 of its width (the leaning rays' chords), so fur may be about as
-/// long as its limb is wide: legs read as legs, the body keeps its fluff.
-pub const THICKNESS_SHARE: f32 = 1.5;
-/// How far the four side rays of [`FreeSpace::depth`] lean from straight in, radians: at
-/// the end of a limb (a paw's sole, a sleeve's cuff) the ray straight in runs along the
-/// limb, and one of them leaves through its side.
+/// The longest fur as a share of the body's depth beneath its root: fur no longer than its
+/// part is thick (a leg's fur no longer than the leg is wide) reads as a leg; at 1.5 the
+/// lower legs were bushy again, and the walking Fox's fur no less often inside.
+pub const THICKNESS_SHARE: f32 = 1.0;
+/// How far the four side rays of [`FreeSpace::depth_within`] lean from straight in,
+/// radians: at the end of a limb (a paw's sole, a sleeve's cuff) the ray straight in runs
+/// along the limb, and all four leave through its sides.
 const DEPTH_TILT: f32 = std::f32::consts::FRAC_PI_4;
 /// How many surfaces the ray into the body may cross before its depth is taken as
 /// unmeasured (no limit on the fur): a part inside a part inside the skin is rare.
@@ -67,6 +67,17 @@ struct Chord {
     open: f32,
     /// Whether it stopped at its reach with no answer (what lies beyond is unknown).
     stopped: bool,
+}
+
+impl Chord {
+    /// A ray that left the body `distance` from where it started.
+    fn left_at(distance: f32) -> Self {
+        Chord {
+            left: Some(distance),
+            open: distance,
+            stopped: false,
+        }
+    }
 }
 
 /// The rays a root's fur is measured along.
@@ -150,15 +161,16 @@ impl FreeSpace {
     /// The body's depth beneath `root`, metres, where only a depth under `reach` matters:
     /// how far a ray straight in from the skin (against its face's normal) goes before it
     /// leaves the body, counting the surfaces it crosses (in through a face's front, out
-    /// through its back) so a part inside the body does not end it; or less where one of
-    /// four rays leaning [`DEPTH_TILT`] from it leaves the body sooner (the end of a limb).
-    /// Where the straight ray's count never falls to zero (an open layer: a garment with
-    /// nothing closing it behind the body), the depth is to the last surface it left
-    /// through; where it left through none (a sheet with nothing beneath it: a rug, a card)
-    /// there is no depth to measure, and it is infinite. A ray without an answer within
-    /// `reach` says nothing (past it, it could not lower the answer below `reach`), but
-    /// where the straight ray has already left a layer within it: that exit is the answer
-    /// if the ray never leaves the body, so it is followed to the end. The boxes and
+    /// through its back) so a part inside the body does not end it; or less where all four
+    /// rays leaning [`DEPTH_TILT`] from it leave the body sooner (the end of a limb: near
+    /// the edge of a large flat part only the ray toward the edge leaves soon, and that part
+    /// is not thin). Where the straight ray's count never falls to zero (an open layer: a
+    /// garment with nothing closing it behind the body), the depth is to the last surface
+    /// it left through; where it left through none (a sheet with nothing beneath it: a rug,
+    /// a card) there is no depth to measure, and it is infinite. A ray without an answer
+    /// within `reach` says nothing (past it, it could not lower the answer below `reach`),
+    /// but where the straight ray has already left a layer within it: that exit is the
+    /// answer if the ray never leaves the body, so it is followed to the end. The boxes and
     /// triangles tested are added to `tests`.
     fn depth_within(&self, root: &BodyRoot, reach: f32, tests: &mut u64) -> f32 {
         let inward = -self.face_of(root);
@@ -166,15 +178,21 @@ impl FreeSpace {
         if straight.stopped && straight.open < reach {
             straight = self.chord(root.position, inward, f32::INFINITY, tests);
         }
+        let straight = straight.left.unwrap_or(straight.open);
         let (u, v) = inward.any_orthonormal_pair();
         let (lean, side) = (DEPTH_TILT.cos(), DEPTH_TILT.sin());
-        [u, -u, v, -v]
-            .iter()
-            .filter_map(|&w| {
-                self.chord(root.position, inward * lean + w * side, reach, tests)
-                    .left
-            })
-            .fold(straight.left.unwrap_or(straight.open), f32::min)
+        let mut across = 0.0f32;
+        for w in [u, -u, v, -v] {
+            match self
+                .chord(root.position, inward * lean + w * side, reach, tests)
+                .left
+            {
+                Some(d) => across = across.max(d),
+                // One leaning ray stays inside: not the end of a limb.
+                None => return straight,
+            }
+        }
+        straight.min(across)
     }
 
     /// [`FreeSpace::depth_within`] every depth.
@@ -184,21 +202,35 @@ impl FreeSpace {
     }
 
     /// Where a ray from `from` along `direction` leaves the body, counting the surfaces it
-    /// crosses (see [`FreeSpace::depth`]), looking no farther than `reach` from `from`.
+    /// crosses (see [`FreeSpace::depth_within`]), looking no farther than `reach` from
+    /// `from` for it. A surface it leaves through is the body's far side only if the ray
+    /// next enters another part or meets nothing: leaving again without entering, it had
+    /// crossed a sheet inside the body (a mouth's plane, a card), which is passed over.
     fn chord(&self, from: Vec3, direction: Vec3, reach: f32, tests: &mut u64) -> Chord {
         let mut origin = from + direction * self.step;
         let mut travelled = self.step;
         let mut inside = 1i32;
         let mut last_exit = None;
+        // An exit that takes the count to zero, until the next surface confirms it.
+        let mut exit: Option<f32> = None;
         for _ in 0..MAX_CROSSINGS {
-            let Some(hit) =
-                self.rays
-                    .raycast_within(&Ray { origin, direction }, reach - travelled, tests)
+            // Confirming an exit within the reach may take a look past it.
+            let ahead = if exit.is_some() {
+                f32::INFINITY
+            } else {
+                reach - travelled
+            };
+            let Some(hit) = self
+                .rays
+                .raycast_within(&Ray { origin, direction }, ahead, tests)
             else {
-                return Chord {
-                    left: None,
-                    open: last_exit.unwrap_or(f32::INFINITY),
-                    stopped: reach.is_finite(),
+                return match exit {
+                    Some(far) => Chord::left_at(far),
+                    None => Chord {
+                        left: None,
+                        open: last_exit.unwrap_or(f32::INFINITY),
+                        stopped: reach.is_finite(),
+                    },
                 };
             };
             travelled += hit.distance;
@@ -207,26 +239,36 @@ impl FreeSpace {
                 .get(hit.triangle as usize)
                 .map_or(0.0, |n| n.dot(direction));
             // Met edge on, or a face with no area: neither in nor out.
-            if facing > 0.0 {
-                inside -= 1;
-                last_exit = Some(travelled);
-            } else if facing < 0.0 {
-                inside += 1;
-            }
-            if inside == 0 {
-                return Chord {
-                    left: Some(travelled),
-                    open: travelled,
-                    stopped: false,
-                };
+            if let Some(far) = exit {
+                if facing < 0.0 {
+                    return Chord::left_at(far);
+                }
+                if facing > 0.0 {
+                    // Out again: the first was a sheet inside the body.
+                    exit = Some(travelled);
+                    last_exit = Some(travelled);
+                }
+            } else {
+                if facing > 0.0 {
+                    inside -= 1;
+                    last_exit = Some(travelled);
+                } else if facing < 0.0 {
+                    inside += 1;
+                }
+                if inside == 0 {
+                    exit = Some(travelled);
+                }
             }
             origin = hit.point + direction * self.step;
             travelled += self.step;
         }
-        Chord {
-            left: None,
-            open: last_exit.unwrap_or(f32::INFINITY),
-            stopped: false,
+        match exit {
+            Some(far) => Chord::left_at(far),
+            None => Chord {
+                left: None,
+                open: last_exit.unwrap_or(f32::INFINITY),
+                stopped: false,
+            },
         }
     }
 
@@ -466,6 +508,43 @@ mod tests {
         // and says nothing.
         assert_eq!(space.depth_within(&end, 0.01, &mut 0), f32::INFINITY);
         assert_eq!(space.depth_within(&end, 0.05, &mut 0), depth);
+    }
+
+    #[test]
+    fn the_edge_of_a_large_part_is_not_thin() {
+        // 1 cm from an edge of a 1 m cube the ray leaning toward the edge leaves at once;
+        // the others and the straight one go deep.
+        let cube = boxes(&[(Vec3::splat(-0.5), Vec3::splat(0.5))]);
+        let near_edge = root(TOP, Vec3::new(0.49, 0.5, 0.0), Vec3::Y, (0.6, 1.25), 0.12);
+        let depth = FreeSpace::new(&cube).depth(&near_edge, &mut 0);
+        assert!((depth - 1.0).abs() < 1e-4, "{depth}");
+    }
+
+    #[test]
+    fn a_sheet_inside_the_body_does_not_end_its_depth() {
+        // A disc 5 cm over the bottom of a box 20 cm deep, facing up (the ray in from the
+        // bottom leaves through its back) or down.
+        let span = (Vec3::new(-0.5, -0.2, -0.5), Vec3::new(0.5, 0.0, 0.5));
+        let bottom = root(4, Vec3::new(0.1, -0.2, 0.0), Vec3::NEG_Y, (0.6, 1.25), 0.12);
+        for up in [true, false] {
+            let body = boxes(&[span]);
+            let (mut positions, mut triangles) = (body.positions, body.triangles);
+            let first = positions.len() as u32;
+            positions.extend([
+                Vec3::new(-0.3, -0.15, -0.3),
+                Vec3::new(0.3, -0.15, -0.3),
+                Vec3::new(0.3, -0.15, 0.3),
+                Vec3::new(-0.3, -0.15, 0.3),
+            ]);
+            let disc = if up {
+                [[0, 2, 1], [0, 3, 2]]
+            } else {
+                [[0, 1, 2], [0, 2, 3]]
+            };
+            triangles.extend(disc.map(|t| t.map(|v| first + v)));
+            let depth = FreeSpace::new(&mesh(positions, triangles)).depth(&bottom, &mut 0);
+            assert!((depth - 0.2).abs() < 1e-4, "facing up {up}: {depth}");
+        }
     }
 
     #[test]
