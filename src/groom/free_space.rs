@@ -167,7 +167,8 @@ impl FreeSpace {
     /// is not thin). Where the straight ray's count never falls to zero (an open layer: a
     /// garment with nothing closing it behind the body), the depth is to the last surface
     /// it left through; where it left through none (a sheet with nothing beneath it: a rug,
-    /// a card) there is no depth to measure, and it is infinite. A ray without an answer
+    /// a card) there is no depth to measure, and it is infinite, as it is where the ray is
+    /// still inside after [`MAX_CROSSINGS`] surfaces. A ray without an answer
     /// within `reach` says nothing (past it, it could not lower the answer below `reach`),
     /// but where the straight ray has already left a layer within it: that exit is the
     /// answer if the ray never leaves the body, so it is followed to the end. The boxes and
@@ -264,9 +265,10 @@ impl FreeSpace {
         }
         match exit {
             Some(far) => Chord::left_at(far),
+            // Still inside after every crossing it may count: too many layers to tell.
             None => Chord {
                 left: None,
-                open: last_exit.unwrap_or(f32::INFINITY),
+                open: f32::INFINITY,
                 stopped: false,
             },
         }
@@ -545,6 +547,27 @@ mod tests {
             let depth = FreeSpace::new(&mesh(positions, triangles)).depth(&bottom, &mut 0);
             assert!((depth - 0.2).abs() < 1e-4, "facing up {up}: {depth}");
         }
+    }
+
+    #[test]
+    fn a_body_with_more_layers_than_a_ray_counts_cuts_nothing() {
+        // Five closed slabs stacked under the top of a 1 m cube: ten surfaces before the
+        // cube's bottom, more than a ray counts, so the depth is not known.
+        let mut spans = vec![(Vec3::splat(-0.5), Vec3::splat(0.5))];
+        for k in 0..5 {
+            let top = 0.49 - 0.02 * k as f32;
+            spans.push((Vec3::new(-0.3, top - 0.01, -0.3), Vec3::new(0.3, top, 0.3)));
+        }
+        let top = root(TOP, Vec3::new(0.0, 0.5, 0.1), Vec3::Y, (0.6, 1.25), 0.12);
+        let depth = FreeSpace::new(&boxes(&spans)).depth(&top, &mut 0);
+        assert_eq!(depth, f32::INFINITY);
+        // Three of them (six surfaces) are counted through, as if they were not there.
+        let depth = FreeSpace::new(&boxes(&spans[..4])).depth(&top, &mut 0);
+        let without = FreeSpace::new(&boxes(&spans[..1])).depth(&top, &mut 0);
+        assert!(
+            depth.is_finite() && depth == without,
+            "{depth}, not {without}"
+        );
     }
 
     #[test]
