@@ -49,9 +49,10 @@ const CROSSING_STEP_SHARE: f32 = 1e-5;
 /// body (no height) a ray still leaves the surface it starts on.
 const MIN_RAY_STEP: f32 = 1e-6;
 
-/// The most boxes and triangles a root's three rays may test, on average over the roots:
-/// bodies as modelled spend a few dozen; only triangles piled on one spot or spanning the
-/// body reach it.
+/// The most boxes and triangles a root's rays may test (two for the room, up to five for
+/// the depth, each of those crossing up to eight surfaces), on average over the roots: the
+/// Fox and the avatar stay below it; only triangles piled on one spot or spanning
+/// the body reach it.
 pub const ROOM_TESTS_PER_ROOT: u64 = 4_096;
 /// The least the rays may test in all (a small coat on a small body).
 const MIN_ROOM_TESTS: u64 = 100_000_000;
